@@ -1,0 +1,75 @@
+"""What a game provides to the platform: one ``GameDefinition`` per game package.
+
+The rules are plain functions over plain state. ``evolve`` may update the state in place
+and returns it; ``decide``, ``advance``, ``awaited``, ``view``, ``legal_moves`` and
+``scoreboard`` never change it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from domain.kernel.chance import Chance
+from domain.kernel.messages import Command, Event
+from domain.kernel.seats import Seat, Viewer
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True, slots=True)
+class Scoreboard:
+    """Scores per seat (index = seat), placings (1 = first; ties share a place), winners."""
+
+    scores: list[int | float]
+    placings: list[int]
+    winners: list[Seat]
+    final: bool
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class GameDefinition(Generic[S]):
+    """Everything the platform needs to run one game.
+
+    - ``normalize_options(players, options)`` checks options and fills defaults
+      (raises ``RuleViolation``); the result is recorded in ``GameCreated``.
+    - ``initial_state(players, options)`` is the state before any event.
+    - ``advance(state, chance)`` returns the next automatic events (setup, reveals,
+      income, scoring, ``GameEnded`` ...), or ``[]`` when a seat is awaited or the game is over.
+    - ``decide(state, seat, command, chance)`` returns the events a legal command causes or
+      raises ``RuleViolation``. The platform has already checked that the seat is awaited
+      for this command type.
+    - ``evolve(state, event)`` applies one event.
+    - ``awaited(state)`` maps each awaited seat to the command types it may send.
+    - ``view(state, viewer)`` is what ``viewer`` (a seat, or None for a spectator) may know.
+    - ``legal_moves(state, seat, rng)`` lists commands ``decide`` accepts (a sample drawn
+      with ``rng`` where the space is huge); it uses only what ``seat`` may know.
+    - The last event of every game is ``GameEnded`` with a ``seed`` field (``chance.seed_hex``).
+    """
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    commands: tuple[type[Command], ...]
+    events: tuple[type[Event], ...]
+    normalize_options: Callable[[int, dict[str, Any]], dict[str, Any]]
+    initial_state: Callable[[int, dict[str, Any]], S]
+    advance: Callable[[S, Chance], list[Event]]
+    decide: Callable[[S, Seat, Command, Chance], list[Event]]
+    evolve: Callable[[S, Event], S]
+    awaited: Callable[[S], Mapping[Seat, tuple[str, ...]]]
+    is_over: Callable[[S], bool]
+    view: Callable[[S, Viewer], dict[str, Any]]
+    legal_moves: Callable[[S, Seat, Chance], list[Command]]
+    scoreboard: Callable[[S], Scoreboard]
+
+    @property
+    def command_types(self) -> dict[str, type[Command]]:
+        return {c.type: c for c in self.commands}
+
+    @property
+    def event_types(self) -> dict[str, type[Event]]:
+        return {e.type: e for e in self.events}

@@ -1,0 +1,131 @@
+"""A running game as a log of records: the pure core that the aggregate, the bots,
+the simulator and the verifier all share."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.kernel import engine
+from domain.kernel.chance import Chance
+from domain.kernel.game import GameDefinition
+from domain.kernel.log import (
+    COMMAND_ACCEPTED,
+    GAME_CREATED,
+    GENESIS,
+    Record,
+    command_record_parts,
+    event_record_parts,
+    RecordParts,
+    make_record,
+)
+from domain.kernel.messages import Command, Event
+from domain.kernel.seats import Seat
+
+
+class Match:
+    """One game instance: its state, its chance source and the tip of its hash chain.
+
+    ``execute`` decides and applies a command and returns the new records; ``apply_record``
+    replays a stored record. Both leave the match at the same state for the same log.
+    """
+
+    def __init__(self, game: GameDefinition[Any], players: int, options: dict[str, Any], chance: Chance) -> None:
+        self.game = game
+        self.players = players
+        self.options = options
+        self.chance = chance
+        self.state: Any = game.initial_state(players, options)
+        self.version = 0
+        self.last_hash = GENESIS
+        self.command_positions: dict[str, int] = {}  # client command id -> its CommandAccepted position
+        self.forked_from: dict[str, Any] | None = None
+
+    # -- creating ---------------------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        game: GameDefinition[Any],
+        players: int,
+        options: dict[str, Any] | None,
+        seed: bytes,
+    ) -> tuple[Match, list[Record]]:
+        engine.check_player_count(game, players)
+        normalized = game.normalize_options(players, dict(options or {}))
+        match = cls(game, players, normalized, Chance(seed))
+        match.state, events = engine.start(game, players, normalized, match.chance)
+        created = (GAME_CREATED, match.created_data(), None, None)
+        return match, match._seal_batch([created, *map(event_record_parts, events)])
+
+    def created_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "game": self.game.id,
+            "players": self.players,
+            "options": self.options,
+            "seed_commitment": self.chance.commitment,
+        }
+        if self.forked_from is not None:
+            data["forked_from"] = self.forked_from
+        return data
+
+    # -- playing ----------------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.game.is_over(self.state))
+
+    def execute(self, seat: Seat, command: Command, command_id: str | None = None) -> list[Record]:
+        """Decide and apply ``command`` for ``seat``; raises ``RuleViolation`` and changes nothing if refused."""
+        state, events = engine.execute(self.game, self.state, seat, command, self.chance)
+        self.state = state
+        records = self._seal_batch([command_record_parts(seat, command, command_id), *map(event_record_parts, events)])
+        if command_id is not None:
+            self.command_positions[command_id] = records[0].position
+        return records
+
+    def _seal_batch(self, parts: list[RecordParts]) -> list[Record]:
+        """Seal a command's (or the creation's) records; the last one carries the chance counters."""
+        last = len(parts) - 1
+        return [self._seal(*p, counters_changed=(i == last)) for i, p in enumerate(parts)]
+
+    def _seal(
+        self,
+        type_: str,
+        data: dict[str, Any],
+        viewers: frozenset[Seat] | None,
+        public: dict[str, Any] | None,
+        counters_changed: bool = False,
+    ) -> Record:
+        counters = dict(self.chance.counters) if counters_changed and self.chance.counters else None
+        record = make_record(
+            position=self.version + 1,
+            type_=type_,
+            data=data,
+            prev=self.last_hash,
+            chance=self.chance,
+            viewers=viewers,
+            public=public,
+            counters=counters,
+        )
+        self.version = record.position
+        self.last_hash = record.hash
+        return record
+
+    # -- replaying --------------------------------------------------------------------------------
+
+    def apply_record(self, record: Record) -> None:
+        """Replay one stored record (no rule runs: events record outcomes)."""
+        if record.type == COMMAND_ACCEPTED:
+            command_id = record.data.get("command_id")
+            if command_id is not None:
+                self.command_positions[command_id] = record.position
+        elif record.type != GAME_CREATED:
+            event_type = self.game.event_types[record.type]
+            self.state = self.game.evolve(self.state, event_type.from_dict(record.data))
+        if record.chance is not None:
+            self.chance.counters = dict(record.chance)
+        self.version = record.position
+        self.last_hash = record.hash
+
+    def event_of(self, record: Record) -> Event:
+        return self.game.event_types[record.type].from_dict(record.data)
