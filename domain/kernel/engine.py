@@ -24,8 +24,10 @@ MAX_AUTOMATIC_EVENTS = 100_000
 
 
 def check_player_count(game: GameDefinition[Any], players: int) -> None:
-    if not isinstance(players, int) or isinstance(players, bool) or not (
-        game.min_players <= players <= game.max_players
+    if (
+        not isinstance(players, int)
+        or isinstance(players, bool)
+        or not (game.min_players <= players <= game.max_players)
     ):
         raise RuleViolation(
             BAD_PLAYER_COUNT,
@@ -63,9 +65,7 @@ def settle(game: GameDefinition[S], state: S, chance: Chance, into: list[Event])
             raise RuntimeError(f"{game.id}: automatic steps do not come to rest")
 
 
-def start(
-    game: GameDefinition[S], players: int, options: dict[str, Any], chance: Chance
-) -> tuple[S, list[Event]]:
+def start(game: GameDefinition[S], players: int, options: dict[str, Any], chance: Chance) -> tuple[S, list[Event]]:
     """A new game: the initial state brought to its first decision. ``options`` must be normalised."""
     check_player_count(game, players)
     events: list[Event] = []
@@ -73,9 +73,7 @@ def start(
     return state, events
 
 
-def execute(
-    game: GameDefinition[S], state: S, seat: Seat, command: Command, chance: Chance
-) -> tuple[S, list[Event]]:
+def execute(game: GameDefinition[S], state: S, seat: Seat, command: Command, chance: Chance) -> tuple[S, list[Event]]:
     """Decide, then apply: the command's events and the automatic steps that follow.
 
     Raises ``RuleViolation`` before anything is applied when the command is refused.

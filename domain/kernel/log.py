@@ -109,9 +109,7 @@ def make_record(
 ) -> Record:
     """Seal one log entry onto the chain after ``prev``."""
     viewer_list = sorted(viewers) if viewers is not None else None
-    digest = (
-        data_digest(chance.derive_key(DIGEST_KEY_LABEL), position, data) if viewer_list is not None else None
-    )
+    digest = data_digest(chance.derive_key(DIGEST_KEY_LABEL), position, data) if viewer_list is not None else None
     content = {
         "position": position,
         "type": type_,
@@ -143,9 +141,7 @@ def event_record_parts(event: Event) -> RecordParts:
     return event.type, event.to_dict(), viewers, (event.public_form() if viewers is not None else None)
 
 
-def command_record_parts(
-    seat: Seat, command: Command, command_id: str | None
-) -> RecordParts:
+def command_record_parts(seat: Seat, command: Command, command_id: str | None) -> RecordParts:
     """``CommandAccepted`` records what was asked, so the game can be re-executed to verify it.
 
     The client's command id is never public; a sealed command's fields are private to its sender.

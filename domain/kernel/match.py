@@ -13,9 +13,9 @@ from domain.kernel.log import (
     GAME_CREATED,
     GENESIS,
     Record,
+    RecordParts,
     command_record_parts,
     event_record_parts,
-    RecordParts,
     make_record,
 )
 from domain.kernel.messages import Command, Event

@@ -16,9 +16,9 @@ from domain.kernel.log import (
     GAME_CREATED,
     GAME_ENDED,
     GENESIS,
+    Record,
     canonical,
     data_digest,
-    Record,
     record_hash,
 )
 from domain.kernel.match import Match

@@ -1,0 +1,133 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from domain.kernel import RuleViolation
+from domain.kernel.bots import play_random_game
+from domain.kernel.chance import Chance, seed_commitment
+from domain.kernel.log import for_viewer
+from domain.kernel.match import Match
+from domain.kernel.verification import verify_records
+from tests.kernel import fixture_game
+from tests.kernel.fixture_game import GAME, CommitGuess
+from tests.support.properties import (
+    check_record_verifies,
+    check_replay_rebuilds,
+    play_recorded_game,
+)
+
+
+def test_chance_is_reproducible_and_per_purpose() -> None:
+    a, b = Chance(b"s"), Chance(b"s")
+    assert [a.die("dice") for _ in range(20)] == [b.die("dice") for _ in range(20)]
+    assert a.counters == {"dice": 20}
+    c = Chance(b"s")
+    c.die("other")
+    assert c.die("dice") == Chance(b"s").die("dice"), "a draw for one purpose never moves another stream"
+    assert sorted(Chance(b"s").shuffle("deck", range(10))) == list(range(10))
+
+
+def test_game_created_commits_to_the_seed_and_game_ended_reveals_it() -> None:
+    match, records = play_recorded_game(GAME, 3, seed=b"abc")
+    assert records[0].data["seed_commitment"] == seed_commitment(b"abc")
+    assert bytes.fromhex(records[-1].data["seed"]) == b"abc"
+
+
+def test_private_record_is_redacted_for_others_and_whole_for_its_seat() -> None:
+    match, records = Match.create(GAME, 2, {}, b"seed")
+    batch = match.execute(0, CommitGuess(4), command_id="c1")
+    committed = batch[1]
+    assert committed.type == "GuessCommitted"
+    assert for_viewer(committed, 0, reveal_all=False)["data"] == {"seat": 0, "guess": 4}
+    assert for_viewer(committed, 1, reveal_all=False)["data"] == {"seat": 0}
+    assert for_viewer(committed, None, reveal_all=False)["data"] == {"seat": 0}
+    accepted = for_viewer(batch[0], 1, reveal_all=False)
+    assert accepted["data"] == {"seat": 0, "command": {"type": "commit_guess"}}, "a sealed command stays sealed"
+
+
+def test_wrong_turn_and_bad_values_are_refused_and_change_nothing() -> None:
+    match, _ = Match.create(GAME, 2, {}, b"seed")
+    match.execute(0, CommitGuess(4))
+    version = match.version
+    with pytest.raises(RuleViolation) as refused:
+        match.execute(0, CommitGuess(3))
+    assert refused.value.code == "NOT_YOUR_TURN"
+    with pytest.raises(RuleViolation) as refused:
+        match.execute(1, CommitGuess(9))
+    assert refused.value.code == "GUESS_RANGE"
+    assert match.version == version
+
+
+def test_replay_of_the_log_rebuilds_the_state() -> None:
+    match, records = play_recorded_game(GAME, 3, seed=b"r")
+    check_replay_rebuilds(GAME, match, records)
+
+
+def test_a_finished_record_verifies_including_reexecution() -> None:
+    _, records = play_recorded_game(GAME, 2, seed=b"v")
+    check_record_verifies(GAME, records)
+
+
+@pytest.mark.parametrize("field", ["data", "public", "prev"])
+def test_tampering_names_the_first_bad_position(field: str) -> None:
+    _, records = play_recorded_game(GAME, 2, seed=b"t")
+    exported = [for_viewer(r, None, reveal_all=True) for r in records]
+    target = next(r for r in exported if r["type"] == "GuessCommitted" and r["position"] > 3)
+    if field == "data":
+        target["public"] = {"seat": 1 - target["data"]["seat"]}
+    elif field == "public":
+        target["digest"] = "0" * 64
+    else:
+        target["prev"] = "f" * 64
+    report = verify_records(exported, lambda _id: GAME)
+    assert not report.chain_ok
+    assert report.first_bad_position == target["position"]
+
+
+def test_altered_hidden_data_fails_the_seed_check() -> None:
+    _, records = play_recorded_game(GAME, 2, seed=b"h")
+    exported = json.loads(json.dumps([for_viewer(r, None, reveal_all=True) for r in records]))
+    target = next(r for r in exported if r["type"] == "GuessCommitted")
+    target["data"]["guess"] = target["data"]["guess"] % 6 + 1
+    report = verify_records(exported, lambda _id: GAME)
+    assert report.chain_ok and report.seed_ok is False
+
+
+def test_altered_outcome_with_a_recomputed_chain_fails_reexecution() -> None:
+    match, records = play_recorded_game(GAME, 2, seed=b"x")
+    # Forge a whole consistent chain with one die changed: only re-execution can catch it.
+    forged = Match(GAME, 2, {}, Chance(b"x"))
+    rebuilt = []
+    from domain.kernel.log import make_record
+
+    for r in records:
+        data = dict(r.data)
+        if r.type == "DieRolled" and not rebuilt_has_die(rebuilt):
+            data["value"] = data["value"] % 6 + 1
+        record = make_record(
+            position=r.position,
+            type_=r.type,
+            data=data,
+            prev=forged.last_hash,
+            chance=forged.chance,
+            viewers=frozenset(r.viewers) if r.viewers is not None else None,
+            public=r.public,
+            counters=r.chance,
+        )
+        forged.last_hash = record.hash
+        rebuilt.append(record)
+    report = verify_records([for_viewer(r, None, True) for r in rebuilt], lambda _id: GAME)
+    assert report.chain_ok and report.seed_ok is False
+    assert "re-execution" in " ".join(report.problems)
+
+
+def rebuilt_has_die(records: list) -> bool:
+    return any(r.type == "DieRolled" for r in records)
+
+
+def test_random_bots_finish_the_fixture_game() -> None:
+    played = play_random_game(GAME, 3, seed=b"p")
+    assert fixture_game.GAME.is_over(played.state)
+    assert played.events[-1].type == "GameEnded"
