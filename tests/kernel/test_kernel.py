@@ -30,13 +30,13 @@ def test_chance_is_reproducible_and_per_purpose() -> None:
 
 
 def test_game_created_commits_to_the_seed_and_game_ended_reveals_it() -> None:
-    match, records = play_recorded_game(GAME, 3, seed=b"abc")
+    _match, records = play_recorded_game(GAME, 3, seed=b"abc")
     assert records[0].data["seed_commitment"] == seed_commitment(b"abc")
     assert bytes.fromhex(records[-1].data["seed"]) == b"abc"
 
 
 def test_private_record_is_redacted_for_others_and_whole_for_its_seat() -> None:
-    match, records = Match.create(GAME, 2, {}, b"seed")
+    match, _records = Match.create(GAME, 2, {}, b"seed")
     batch = match.execute(0, CommitGuess(4), command_id="c1")
     committed = batch[1]
     assert committed.type == "GuessCommitted"
@@ -96,7 +96,7 @@ def test_altered_hidden_data_fails_the_seed_check() -> None:
 
 
 def test_altered_outcome_with_a_recomputed_chain_fails_reexecution() -> None:
-    match, records = play_recorded_game(GAME, 2, seed=b"x")
+    _match, records = play_recorded_game(GAME, 2, seed=b"x")
     # Forge a whole consistent chain with one die changed: only re-execution can catch it.
     forged = Match(GAME, 2, {}, Chance(b"x"))
     rebuilt = []
