@@ -51,9 +51,11 @@ class Command(Message):
 class Event(Message):
     """A past-tense fact (``type`` is the class name, e.g. ``BidPlaced``).
 
-    Visibility: an event is public unless ``private_to`` names fields that hold the seat
-    (or list of seats) allowed to see it whole; everybody else sees the public form, which
-    leaves out the ``hidden`` fields.
+    Visibility: an event is public unless it declares ``private_to`` (fields that hold the
+    seat, or list of seats, allowed to see it whole) or ``hidden`` fields. Everybody else sees
+    the public form, which leaves out the ``hidden`` fields. An event with ``hidden`` fields and
+    no ``private_to`` is secret from every seat until the game ends (e.g. a shuffled order that
+    must be recorded so replay needs no random generator, but that nobody may see yet).
     """
 
     private_to: ClassVar[tuple[str, ...]] = ()
@@ -61,7 +63,7 @@ class Event(Message):
 
     def viewers(self) -> frozenset[Seat] | None:
         """The seats that may see the whole event, or ``None`` when it is public."""
-        if not self.private_to:
+        if not self.private_to and not self.hidden:
             return None
         seats: set[Seat] = set()
         for name in self.private_to:

@@ -131,3 +131,19 @@ def test_random_bots_finish_the_fixture_game() -> None:
     played = play_random_game(GAME, 3, seed=b"p")
     assert fixture_game.GAME.is_over(played.state)
     assert played.events[-1].type == "GameEnded"
+
+
+def test_an_event_with_hidden_fields_and_no_owner_is_secret_from_every_seat() -> None:
+    from dataclasses import dataclass
+
+    from domain.kernel import Event
+
+    @dataclass(frozen=True, slots=True)
+    class StackShuffled(Event):
+        hidden = ("order",)
+        stack: str
+        order: list[str]
+
+    event = StackShuffled("A", ["A3", "A1", "A2"])
+    assert event.viewers() == frozenset()
+    assert event.public_form() == {"stack": "A"}
