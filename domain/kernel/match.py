@@ -57,6 +57,26 @@ class Match:
         created = (GAME_CREATED, match.created_data(), None, None)
         return match, match._seal_batch([created, *map(event_record_parts, events)])
 
+    @classmethod
+    def fork(
+        cls, at: Match, history: list[Record], seed: bytes, forked_from: dict[str, Any]
+    ) -> tuple[Match, list[Record]]:
+        """A new game that starts as ``at`` (the source at version ``len(history)``) with a new seed.
+
+        The history is copied onto the new chain (client command ids dropped, private data
+        re-committed under the new seed); the chance counters carry on.
+        """
+        match = cls(at.game, at.players, at.options, Chance(seed, at.chance.counters))
+        match.forked_from = forked_from
+        parts: list[RecordParts] = [(GAME_CREATED, match.created_data(), None, None)]
+        for record in history[1:]:
+            data = {**record.data, "command_id": None} if record.type == COMMAND_ACCEPTED else record.data
+            viewers = frozenset(record.viewers) if record.viewers is not None else None
+            parts.append((record.type, data, viewers, record.public))
+        records = match._seal_batch(parts)
+        match.state = at.state
+        return match, records
+
     def created_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "game": self.game.id,

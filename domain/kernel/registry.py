@@ -15,6 +15,9 @@ class GameRegistry:
     def __init__(self, games: Iterable[GameDefinition[Any]]) -> None:
         self._games = {g.id: g for g in games}
 
+    def register(self, game: GameDefinition[Any]) -> None:
+        self._games[game.id] = game
+
     def get(self, game_id: str) -> GameDefinition[Any]:
         try:
             return self._games[game_id]

@@ -1,0 +1,1 @@
+"""Adapters and deployment: the event-sourced game service, stores, settings, runners."""

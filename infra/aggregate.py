@@ -1,0 +1,123 @@
+"""The game aggregate: one ``eventsourcing`` aggregate per game instance, wrapping the pure
+``Match`` at the persistence edge.
+
+Each log record is one library event (``Started`` for ``GameCreated``, then ``Recorded``), so
+the aggregate's version is the game's version: the number of records. The creation event also
+keeps the secret seed and the hashes of the seat tokens: they stay in the store and never reach
+a client.
+"""
+
+from __future__ import annotations
+
+import base64
+import pickle
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import Transcoding
+
+from domain.catalog import GAMES
+from domain.kernel.chance import Chance
+from domain.kernel.log import Record
+from domain.kernel.match import Match
+from domain.kernel.messages import Command
+from domain.kernel.seats import Seat
+
+
+class GameAggregate(Aggregate):
+    class Started(Aggregate.Created):
+        game: str
+        players: int
+        options: dict[str, Any]
+        seed: str
+        token_hashes: list[str]
+        record: dict[str, Any]
+
+    class Recorded(Aggregate.Event):
+        record: dict[str, Any]
+
+        def apply(self, aggregate: GameAggregate) -> None:
+            if not aggregate._applying_live:
+                aggregate.match.apply_record(Record.from_dict(self.record))
+
+    _applying_live = False  # set while ``execute`` records what the match already applied
+
+    def __init__(
+        self,
+        game: str,
+        players: int,
+        options: dict[str, Any],
+        seed: str,
+        token_hashes: list[str],
+        record: dict[str, Any],
+    ) -> None:
+        self.token_hashes = token_hashes
+        self.match = Match(GAMES.get(game), players, options, Chance.from_hex(seed))
+        self.match.forked_from = record["data"].get("forked_from")
+        self.match.apply_record(Record.from_dict(record))
+
+    @classmethod
+    def start(cls, game_id: UUID, match: Match, token_hashes: list[str], records: list[Record]) -> GameAggregate:
+        """A new game from the creation records of ``match`` (``GameCreated`` and the setup)."""
+        aggregate = cls._create(
+            cls.Started,
+            id=game_id,
+            game=match.game.id,
+            players=match.players,
+            options=match.options,
+            seed=match.chance.seed_hex,
+            token_hashes=token_hashes,
+            record=records[0].to_dict(),
+        )
+        for record in records[1:]:
+            aggregate.trigger_event(cls.Recorded, record=record.to_dict())
+        return aggregate
+
+    def seat_of(self, token_hash: str) -> Seat | None:
+        try:
+            return self.token_hashes.index(token_hash)
+        except ValueError:
+            return None
+
+    def execute(self, seat: Seat, command: Command, command_id: str | None) -> list[Record]:
+        """Decide and apply; raises ``RuleViolation`` (nothing changed) when refused."""
+        records = self.match.execute(seat, command, command_id)
+        self._applying_live = True
+        try:
+            for record in records:
+                self.trigger_event(self.Recorded, record=record.to_dict())
+        finally:
+            del self._applying_live
+        return records
+
+
+class MatchTranscoding(Transcoding):
+    """Snapshots keep the match as plain fields plus the pickled game state (our own store only)."""
+
+    type = Match
+    name = "alexandria_match"
+
+    def encode(self, obj: Match) -> dict[str, Any]:
+        return {
+            "game": obj.game.id,
+            "players": obj.players,
+            "options": obj.options,
+            "seed": obj.chance.seed_hex,
+            "counters": obj.chance.counters,
+            "state": base64.b64encode(pickle.dumps(obj.state, protocol=pickle.HIGHEST_PROTOCOL)).decode(),
+            "version": obj.version,
+            "last_hash": obj.last_hash,
+            "command_positions": obj.command_positions,
+            "forked_from": obj.forked_from,
+        }
+
+    def decode(self, data: dict[str, Any]) -> Match:
+        chance = Chance.from_hex(data["seed"], data["counters"])
+        match = Match(GAMES.get(data["game"]), data["players"], data["options"], chance)
+        match.state = pickle.loads(base64.b64decode(data["state"]))
+        match.version = data["version"]
+        match.last_hash = data["last_hash"]
+        match.command_positions = data["command_positions"]
+        match.forked_from = data["forked_from"]
+        return match

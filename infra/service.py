@@ -1,0 +1,238 @@
+"""The game service: one ``eventsourcing`` application for every game.
+
+Create a game, execute a command for a seat (optimistic concurrency with an expected version,
+idempotency with a client command id), read a game at any version, read its log, fork it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID, uuid4
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import JSONTranscoder, RecordConflictError
+
+from domain.catalog import GAMES
+from domain.kernel.errors import RuleViolation
+from domain.kernel.log import COMMAND_ACCEPTED, Record
+from domain.kernel.match import Match
+from domain.kernel.messages import parse_command
+from domain.kernel.registry import GameRegistry
+from domain.kernel.seats import Seat
+from infra.aggregate import GameAggregate, MatchTranscoding
+
+
+class ServiceError(Exception):
+    """A request the service refuses for a reason that is not a game rule."""
+
+    code = "ERROR"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class GameNotFound(ServiceError):
+    code = "UNKNOWN_GAME_ID"
+
+
+class StaleVersion(ServiceError):
+    code = "STALE_VERSION"
+
+
+class Unauthorized(ServiceError):
+    code = "BAD_TOKEN"
+
+
+class Forbidden(ServiceError):
+    code = "FORBIDDEN"
+
+
+class Conflict(ServiceError):
+    code = "CONFLICT"
+
+
+class Invalid(ServiceError):
+    code = "BAD_INPUT"
+
+
+@dataclass(frozen=True)
+class CreatedGame:
+    game_id: str
+    version: int
+    tokens: list[str]
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    version: int
+    records: list[Record]
+    duplicate: bool  # a retry of an already recorded command id: nothing new was recorded
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def parse_game_id(game_id: str) -> UUID:
+    try:
+        return UUID(game_id)
+    except (ValueError, AttributeError, TypeError):
+        raise GameNotFound(f"there is no game {game_id!r}") from None
+
+
+class GameService(Application[UUID]):
+    name = "Alexandria"
+    snapshotting_intervals = {GameAggregate: 100}
+
+    def __init__(self, env: dict[str, str] | None = None, games: GameRegistry = GAMES) -> None:
+        super().__init__(env)
+        self.games = games
+        self._locks: dict[UUID, threading.RLock] = {}
+        self._locks_guard = threading.Lock()
+
+    def register_transcodings(self, transcoder: JSONTranscoder) -> None:
+        super().register_transcodings(transcoder)
+        transcoder.register(MatchTranscoding())
+
+    # -- creating -----------------------------------------------------------------------------------
+
+    def create_game(
+        self, game: str, players: int, options: dict[str, Any] | None = None, seed: bytes | None = None
+    ) -> CreatedGame:
+        definition = self.games.get(game)
+        if options is not None and not isinstance(options, dict):
+            raise Invalid("options must be a JSON object")
+        match, records = Match.create(definition, players, options, seed or secrets.token_bytes(32))
+        return self._start(match, records)
+
+    def _start(self, match: Match, records: list[Record]) -> CreatedGame:
+        tokens = [secrets.token_urlsafe(24) for _ in range(match.players)]
+        aggregate = GameAggregate.start(uuid4(), match, [token_hash(t) for t in tokens], records)
+        self.save(aggregate)
+        return CreatedGame(game_id=str(aggregate.id), version=aggregate.version, tokens=tokens)
+
+    def fork(self, game_id: str, version: int) -> CreatedGame:
+        """A new game continuing from ``version`` of an ended game, with a fresh seed and new seats.
+
+        Only ended games can be forked: a fork's seats would otherwise see every seat's hidden
+        information, and playing on would show the original game's undrawn future.
+        """
+        source = self.load(game_id)
+        if not source.match.is_over:
+            raise Conflict("only a game that has ended can be forked")
+        if not isinstance(version, int) or not 1 <= version <= source.version:
+            raise Invalid(f"version must be between 1 and {source.version}")
+        history = self.records(game_id, through=version)
+        forked_from = {"game_id": game_id, "version": version, "fingerprint": history[-1].hash}
+        match, records = Match.fork(self.load(game_id, version).match, history, secrets.token_bytes(32), forked_from)
+        return self._start(match, records)
+
+    # -- reading ------------------------------------------------------------------------------------
+
+    def load(self, game_id: str, version: int | None = None) -> GameAggregate:
+        """The game now (the cached aggregate: hold ``reading`` while using it) or at ``version``."""
+        uuid = parse_game_id(game_id)
+        try:
+            aggregate: GameAggregate = self.repository.get(uuid, version=version)
+        except AggregateNotFoundError:
+            raise GameNotFound(f"there is no game {game_id!r}") from None
+        if version is not None and aggregate.version != version:
+            raise Invalid(f"game {game_id} has no version {version}; its version is {aggregate.version}")
+        return aggregate
+
+    @contextmanager
+    def reading(self, game_id: str) -> Iterator[GameAggregate]:
+        """The current game, held still while the caller reads it."""
+        uuid = parse_game_id(game_id)
+        with self._lock(uuid):
+            yield self.load(game_id)
+
+    def records(self, game_id: str, after: int = 0, through: int | None = None) -> list[Record]:
+        uuid = parse_game_id(game_id)
+        events = self.events.get(uuid, gt=after, lte=through)
+        return [Record.from_dict(e.record) for e in events]
+
+    def seat_for_token(self, aggregate: GameAggregate, token: str | None) -> Seat | None:
+        """The seat a bearer token belongs to; no token is a spectator."""
+        if token is None:
+            return None
+        seat = aggregate.seat_of(token_hash(token))
+        if seat is None:
+            raise Unauthorized("this token is not a seat token of this game")
+        return seat
+
+    # -- playing ------------------------------------------------------------------------------------
+
+    def execute(
+        self,
+        game_id: str,
+        token: str | None,
+        payload: dict[str, Any],
+        expected_version: int | None = None,
+        command_id: str | None = None,
+    ) -> tuple[Seat, CommandResult]:
+        uuid = parse_game_id(game_id)
+        with self._lock(uuid):
+            aggregate = self.load(game_id)
+            if token is None:
+                raise Unauthorized("sending a command needs the seat's bearer token")
+            seat = self.seat_for_token(aggregate, token)
+            assert seat is not None
+            if command_id is not None and command_id in aggregate.match.command_positions:
+                return seat, self._first_result(game_id, aggregate, seat, payload, command_id)
+            if expected_version is not None and expected_version != aggregate.version:
+                raise StaleVersion(
+                    f"expected version {expected_version}, but the game is at version {aggregate.version}"
+                )
+            command = parse_command(aggregate.match.game.command_types, payload)
+            try:
+                records = aggregate.execute(seat, command, command_id)
+                self.save(aggregate)
+            except RuleViolation:
+                self._evict(uuid)
+                raise
+            except RecordConflictError:
+                self._evict(uuid)
+                fresh = self.load(game_id)
+                if command_id is not None and command_id in fresh.match.command_positions:
+                    return seat, self._first_result(game_id, fresh, seat, payload, command_id)
+                raise StaleVersion("another command was recorded first; read the game again and retry") from None
+            except BaseException:
+                self._evict(uuid)
+                raise
+            return seat, CommandResult(version=aggregate.version, records=records, duplicate=False)
+
+    def _first_result(
+        self, game_id: str, aggregate: GameAggregate, seat: Seat, payload: dict[str, Any], command_id: str
+    ) -> CommandResult:
+        position = aggregate.match.command_positions[command_id]
+        records = self.records(game_id, after=position - 1)
+        first = records[0]
+        command = parse_command(aggregate.match.game.command_types, payload)
+        if first.data["seat"] != seat or first.data["command"] != {"type": command.type, **command.to_dict()}:
+            raise Conflict(f"command id {command_id!r} was already used for a different command")
+        batch = [first]
+        for record in records[1:]:
+            if record.type == COMMAND_ACCEPTED:
+                break
+            batch.append(record)
+        return CommandResult(version=batch[-1].position, records=batch, duplicate=True)
+
+    def _lock(self, uuid: UUID) -> threading.RLock:
+        with self._locks_guard:
+            lock = self._locks.get(uuid)
+            if lock is None:
+                lock = self._locks[uuid] = threading.RLock()
+            return lock
+
+    def _evict(self, uuid: UUID) -> None:
+        if self.repository.cache is not None:
+            with suppress(KeyError):
+                self.repository.cache.get(uuid, evict=True)

@@ -1,0 +1,58 @@
+"""Settings from the environment, one variable per choice, with the embedded default when unset."""
+
+from __future__ import annotations
+
+from urllib.parse import unquote, urlparse
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="ALEXANDRIA_")
+
+    # sqlite:///path/to/file.sqlite (the embedded default) or postgresql://user@host:port/db
+    database_url: str = "sqlite:///data/alexandria.sqlite"
+    # Redis for read models and live updates; unset: read models in process.
+    redis_url: str | None = None
+    redis_prefix: str = "alexandria"
+    host: str = "127.0.0.1"
+    port: int = 8000
+    snapshot_interval: int = 100
+    aggregate_cache_size: int = 1000
+    postgres_pool_size: int = 10
+
+
+def eventsourcing_env(settings: Settings) -> dict[str, str]:
+    """The ``eventsourcing`` environment for the configured event store."""
+    url = urlparse(settings.database_url)
+    common = {
+        "AGGREGATE_CACHE_MAXSIZE": str(settings.aggregate_cache_size),
+        "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",
+    }
+    if url.scheme == "sqlite":
+        path = unquote(url.path.removeprefix("/")) if url.netloc == "" else unquote(url.netloc + url.path)
+        if path in ("", ":memory:"):
+            path = ":memory:"
+        return {
+            **common,
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": path,
+            "SQLITE_LOCK_TIMEOUT": "10",
+        }
+    if url.scheme in ("postgres", "postgresql"):
+        return {
+            **common,
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_DBNAME": url.path.removeprefix("/") or "postgres",
+            "POSTGRES_HOST": url.hostname or "127.0.0.1",
+            "POSTGRES_PORT": str(url.port or 5432),
+            "POSTGRES_USER": unquote(url.username or "postgres"),
+            "POSTGRES_PASSWORD": unquote(url.password or ""),
+            "POSTGRES_POOL_SIZE": str(settings.postgres_pool_size),
+            "POSTGRES_MAX_OVERFLOW": str(settings.postgres_pool_size),
+            "POSTGRES_LOCK_TIMEOUT": "5",
+            "POSTGRES_CONNECT_TIMEOUT": "5",
+        }
+    raise ValueError(
+        f"ALEXANDRIA_DATABASE_URL must be sqlite:///FILE or postgresql://..., not {settings.database_url!r}"
+    )
