@@ -1,0 +1,59 @@
+"""The per-viewer view: the whole public state (rules file section 8) plus the viewer's own hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.alexandros.data import BOARD_ID, IS_OPEN, SPACE_SYMBOL, point_coord, side_coord, space_coord
+from domain.alexandros.rules import awaited, provinces
+from domain.alexandros.state import NOBODY, WALL_COLORS, AlexandrosState
+from domain.kernel import Viewer
+
+
+def province_views(state: AlexandrosState) -> list[dict[str, Any]]:
+    views = []
+    for members in provinces(state).values():
+        governors = [s for s in members if state.governors[s] != NOBODY]
+        owners = {state.governors[s] for s in governors}
+        views.append(
+            {
+                "spaces": [space_coord(s) for s in members],
+                "symbol_spaces": [space_coord(s) for s in members if SPACE_SYMBOL[s] is not None],
+                "value": sum(IS_OPEN[s] for s in members),
+                "owner": owners.pop() if len(owners) == 1 else None,
+                "governors": len(governors),
+            }
+        )
+    return views
+
+
+def view(state: AlexandrosState, viewer: Viewer) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "board": BOARD_ID,
+        "step": state.step,
+        "seat": state.seat,
+        "turn": state.turn,
+        "awaited": {str(seat): list(commands) for seat, commands in awaited(state).items()},
+        "actions_taken": state.actions_taken,
+        "levied": state.levied,
+        "end_flag": state.end_reason,
+        "alexander": point_coord(state.alexander),
+        "walls": [{"side": side_coord(side), "color": WALL_COLORS[w]} for side, w in enumerate(state.walls) if w],
+        "black_left": state.black_left,
+        "red_left": state.red_left,
+        "governors": [
+            {"space": space_coord(s), "seat": owner} for s, owner in enumerate(state.governors) if owner != NOBODY
+        ],
+        "governor_supply": list(state.governor_supply),
+        "provinces": province_views(state),
+        "display": list(state.display),
+        "supply_count": len(state.supply),
+        "discard": list(state.discard),
+        "hand_sizes": [sum(hand.values()) for hand in state.hands],
+        "scores": list(state.scores),
+        "end": state.end,
+        "winners": list(state.winners),
+    }
+    if viewer is not None and 0 <= viewer < state.players:
+        result["hand"] = dict(state.hands[viewer])
+    return result
