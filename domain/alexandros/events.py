@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from domain.kernel import Event, Seat
@@ -10,15 +10,13 @@ from domain.kernel import Event, Seat
 
 @dataclass(frozen=True, slots=True)
 class SupplyShuffled(Event):
-    """R16 / R65. ``order`` (index 0 = top) is seen by no seat: ``seen_by`` is always empty, so the
-    event is private to nobody and its public form keeps only ``reason`` and ``count``."""
+    """R16 / R65. ``order`` (index 0 = top) is seen by no seat (hidden, with no owner) until the
+    seed is revealed; the public form keeps ``reason`` and ``count``."""
 
-    private_to = ("seen_by",)
     hidden = ("order",)
     reason: str
     count: int
     order: list[str]
-    seen_by: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +70,7 @@ class AlexanderMoved(Event):
     path: list[list[int]]
 
     def to_dict(self) -> dict[str, Any]:
-        data = Event.to_dict(self)
-        data["from"] = data.pop("from_")
-        return data
+        return {("from" if name == "from_" else name): value for name, value in Event.to_dict(self).items()}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> AlexanderMoved:

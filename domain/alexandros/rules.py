@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -346,7 +347,7 @@ def check_route(state: AlexandrosState, corner: int, path: list[int]) -> None:
         raise refuse("PATH_INVALID", f"the path must start at Alexander's point {point_coord(state.alexander)}")
     if path[-1] != corner:
         raise refuse("PATH_INVALID", f"the path must end at the chosen corner {point_coord(corner)}")
-    for a, b in zip(path, path[1:], strict=False):
+    for a, b in itertools.pairwise(path):
         if (a, b) not in SIDE_ID:
             raise refuse("PATH_INVALID", f"{point_coord(a)} to {point_coord(b)} is not a side of the board")
     distance = DIST[state.alexander][corner]
@@ -361,7 +362,7 @@ def walls_for_route(state: AlexandrosState, seat: Seat, path: list[int]) -> list
     then red (which triggers the end, R37); sides beyond the red walls stay unwalled (R39)."""
     events: list[Event] = []
     black, red = state.black_left, state.red_left
-    for a, b in zip(path, path[1:], strict=False):
+    for a, b in itertools.pairwise(path):
         side = SIDE_ID[(a, b)]
         if not IS_INTERIOR[side] or state.walls[side] != NO_WALL:
             continue
@@ -390,7 +391,7 @@ def decide_move(state: AlexandrosState, seat: Seat, command: MoveAlexander, chan
         raise refuse("WRONG_SYMBOL", f"{space_coord(target)} does not show a {symbol}")
     if not is_free(state, target):
         raise refuse(
-            "TARGET_NOT_FREE", f"{space_coord(target)} is not free (a wall on a side, a governor or Alexander)"
+            "TARGET_NOT_FREE", f"{space_coord(target)} is not free (a wall, a governor or Alexander touches it)"
         )
     distance, closest = closest_free_spaces(state, symbol)
     if target not in closest:
