@@ -1,0 +1,1 @@
+"""The thin edges: the HTTP API and the command line."""

@@ -1,0 +1,175 @@
+"""The HTTP API. Every game datum leaves through the per-viewer filter (records) or the game's
+per-viewer view (state); nothing else sends game data to clients."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import Body, Depends, FastAPI, Query
+from fastapi.responses import PlainTextResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, Field
+
+from api.errors import install_error_handlers
+from domain.catalog import GAMES
+from domain.kernel.chance import Chance
+from domain.kernel.log import canonical, for_viewer
+from domain.kernel.seats import Viewer
+from domain.kernel.verification import verify_records
+from infra.lobby import InProcessLobby
+from infra.service import GameService, Invalid
+from projections.board import board_view
+
+bearer = HTTPBearer(auto_error=False, description="A seat token from POST /games; none for a spectator")
+Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+
+class CreateGame(BaseModel):
+    game: str = Field(description="game id, e.g. peloponnes")
+    players: int = Field(description="number of seats")
+    options: dict[str, Any] | None = Field(default=None, description="game options (see the game's rules)")
+    seed: str | None = Field(default=None, description="a fixed seed (tests, tournaments); secret by default")
+
+
+class SeatToken(BaseModel):
+    seat: int
+    token: str
+
+
+class CreatedGameOut(BaseModel):
+    game_id: str
+    version: int
+    seats: list[SeatToken]
+
+
+class CommandOut(BaseModel):
+    version: int
+    duplicate: bool
+    events: list[dict[str, Any]]
+
+
+class Fork(BaseModel):
+    version: int
+
+
+def token_of(credentials: HTTPAuthorizationCredentials | None) -> str | None:
+    return credentials.credentials if credentials is not None else None
+
+
+def create_app(service: GameService) -> FastAPI:
+    app = FastAPI(
+        title="Alexandria",
+        description="Event-sourced game server for four board games about Alexander the Great.",
+        version="0.1.0",
+    )
+    install_error_handlers(app)
+    lobby = InProcessLobby(service)
+    app.state.service = service
+
+    def viewer_of(game_id: str, credentials: HTTPAuthorizationCredentials | None) -> tuple[Viewer, bool]:
+        with service.reading(game_id) as aggregate:
+            return service.seat_for_token(aggregate, token_of(credentials)), aggregate.match.is_over
+
+    @app.get("/games/catalog", summary="The games this server offers")
+    def catalog() -> list[dict[str, Any]]:
+        return [
+            {"game": g.id, "title": g.title, "min_players": g.min_players, "max_players": g.max_players}
+            for g in GAMES.all()
+        ]
+
+    @app.post("/games", status_code=201, response_model=CreatedGameOut, summary="Create a game")
+    def create_game(body: CreateGame) -> CreatedGameOut:
+        created = service.create_game(
+            body.game, body.players, body.options, body.seed.encode() if body.seed is not None else None
+        )
+        return CreatedGameOut(
+            game_id=created.game_id,
+            version=created.version,
+            seats=[SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)],
+        )
+
+    @app.get("/games", summary="List games")
+    def list_games(game: str | None = None, status: Literal["running", "ended"] | None = None) -> list[dict[str, Any]]:
+        return lobby.list(game, status)
+
+    @app.get("/games/{game_id}", summary="The game as the bearer may see it")
+    def get_game(game_id: str, credentials: Token) -> dict[str, Any]:
+        with service.reading(game_id) as aggregate:
+            viewer = service.seat_for_token(aggregate, token_of(credentials))
+            return board_view(game_id, aggregate.match, viewer)
+
+    @app.post("/games/{game_id}/commands", response_model=CommandOut, summary="Send a command for the bearer's seat")
+    def send_command(
+        game_id: str,
+        credentials: Token,
+        body: Annotated[dict[str, Any], Body(examples=[{"type": "pass_turn", "expected_version": 12}])],
+    ) -> CommandOut:
+        payload = dict(body)
+        expected_version = payload.pop("expected_version", None)
+        command_id = payload.pop("command_id", None)
+        if expected_version is not None and (type(expected_version) is not int):
+            raise Invalid("expected_version must be an integer")
+        if command_id is not None and (not isinstance(command_id, str) or not 1 <= len(command_id) <= 200):
+            raise Invalid("command_id must be a string of 1 to 200 characters")
+        seat, result = service.execute(game_id, token_of(credentials), payload, expected_version, command_id)
+        over = result.records[-1].type == "GameEnded"
+        return CommandOut(
+            version=result.version,
+            duplicate=result.duplicate,
+            events=[for_viewer(r, seat, reveal_all=over) for r in result.records],
+        )
+
+    @app.get("/games/{game_id}/events", summary="The log as the bearer may see it")
+    def get_events(game_id: str, credentials: Token, after: Annotated[int, Query(ge=0)] = 0) -> list[dict[str, Any]]:
+        viewer, over = viewer_of(game_id, credentials)
+        return [for_viewer(r, viewer, reveal_all=over) for r in service.records(game_id, after=after)]
+
+    @app.get("/games/{game_id}/versions/{version}", summary="The game at a past version (time travel)")
+    def get_version(game_id: str, version: int, credentials: Token) -> dict[str, Any]:
+        viewer, _ = viewer_of(game_id, credentials)
+        if version < 1:
+            raise Invalid("versions start at 1")
+        aggregate = service.load(game_id, version)
+        return board_view(game_id, aggregate.match, viewer)
+
+    @app.get("/games/{game_id}/legal-moves", summary="The bearer's legal commands now")
+    def legal_moves(game_id: str, credentials: Token) -> dict[str, Any]:
+        with service.reading(game_id) as aggregate:
+            seat = service.seat_for_token(aggregate, token_of(credentials))
+            match = aggregate.match
+            awaited = match.game.awaited(match.state)
+            if seat is None or seat not in awaited or match.is_over:
+                return {"version": match.version, "seat": seat, "moves": []}
+            # A sample (where the space is huge) drawn from a stream that is no secret of the game.
+            rng = Chance(f"legal-moves:{game_id}:{match.version}".encode())
+            moves = match.game.legal_moves(match.state, seat, rng)
+            return {
+                "version": match.version,
+                "seat": seat,
+                "moves": [{"type": m.type, **m.to_dict()} for m in moves],
+            }
+
+    @app.get("/games/{game_id}/verify", summary="Check the hash chain (and, after the end, the seed)")
+    def verify(game_id: str) -> dict[str, Any]:
+        with service.reading(game_id) as aggregate:
+            over = aggregate.match.is_over
+        records = [for_viewer(r, None, reveal_all=over) for r in service.records(game_id)]
+        report = verify_records(records, GAMES.get)
+        return report.to_dict()
+
+    @app.get("/games/{game_id}/export", response_class=PlainTextResponse, summary="The game record as JSON lines")
+    def export(game_id: str, credentials: Token) -> PlainTextResponse:
+        viewer, over = viewer_of(game_id, credentials)
+        lines = [canonical(for_viewer(r, viewer, reveal_all=over)) for r in service.records(game_id)]
+        return PlainTextResponse("\n".join(lines) + "\n", media_type="application/x-ndjson")
+
+    @app.post("/games/{game_id}/fork", status_code=201, response_model=CreatedGameOut, summary="Fork an ended game")
+    def fork(game_id: str, body: Fork) -> CreatedGameOut:
+        created = service.fork(game_id, body.version)
+        return CreatedGameOut(
+            game_id=created.game_id,
+            version=created.version,
+            seats=[SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)],
+        )
+
+    return app

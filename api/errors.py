@@ -1,0 +1,57 @@
+"""Every refusal leaves as JSON ``{"error": {"code", "message"}}`` with a fitting HTTP status."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from domain.kernel import errors as kernel_errors
+from domain.kernel.errors import RuleViolation
+from domain.kernel.registry import UNKNOWN_GAME
+from infra import service
+
+RULE_STATUS = {
+    kernel_errors.NOT_YOUR_TURN: 409,
+    kernel_errors.BAD_INPUT: 400,
+    kernel_errors.UNKNOWN_COMMAND: 400,
+    kernel_errors.GAME_OVER: 409,
+    UNKNOWN_GAME: 422,
+    kernel_errors.BAD_PLAYER_COUNT: 422,
+    kernel_errors.BAD_OPTIONS: 422,
+}
+SERVICE_STATUS: dict[type[service.ServiceError], int] = {
+    service.GameNotFound: 404,
+    service.StaleVersion: 409,
+    service.Conflict: 409,
+    service.Unauthorized: 401,
+    service.Forbidden: 403,
+    service.Invalid: 400,
+}
+
+
+def error_response(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse(status_code=status, content={"error": {"code": code, "message": message}})
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(RuleViolation)
+    async def rule_violation(_: Request, exc: RuleViolation) -> JSONResponse:
+        return error_response(RULE_STATUS.get(exc.code, 422), exc.code, exc.message)
+
+    @app.exception_handler(service.ServiceError)
+    async def service_error(_: Request, exc: service.ServiceError) -> JSONResponse:
+        return error_response(SERVICE_STATUS.get(type(exc), 400), exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'] if p != 'body') or 'body'}: {e['msg']}" for e in exc.errors()
+        )
+        return error_response(400, kernel_errors.BAD_INPUT, problems or "the request is malformed")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(exc.status_code, "HTTP_ERROR")
+        return error_response(exc.status_code, code, str(exc.detail))

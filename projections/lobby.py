@@ -1,0 +1,26 @@
+"""The game list (lobby): game, players, status, version and last activity of every game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.kernel.log import GAME_CREATED, GAME_ENDED, Record
+
+
+def lobby_entry(entry: dict[str, Any] | None, game_id: str, record: Record, timestamp: str) -> dict[str, Any]:
+    """The lobby entry of ``game_id`` after ``record`` (stored at ``timestamp``, ISO 8601)."""
+    if record.type == GAME_CREATED:
+        entry = {
+            "game_id": game_id,
+            "game": record.data["game"],
+            "players": record.data["players"],
+            "options": record.data["options"],
+            "status": "running",
+            "created_at": timestamp,
+            "forked_from": record.data.get("forked_from"),
+        }
+    assert entry is not None, f"{game_id}: a record before GameCreated"
+    entry = {**entry, "version": record.position, "last_activity": timestamp}
+    if record.type == GAME_ENDED:
+        entry["status"] = "ended"
+    return entry
