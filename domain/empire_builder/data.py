@@ -76,11 +76,11 @@ def _load() -> tuple[dict[int, Region], dict[str, Province], dict[str, dict[str,
         number = entry["region"]
         ids = []
         for i, p in enumerate(entry["provinces"], start=1):
-            provinces[p["id"]] = Province(
-                p["id"], number, i, p["name"], "temple" in p["sites"], "city" in p["sites"]
-            )
+            provinces[p["id"]] = Province(p["id"], number, i, p["name"], "temple" in p["sites"], "city" in p["sites"])
             ids.append(p["id"])
-        regions[number] = Region(number, entry["name"], entry["campaign_name"], entry["symbol"], entry["goal"], tuple(ids))
+        regions[number] = Region(
+            number, entry["name"], entry["campaign_name"], entry["symbol"], entry["goal"], tuple(ids)
+        )
         for origin, targets in entry["arrows"].items():
             arrows[origin] = {to: _cost(cost) for to, cost in targets.items()}
             sea_routes.update(f"{origin}>{to}" for to, cost in targets.items() if isinstance(cost, str))
@@ -95,7 +95,5 @@ SHORT_CAMPAIGNS = (2, 4)  # V2
 
 # Every split of 15 cubes over the four boxes (turn_order, armies, temples, cities): 816 of them (§10.2).
 ALL_SPLITS: tuple[tuple[int, int, int, int], ...] = tuple(
-    (a, b, c, CUBES - a - b - c)
-    for a, b, c in itertools.product(range(CUBES + 1), repeat=3)
-    if a + b + c <= CUBES
+    (a, b, c, CUBES - a - b - c) for a, b, c in itertools.product(range(CUBES + 1), repeat=3) if a + b + c <= CUBES
 )
