@@ -7,7 +7,7 @@ from typing import Any
 
 from domain.kernel import Chance, Command, Event, GameDefinition, RuleViolation, Scoreboard, Viewer
 
-ROUNDS = 3
+DEFAULT_ROUNDS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +41,7 @@ class GameEnded(Event):
 @dataclass
 class State:
     players: int
+    rounds: int = DEFAULT_ROUNDS
     round: int = 1
     guesses: dict[int, int] = field(default_factory=dict)
     scores: list[int] = field(default_factory=list)
@@ -48,7 +49,14 @@ class State:
 
 
 def initial_state(players: int, options: dict[str, Any]) -> State:
-    return State(players=players, scores=[0] * players)
+    return State(players=players, rounds=options.get("rounds", DEFAULT_ROUNDS), scores=[0] * players)
+
+
+def normalize_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
+    rounds = options.get("rounds", DEFAULT_ROUNDS)
+    if set(options) - {"rounds"} or not isinstance(rounds, int) or not 1 <= rounds <= 1000:
+        raise RuleViolation("BAD_OPTIONS", "the only option is rounds, a number from 1 to 1000")
+    return {"rounds": rounds}
 
 
 def advance(state: State, chance: Chance) -> list[Event]:
@@ -57,7 +65,7 @@ def advance(state: State, chance: Chance) -> list[Event]:
     if len(state.guesses) == state.players:
         guesses = [state.guesses[s] for s in range(state.players)]
         return [DieRolled(state.round, chance.die("dice"), guesses)]
-    if state.round > ROUNDS:
+    if state.round > state.rounds:
         return [GameEnded(list(state.scores), chance.seed_hex)]
     return []
 
@@ -84,7 +92,7 @@ def evolve(state: State, event: Event) -> State:
 
 
 def awaited(state: State) -> dict[int, tuple[str, ...]]:
-    if state.over or state.round > ROUNDS:
+    if state.over or state.round > state.rounds:
         return {}
     return {s: ("commit_guess",) for s in range(state.players) if s not in state.guesses}
 
@@ -119,7 +127,7 @@ GAME: GameDefinition[State] = GameDefinition(
     max_players=3,
     commands=(CommitGuess,),
     events=(GuessCommitted, DieRolled, GameEnded),
-    normalize_options=lambda players, options: options,
+    normalize_options=normalize_options,
     initial_state=initial_state,
     advance=advance,
     decide=decide,
