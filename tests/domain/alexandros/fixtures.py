@@ -1,0 +1,160 @@
+"""Test states of the rules file's worked examples (section 11), built directly on the state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.alexandros import GAME
+from domain.alexandros.data import BLACK_WALLS, SYMBOLS, parse_point, parse_side, parse_space, space_coord
+from domain.alexandros.rules import province_spaces
+from domain.alexandros.state import ACTIONS, BLACK, MOVE, AlexandrosState, empty_hand, label_provinces
+from domain.kernel import Chance, Command, Event, RuleViolation, engine
+
+Side = list[list[int]]
+
+F3_WALLS: list[Side] = [[[0, 2], [1, 3]], [[1, 3], [2, 4]], [[2, 4], [3, 3]]]
+X_WALLS: list[Side] = [
+    [[3, 9], [3, 11]],
+    [[3, 9], [4, 8]],
+    [[3, 11], [3, 13]],
+    [[3, 13], [3, 15]],
+    [[3, 15], [4, 16]],
+    [[4, 8], [5, 9]],
+    [[4, 16], [5, 15]],
+    [[5, 9], [5, 11]],
+    [[5, 11], [5, 13]],
+    [[5, 13], [5, 15]],
+]
+Y_WALLS: list[Side] = [
+    [[6, 18], [6, 20]],
+    [[6, 18], [7, 19]],
+    [[6, 20], [6, 22]],
+    [[6, 22], [6, 24]],
+    [[6, 24], [7, 25]],
+    [[7, 19], [8, 18]],
+    [[7, 25], [8, 24]],
+    [[8, 18], [8, 20]],
+    [[8, 20], [8, 22]],
+    [[8, 22], [8, 24]],
+]
+E15_LYRE_WALLS: list[Side] = [
+    [[0, 16], [1, 17]],
+    [[1, 9], [2, 10]],
+    [[2, 2], [2, 4]],
+    [[2, 24], [3, 23]],
+    [[3, 15], [4, 14]],
+    [[6, 6], [6, 8]],
+    [[6, 12], [6, 14]],
+    [[7, 17], [7, 19]],
+    [[8, 24], [8, 26]],
+    [[9, 3], [10, 2]],
+]
+
+
+def chance() -> Chance:
+    return Chance(b"alexandros-tests")
+
+
+def hand(**counts: int) -> dict[str, int]:
+    result = empty_hand()
+    result.update(counts)
+    return result
+
+
+def full_supply() -> list[str]:
+    """A fixed supply for test states: the symbols in rotation (the order rarely matters)."""
+    return [SYMBOLS[k % len(SYMBOLS)] for k in range(40)]
+
+
+def start_state(
+    players: int = 2,
+    seat: int = 0,
+    display: tuple[str | None, str | None] = ("lyre", "horse"),
+    hands: dict[int, dict[str, int]] | None = None,
+    supply: list[str] | None = None,
+) -> AlexandrosState:
+    """The start position (R12-R18) at the MOVE step of turn 1."""
+    state = AlexandrosState.new(players)
+    state.step, state.seat, state.turn = MOVE, seat, 1
+    state.display = list(display)
+    state.supply = full_supply() if supply is None else list(supply)
+    for s, h in (hands or {}).items():
+        state.hands[s] = dict(h)
+    return state
+
+
+def add_walls(state: AlexandrosState, sides: list[Side]) -> None:
+    for coords in sides:
+        side = parse_side(coords)
+        assert side is not None, coords
+        state.walls[side] = BLACK
+    state.black_left -= len(sides)
+    state.province = label_provinces(state.walls)
+
+
+def place(state: AlexandrosState, seat: int, *spaces: list[int]) -> None:
+    for coord in spaces:
+        space = parse_space(coord)
+        assert space is not None
+        state.governors[space] = seat
+        state.governor_supply[seat] -= 1
+
+
+def fixture_f(seat: int = 2, display: tuple[str | None, str | None] = ("soldier", "temple")) -> AlexandrosState:
+    """Fixture F of section 11: 3 seats, walls of F3, X and Y, governors, Alexander at v(3,11)."""
+    state = start_state(players=3, seat=seat, display=display)
+    add_walls(state, F3_WALLS + X_WALLS + Y_WALLS)
+    assert state.black_left == BLACK_WALLS - 23
+    place(state, 0, [2, 2], [6, 18], [7, 19])
+    place(state, 1, [3, 10])
+    state.alexander = point([3, 11])
+    return state
+
+
+def to_actions(state: AlexandrosState, taken: int = 0) -> AlexandrosState:
+    state.step, state.actions_taken = ACTIONS, taken
+    return state
+
+
+def point(coord: list[int]) -> int:
+    p = parse_point(coord)
+    assert p is not None
+    return p
+
+
+def space(coord: list[int]) -> int:
+    s = parse_space(coord)
+    assert s is not None
+    return s
+
+
+def province_of(state: AlexandrosState, coord: list[int]) -> list[list[int]]:
+    return [space_coord(s) for s in province_spaces(state, space(coord))]
+
+
+def run(state: AlexandrosState, seat: int, command: Command) -> tuple[AlexandrosState, list[Event]]:
+    """Execute through the engine (turn checks, decide, evolve, automatic steps)."""
+    return engine.execute(GAME, state, seat, command, chance())
+
+
+def refusal(state: AlexandrosState, seat: int, command: Command) -> str:
+    try:
+        engine.execute(GAME, state, seat, command, chance())
+    except RuleViolation as refused:
+        return refused.code
+    raise AssertionError(f"{command} was accepted")
+
+
+def of_type(events: list[Event], name: str) -> list[Any]:
+    return [e for e in events if e.type == name]
+
+
+def all_shortest_routes(start: list[int], goal: list[int]) -> list[list[list[int]]]:
+    """Every shortest route (R4) between two points, to check the counts the examples state."""
+    from domain.alexandros.data import DIST, POINT_NEIGHBOURS, point_coord
+
+    a, b = point(start), point(goal)
+    routes: list[list[int]] = [[a]]
+    for _ in range(DIST[a][b]):
+        routes = [[*r, q] for r in routes for q in POINT_NEIGHBOURS[r[-1]] if DIST[q][b] == DIST[r[-1]][b] - 1]
+    return [[point_coord(p) for p in r] for r in routes]
