@@ -22,7 +22,3 @@ def service(tmp_path: Path) -> Iterator[GameService]:
 @pytest.fixture
 def client(service: GameService) -> TestClient:
     return TestClient(create_app(service))
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from tests.api.conftest import auth
+from tests.support.http import auth, play_to_end
 
 
 def create(client: TestClient, players: int = 2, seed: str = "s") -> dict:
@@ -96,23 +96,6 @@ def test_retrying_a_command_id_records_nothing_new(client: TestClient) -> None:
     assert len(client.get(f"/games/{game}/events").json()) == 3
     reused = client.post(f"/games/{game}/commands", json={**command, "guess": 5}, headers=auth(token))
     assert reused.status_code == 409 and reused.json()["error"]["code"] == "CONFLICT"
-
-
-def play_to_end(client: TestClient, created: dict) -> None:
-    game = created["game_id"]
-    tokens = [s["token"] for s in created["seats"]]
-    while True:
-        view = client.get(f"/games/{game}").json()
-        if view["status"] == "ended":
-            return
-        seat = int(next(iter(view["awaited"])))
-        moves = client.get(f"/games/{game}/legal-moves", headers=auth(tokens[seat])).json()["moves"]
-        response = client.post(
-            f"/games/{game}/commands",
-            json={**moves[0], "expected_version": view["version"]},
-            headers=auth(tokens[seat]),
-        )
-        assert response.status_code == 200, response.text
 
 
 def test_after_the_end_everything_is_public_and_verifies(client: TestClient) -> None:
