@@ -24,8 +24,29 @@ MOVEMENT_SAMPLES = 6
 NEXT: dict[str, tuple[str, ...]] = {origin: tuple(targets) for origin, targets in ARROWS.items()}
 
 
-def allocation_moves(rng: Chance) -> list[Command]:
-    picks = sorted({rng.below("moves:allocation", len(ALL_SPLITS)) for _ in range(ALLOCATION_SAMPLES)})
+class Draws:
+    """Many small random choices from few draws of ``rng``: each draw is an HMAC, and sampling is the hot path."""
+
+    __slots__ = ("_pool", "_range", "_rng")
+
+    _BITS = 1 << 255
+
+    def __init__(self, rng: Chance) -> None:
+        self._rng = rng
+        self._pool = 0
+        self._range = 1
+
+    def below(self, n: int) -> int:
+        if self._range < n << 64:  # too little entropy left for a near-uniform pick
+            self._pool = self._rng.below("moves", self._BITS)
+            self._range = self._BITS
+        self._pool, pick = divmod(self._pool, n)
+        self._range //= n
+        return pick
+
+
+def allocation_moves(draws: Draws) -> list[Command]:
+    picks = sorted({draws.below(len(ALL_SPLITS)) for _ in range(ALLOCATION_SAMPLES)})
     return [AllocateResources(*ALL_SPLITS[i]) for i in picks]
 
 
@@ -40,20 +61,20 @@ def position_moves(state: State) -> list[Command]:
     return [ChooseTurnPosition(pos) for pos in range(1, state.players + 1) if pos not in taken]
 
 
-def random_path(origin: str, rng: Chance) -> list[str]:
+def random_path(origin: str, draws: Draws) -> list[str]:
     """A walk of 1-3 arrows from ``origin`` (shorter where it runs into a province with no way out)."""
     path: list[str] = []
     here = origin
-    for _ in range(1 + rng.below("moves:length", MAX_PATH)):
+    for _ in range(1 + draws.below(MAX_PATH)):
         targets = NEXT.get(here, ())
         if not targets:
             break
-        here = targets[rng.below("moves:step", len(targets))] if len(targets) > 1 else targets[0]
+        here = targets[draws.below(len(targets))] if len(targets) > 1 else targets[0]
         path.append(here)
     return path
 
 
-def movement_moves(state: State, seat: int, rng: Chance) -> list[Command]:
+def movement_moves(state: State, seat: int, draws: Draws) -> list[Command]:
     """Staying put, plus random affordable movements with a random payment split."""
     p = state.seats[seat]
     moves: list[Command] = [MoveArmies([], 0, 0)]
@@ -61,8 +82,8 @@ def movement_moves(state: State, seat: int, rng: Chance) -> list[Command]:
     for _ in range(MOVEMENT_SAMPLES):
         groups: list[Group] = []
         for origin, count in sorted(p.at.items()):
-            moving = rng.below("moves:count", count + 1)
-            path = random_path(origin, rng) if moving else []
+            moving = draws.below(count + 1)
+            path = random_path(origin, draws) if moving else []
             if path:
                 groups.append(Group(origin, moving, tuple(path)))
         if not groups:
@@ -71,7 +92,7 @@ def movement_moves(state: State, seat: int, rng: Chance) -> list[Command]:
         if cost > p.temples + p.cities:
             continue
         low, high = max(0, cost - p.cities), min(cost, p.temples)
-        pay_temples = low + rng.below("moves:pay", high - low + 1)
+        pay_temples = low + draws.below(high - low + 1)
         raw: list[dict[str, Any]] = [{"from": g.origin, "count": g.count, "path": list(g.path)} for g in groups]
         key = repr((raw, pay_temples))
         if key not in seen:
@@ -80,7 +101,7 @@ def movement_moves(state: State, seat: int, rng: Chance) -> list[Command]:
     return moves
 
 
-def build_moves(state: State, seat: int, rng: Chance) -> list[Command]:
+def build_moves(state: State, seat: int, draws: Draws) -> list[Command]:
     """No building, every single attempt, and one random combination within the pieces left (Ruling R42)."""
     options = build_options(state, seat)
     moves: list[Command] = [AttemptBuilds([])]
@@ -90,7 +111,7 @@ def build_moves(state: State, seat: int, rng: Chance) -> list[Command]:
         left = {TEMPLE: TEMPLE_PIECES - p.temples_built, CITY: CITY_PIECES - p.cities_built}
         combination = []
         for prov, kind in options:
-            if left[kind] and rng.below("moves:build", 2):
+            if left[kind] and draws.below(2):
                 left[kind] -= 1
                 combination.append({"province": prov, "kind": kind})
         if len(combination) > 1:
@@ -104,11 +125,11 @@ def legal_moves(state: State, seat: int, rng: Chance) -> list[Command]:
         return []
     command = allowed[0]
     if command == "move_armies":
-        return movement_moves(state, seat, rng)
+        return movement_moves(state, seat, Draws(rng))
     if command == "attempt_builds":
-        return build_moves(state, seat, rng)
+        return build_moves(state, seat, Draws(rng))
     if command == "allocate_resources":
-        return allocation_moves(rng)
+        return allocation_moves(Draws(rng))
     if command == "reallocate_resources":
         return reallocation_moves(state, seat)
     return position_moves(state)
