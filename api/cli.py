@@ -155,3 +155,7 @@ def replay(file: Path, version: int | None, seat: int | None) -> None:
             )
         match.apply_record(Record.from_dict(entry))
     click.echo(json.dumps(board_view(created.get("game_id", file.stem), match, seat), indent=2))
+
+
+if __name__ == "__main__":
+    main()
