@@ -1,0 +1,32 @@
+"""Catan historical scenario "Alexander the Great" on complete base Catan (3-4 players), with
+the standard base game as the option ``board = "base"``."""
+
+from __future__ import annotations
+
+from domain.catan_alexander.commands import COMMANDS
+from domain.catan_alexander.events import EVENTS
+from domain.catan_alexander.moves import awaited, legal_moves
+from domain.catan_alexander.rules import advance, decide, evolve, initial_state, normalize_options
+from domain.catan_alexander.scoring import scoreboard
+from domain.catan_alexander.state import GAME_OVER, State
+from domain.catan_alexander.views import view
+from domain.kernel import GameDefinition
+
+GAME: GameDefinition[State] = GameDefinition(
+    id="catan_alexander",
+    title="Catan: Alexander the Great (historical scenario)",
+    min_players=3,
+    max_players=4,
+    commands=COMMANDS,
+    events=EVENTS,
+    normalize_options=normalize_options,
+    initial_state=initial_state,
+    advance=advance,
+    decide=decide,
+    evolve=evolve,
+    awaited=awaited,
+    is_over=lambda state: state.phase == GAME_OVER,
+    view=view,
+    legal_moves=legal_moves,
+    scoreboard=scoreboard,
+)

@@ -1,0 +1,402 @@
+"""Who is awaited, and the legal moves of a seat (a sample where the space is large).
+
+Everything here uses only what the seat may know: its own hand and development cards,
+and public counts and board facts.
+"""
+
+from __future__ import annotations
+
+from domain.catan_alexander.commands import (
+    DEV_PLAY_COMMANDS,
+    BankTrade,
+    BuildCity,
+    BuildRoad,
+    BuildSettlement,
+    BuyDevelopmentCard,
+    CancelTrade,
+    ChooseAdvisorRecipient,
+    ConfirmTrade,
+    Discard,
+    EndTurn,
+    MoveAlexander,
+    MoveRobber,
+    OfferTrade,
+    PassBid,
+    PayBid,
+    PlaceBid,
+    PlayKnight,
+    PlayMonopoly,
+    PlayRoadBuilding,
+    PlayYearOfPlenty,
+    RespondTrade,
+    RollDice,
+)
+from domain.catan_alexander.data import (
+    CITIES_PER_PLAYER,
+    CITY_COST,
+    DEVELOPMENT_COST,
+    GOLD,
+    GOODS,
+    KNIGHT_BID_VALUE,
+    MAX_OFFERS_PER_TURN,
+    RESOURCE_INDEX,
+    RESOURCES,
+    ROAD_COST,
+    SETTLEMENT_COST,
+    SETTLEMENTS_PER_PLAYER,
+    TASK_ACCEPTS,
+)
+from domain.catan_alexander.rules import (
+    bank_rate,
+    bid_capacity,
+    can_pay,
+    harbour_types,
+    hex_ref,
+    holds,
+    legal_road_edges,
+    robber_victims,
+    settlement_refusal,
+)
+from domain.catan_alexander.state import (
+    ADVISOR_CHOICE,
+    ALEXANDER,
+    AUCTION,
+    BEFORE_ROLL,
+    DEFAULT_DISCARD,
+    DISCARD,
+    FOUNDING_ROAD,
+    FOUNDING_SETTLEMENT,
+    PAYMENT,
+    ROBBER,
+    TRADE_BUILD,
+    State,
+)
+from domain.kernel import Chance, Command
+
+TRADE_ACTIVE = (
+    "offer_trade",
+    "respond_trade",
+    "confirm_trade",
+    "cancel_trade",
+    "bank_trade",
+    "build_road",
+    "build_settlement",
+    "build_city",
+    "buy_development_card",
+    *DEV_PLAY_COMMANDS,
+    "end_turn",
+)
+TRADE_OTHERS = ("offer_trade", "respond_trade", "cancel_trade")
+ROLL_COMMANDS = ("roll_dice", *DEV_PLAY_COMMANDS)
+ALEXANDER_COMMANDS = ("move_alexander", *DEV_PLAY_COMMANDS)
+
+
+def awaited(state: State) -> dict[int, tuple[str, ...]]:
+    phase = state.phase
+    if phase == TRADE_BUILD:
+        result = {state.active: TRADE_ACTIVE}
+        for seat in range(state.players):
+            if seat != state.active and may_negotiate(state, seat):
+                result[seat] = TRADE_OTHERS
+        return result
+    if phase == BEFORE_ROLL:
+        return {state.active: ROLL_COMMANDS}
+    if phase == ALEXANDER:
+        return {state.active: ALEXANDER_COMMANDS}
+    if phase == AUCTION:
+        assert state.auction is not None and state.auction.to_act is not None
+        return {state.auction.to_act: ("place_bid", "pass_bid")}
+    if phase == PAYMENT:
+        assert state.auction is not None and state.auction.high_bidder is not None
+        return {state.auction.high_bidder: ("pay_bid",)}
+    if phase == DISCARD:
+        return {seat: ("discard",) for seat in state.owed_discards}
+    if phase == ROBBER:
+        return {state.active: ("move_robber",)}
+    if phase == DEFAULT_DISCARD:
+        assert state.auction is not None and state.auction.high_bidder is not None
+        return {state.auction.high_bidder: ("discard",)}
+    if phase == ADVISOR_CHOICE:
+        assert state.handdown is not None
+        return {state.handdown.giver: ("choose_advisor_recipient",)}
+    if phase == FOUNDING_SETTLEMENT:
+        return {state.active: ("build_settlement",)}
+    if phase == FOUNDING_ROAD:
+        return {state.active: ("build_road",)}
+    return {}
+
+
+def may_negotiate(state: State, seat: int) -> bool:
+    """A non-active seat has something to say: an offer to answer, its own to cancel, or a
+    counter-offer still allowed (engine ruling: at most MAX_OFFERS_PER_TURN offers per turn)."""
+    for offer in state.offers.values():
+        if offer.maker == seat:
+            return True
+        if seat in offer.to and offer.responses.get(seat) is not False:
+            return True
+    return state.offers_made[seat] < MAX_OFFERS_PER_TURN and (sum(state.hands[seat]) + state.gold[seat]) > 0
+
+
+def legal_moves(state: State, seat: int, rng: Chance) -> list[Command]:
+    allowed = awaited(state).get(seat)
+    if not allowed:
+        return []
+    phase = state.phase
+    if phase == TRADE_BUILD:
+        if seat == state.active:
+            return trade_build_moves(state, seat, rng)
+        return negotiation_moves(state, seat, rng)
+    if phase == BEFORE_ROLL:
+        return [RollDice(), *dev_card_moves(state, seat, rng)]
+    if phase == ALEXANDER:
+        return [MoveAlexander(), *dev_card_moves(state, seat, rng)]
+    if phase == AUCTION:
+        return auction_moves(state, seat, rng)
+    if phase == PAYMENT:
+        return payment_moves(state, seat, rng)
+    if phase == DISCARD:
+        return discard_moves(state, seat, state.owed_discards[seat], rng)
+    if phase == DEFAULT_DISCARD:
+        return discard_moves(state, seat, state.default_owed, rng)
+    if phase == ROBBER:
+        return [MoveRobber(hex=h, steal_from=v) for h, v in robber_targets(state, seat)]
+    if phase == ADVISOR_CHOICE:
+        assert state.handdown is not None
+        return [ChooseAdvisorRecipient(seat=s) for s in state.handdown.eligible]
+    if phase == FOUNDING_SETTLEMENT:
+        geometry = state.geometry
+        return [
+            BuildSettlement(vertex=geometry.vertices[v])
+            for v in range(len(geometry.vertices))
+            if settlement_refusal(state, seat, v, founding=True) is None
+        ]
+    if phase == FOUNDING_ROAD:
+        geometry = state.geometry
+        return [
+            BuildRoad(edge=geometry.edge_ref(e))
+            for e in geometry.vertex_edges[state.founding_vertex]
+            if state.road_owner[e] == -1
+        ]
+    return []
+
+
+# -- pieces of the listing ---------------------------------------------------------------------
+
+
+def random_cards(hand: list[int], count: int, rng: Chance, purpose: str) -> dict[str, int]:
+    """``count`` cards drawn at random from a resource hand, as a bundle."""
+    pool = [i for i in range(5) for _ in range(hand[i])]
+    chosen = rng.sample(purpose, pool, count)
+    bundle: dict[str, int] = {}
+    for i in chosen:
+        bundle[RESOURCES[i]] = bundle.get(RESOURCES[i], 0) + 1
+    return bundle
+
+
+def discard_moves(state: State, seat: int, owed: int, rng: Chance) -> list[Command]:
+    hand = state.hands[seat]
+    moves: list[Command] = []
+    seen: set[tuple[tuple[str, int], ...]] = set()
+    for _ in range(3):
+        bundle = random_cards(hand, owed, rng, "moves:discard")
+        key = tuple(sorted(bundle.items()))
+        if key not in seen:
+            seen.add(key)
+            moves.append(Discard(cards=bundle))
+    return moves
+
+
+def robber_targets(state: State, seat: int) -> list[tuple[list[int], int | None]]:
+    geometry = state.geometry
+    targets: list[tuple[list[int], int | None]] = []
+    for h in range(len(geometry.hexes)):
+        if h == state.robber:
+            continue
+        victims = robber_victims(state, seat, h)
+        ref = hex_ref(geometry, h)
+        if victims:
+            targets.extend((ref, v) for v in victims)
+        else:
+            targets.append((ref, None))
+    return targets
+
+
+def dev_card_moves(state: State, seat: int, rng: Chance) -> list[Command]:
+    if state.played_dev:
+        return []
+    cards = set(state.dev_hand[seat])
+    if not cards:
+        return []
+    moves: list[Command] = []
+    if "knight" in cards:
+        targets = robber_targets(state, seat)
+        for h, v in rng.sample("moves:knight", targets, min(3, len(targets))):
+            moves.append(PlayKnight(hex=h, steal_from=v))
+    if "road_building" in cards:
+        first_options = legal_road_edges(state, seat)
+        geometry = state.geometry
+        for first in rng.sample("moves:roads", first_options, min(2, len(first_options))):
+            seconds = legal_road_edges(state, seat, extra=first)
+            if seconds:
+                second = rng.choice("moves:roads", seconds)
+                moves.append(PlayRoadBuilding(edges=[geometry.edge_ref(first), geometry.edge_ref(second)]))
+            else:
+                moves.append(PlayRoadBuilding(edges=[geometry.edge_ref(first)]))
+    if "year_of_plenty" in cards:
+        pool = [i for i in range(5) for _ in range(min(2, state.bank[i]))]
+        if pool:
+            wanted = 2 if sum(state.bank) >= 2 else 1
+            for _ in range(2):
+                picked = rng.sample("moves:plenty", pool, wanted)
+                moves.append(PlayYearOfPlenty(resources=[RESOURCES[i] for i in sorted(picked)]))
+    if "monopoly" in cards:
+        moves.extend(PlayMonopoly(resource=r) for r in RESOURCES)
+    return moves
+
+
+def auction_moves(state: State, seat: int, rng: Chance) -> list[Command]:
+    """Pass, and raises the seat could pay (now and then an unpayable one, to exercise R26)."""
+    auction = state.auction
+    assert auction is not None
+    items, knights = bid_capacity(state, seat, auction.task)
+    capacity = items + KNIGHT_BID_VALUE * knights
+    low = auction.high_bid + 1
+    moves: list[Command] = [PassBid()]
+    moves.extend(PlaceBid(amount=a) for a in range(low, min(low + 2, capacity) + 1))
+    if rng.below("moves:bluff", 20) == 0:
+        moves.append(PlaceBid(amount=low))
+    return moves
+
+
+def payment_moves(state: State, seat: int, rng: Chance) -> list[Command]:
+    """A few exact payments of the winning bid (R25)."""
+    auction = state.auction
+    assert auction is not None
+    amount = auction.high_bid
+    accepted = [g for g in TASK_ACCEPTS[auction.task]]
+    moves: list[Command] = []
+    seen: set[tuple[tuple[tuple[str, int], ...], int]] = set()
+    hand = state.hands[seat]
+    _, knight_count = bid_capacity(state, seat, auction.task)
+    for _ in range(4):
+        knight_options = [c for c in range(knight_count + 1) if amount - KNIGHT_BID_VALUE * c >= 0]
+        knights = rng.choice("moves:pay", knight_options)
+        rest = amount - KNIGHT_BID_VALUE * knights
+        pool = [g for g in accepted for _ in range(state.gold[seat] if g == "gold" else hand[RESOURCE_INDEX[g]])]
+        if len(pool) < rest:
+            continue
+        items: dict[str, int] = {}
+        for g in rng.sample("moves:pay", pool, rest):
+            items[g] = items.get(g, 0) + 1
+        key = (tuple(sorted(items.items())), knights)
+        if key not in seen:
+            seen.add(key)
+            moves.append(PayBid(items=items, knights=knights))
+    if not moves:  # R26 guarantees one exists: fill greedily with the most knights possible
+        for knights in range(knight_count, -1, -1):
+            rest = amount - KNIGHT_BID_VALUE * knights
+            if rest < 0:
+                continue
+            items = {}
+            for g in accepted:
+                have = state.gold[seat] if g == "gold" else hand[RESOURCE_INDEX[g]]
+                take = min(have, rest)
+                if take:
+                    items[g] = take
+                    rest -= take
+            if rest == 0:
+                moves.append(PayBid(items=items, knights=knights))
+                break
+    return moves
+
+
+def holdings_vector(state: State, seat: int) -> list[int]:
+    return [*state.hands[seat], state.gold[seat] if state.scenario else 0]
+
+
+def sample_offers(state: State, seat: int, rng: Chance, count: int) -> list[Command]:
+    """Random one-for-one offers of something the seat holds."""
+    if state.offers_made[seat] >= MAX_OFFERS_PER_TURN:
+        return []
+    mine = holdings_vector(state, seat)
+    held = [g for g in range(6) if mine[g]]
+    if not held:
+        return []
+    kinds = 6 if state.scenario else 5
+    moves: list[Command] = []
+    for _ in range(count):
+        give = rng.choice("moves:offer", held)
+        receive = rng.choice("moves:offer", [g for g in range(kinds) if g != give])
+        moves.append(OfferTrade(give={GOODS[give]: 1}, receive={GOODS[receive]: 1}, to=None))
+    return moves
+
+
+def response_moves(state: State, seat: int) -> list[Command]:
+    moves: list[Command] = []
+    for offer in state.offers.values():
+        if seat not in offer.to:
+            continue
+        answer = offer.responses.get(seat)
+        if answer is False:
+            continue
+        moves.append(RespondTrade(offer_id=offer.offer_id, accept=False))
+        if answer is None and holds(state, seat, offer.receive):
+            executes_now = offer.maker != state.active and seat == state.active
+            if not executes_now or holds(state, offer.maker, offer.give):
+                moves.append(RespondTrade(offer_id=offer.offer_id, accept=True))
+    return moves
+
+
+def negotiation_moves(state: State, seat: int, rng: Chance) -> list[Command]:
+    moves = response_moves(state, seat)
+    moves.extend(CancelTrade(offer_id=o.offer_id) for o in state.offers.values() if o.maker == seat)
+    moves.extend(sample_offers(state, seat, rng, 1))
+    return moves
+
+
+def trade_build_moves(state: State, seat: int, rng: Chance) -> list[Command]:
+    geometry = state.geometry
+    moves: list[Command] = [EndTurn()]
+    hand = state.hands[seat]
+    if can_pay(state, seat, ROAD_COST):
+        edges = legal_road_edges(state, seat)
+        for e in rng.sample("moves:road", edges, min(4, len(edges))):
+            moves.append(BuildRoad(edge=geometry.edge_ref(e)))
+    if can_pay(state, seat, SETTLEMENT_COST) and state.settlements[seat] < SETTLEMENTS_PER_PLAYER:
+        ends = {v for e, o in enumerate(state.road_owner) if o == seat for v in geometry.edges[e]}
+        for v in sorted(ends):
+            if settlement_refusal(state, seat, v, founding=False) is None:
+                moves.append(BuildSettlement(vertex=geometry.vertices[v]))
+    if can_pay(state, seat, CITY_COST) and state.cities[seat] < CITIES_PER_PLAYER:
+        for v, o in enumerate(state.owner):
+            if o == seat and state.level[v] == 1:
+                moves.append(BuildCity(vertex=geometry.vertices[v]))
+    if can_pay(state, seat, DEVELOPMENT_COST) and state.dev_deck:
+        moves.append(BuyDevelopmentCard())
+    moves.extend(bank_trade_moves(state, seat, hand))
+    moves.extend(dev_card_moves(state, seat, rng))
+    moves.extend(response_moves(state, seat))
+    for offer in state.offers.values():
+        if offer.maker == seat:
+            moves.append(CancelTrade(offer_id=offer.offer_id))
+            if holds(state, seat, offer.give):
+                for partner, answer in offer.responses.items():
+                    if answer and holds(state, partner, offer.receive):
+                        moves.append(ConfirmTrade(offer_id=offer.offer_id, partner=partner))
+    moves.extend(sample_offers(state, seat, rng, 1))
+    return moves
+
+
+def bank_trade_moves(state: State, seat: int, hand: list[int]) -> list[Command]:
+    harbours = harbour_types(state, seat)
+    kinds = 6 if state.scenario else 5
+    moves: list[Command] = []
+    for give in range(kinds):
+        held = state.gold[seat] if give == GOLD else hand[give]
+        if held < 2 or held < bank_rate(state, seat, give, harbours):
+            continue
+        for receive in range(kinds):
+            available = state.gold_supply if receive == GOLD else state.bank[receive]
+            if receive != give and available:
+                moves.append(BankTrade(give=GOODS[give], receive=GOODS[receive], lots=1))
+    return moves

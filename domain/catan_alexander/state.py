@@ -1,0 +1,132 @@
+"""The mutable game state. Resource vectors are lists in canonical order (brick, grain, lumber,
+ore, wool); a ``goods`` vector has gold at index 5. Intersections, paths and hexes are the
+integer ids of ``data.Geometry``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.catan_alexander.data import GEOMETRIES, Geometry
+
+# Phases where a seat is awaited
+BEFORE_ROLL = "BEFORE_ROLL"
+ALEXANDER = "ALEXANDER"
+DISCARD = "DISCARD"
+ROBBER = "ROBBER"
+AUCTION = "AUCTION"
+PAYMENT = "PAYMENT"
+DEFAULT_DISCARD = "DEFAULT_DISCARD"
+ADVISOR_CHOICE = "ADVISOR_CHOICE"
+TRADE_BUILD = "TRADE_BUILD"
+FOUNDING_SETTLEMENT = "FOUNDING_SETTLEMENT"
+FOUNDING_ROAD = "FOUNDING_ROAD"
+GAME_OVER = "GAME_OVER"
+# Phases resolved by automatic steps (``rules.advance``)
+SETUP = "SETUP"
+TURN_START = "TURN_START"
+AUCTION_CLOSE = "AUCTION_CLOSE"
+AUCTION_REOPEN = "AUCTION_REOPEN"
+REWARD = "REWARD"
+
+
+@dataclass
+class Auction:
+    crossing: int
+    task: str  # "village" or a token task
+    round: int = 1
+    excluded: list[int] = field(default_factory=list)  # R27: defaulters on this task
+    dropped: list[int] = field(default_factory=list)
+    high_bid: int = 0
+    high_bidder: int | None = None
+    to_act: int | None = None
+
+
+@dataclass
+class Offer:
+    offer_id: int
+    maker: int
+    to: list[int]
+    give: list[int]  # goods vector
+    receive: list[int]
+    responses: dict[int, bool] = field(default_factory=dict)
+
+
+@dataclass
+class Handdown:
+    """R32: the Advisor card the new First Advisor holder must pass on."""
+
+    card: str
+    giver: int
+    eligible: list[int]
+
+
+@dataclass
+class State:
+    players: int
+    board: str  # "alexander" or "base"
+    options: dict[str, Any]
+    phase: str = SETUP
+    turn: int = 0
+    active: int = 0
+    # holdings
+    hands: list[list[int]] = field(default_factory=list)
+    gold: list[int] = field(default_factory=list)
+    dev_hand: list[list[str]] = field(default_factory=list)  # playable (bought before this turn)
+    dev_new: list[list[str]] = field(default_factory=list)  # bought this turn
+    army: list[int] = field(default_factory=list)  # R54: knights face up
+    tokens_won: list[int] = field(default_factory=list)
+    # bank
+    bank: list[int] = field(default_factory=lambda: [0] * 5)
+    gold_supply: int = 0
+    supply: list[int] = field(default_factory=list)  # undrawn supply stack, top first (hidden)
+    supply_open: bool = False
+    dev_deck: list[str] = field(default_factory=list)  # top first (hidden)
+    # board
+    hex_product: list[int] = field(default_factory=list)  # per hex: goods index, -1 desert
+    hex_number: list[int] = field(default_factory=list)  # 0 = none
+    robber: int = 0
+    owner: list[int] = field(default_factory=list)  # per intersection: seat or -1
+    level: list[int] = field(default_factory=list)  # per intersection: 0 empty, 1 settlement, 2 city
+    road_owner: list[int] = field(default_factory=list)  # per path: seat or -1
+    settlements: list[int] = field(default_factory=list)  # on the board, per seat
+    cities: list[int] = field(default_factory=list)
+    roads: list[int] = field(default_factory=list)
+    road_length: list[int] = field(default_factory=list)
+    longest_road: int | None = None
+    largest_army: int | None = None
+    # scenario
+    position: int = 0
+    tokens_on_board: dict[int, str] = field(default_factory=dict)  # crossing -> task (hidden)
+    token_order: list[str] = field(default_factory=list)  # all 28, for GameEnded (hidden)
+    advisors: dict[str, int | None] = field(default_factory=dict)
+    handdown: Handdown | None = None
+    auction: Auction | None = None
+    default_owed: int = 0
+    # turn
+    roll: int | None = None
+    played_dev: bool = False
+    owed_discards: dict[int, int] = field(default_factory=dict)
+    steals: int = 0
+    offers: dict[int, Offer] = field(default_factory=dict)
+    next_offer_id: int = 1
+    offers_made: list[int] = field(default_factory=list)
+    founding_step: int = 0
+    founding_vertex: int = -1
+    # end
+    end_reason: str | None = None
+    winners: list[int] = field(default_factory=list)
+    final_totals: list[int] = field(default_factory=list)
+
+    @property
+    def geometry(self) -> Geometry:
+        return GEOMETRIES[self.board]
+
+    @property
+    def scenario(self) -> bool:
+        return self.board == "alexander"
+
+    def founding_seat(self) -> int:
+        n = self.players
+        step = self.founding_step
+        return step if step < n else 2 * n - 1 - step

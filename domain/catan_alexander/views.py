@@ -1,0 +1,107 @@
+"""The per-viewer view: everything the viewer may know (§8), nothing more."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.catan_alexander.data import GOODS, RESOURCES
+from domain.catan_alexander.moves import awaited
+from domain.catan_alexander.rules import bundle_of, hex_ref, public_vp, total_vp, vp_cards
+from domain.catan_alexander.state import State
+from domain.kernel import Viewer
+
+
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
+    geometry = state.geometry
+    players = []
+    for s in range(state.players):
+        entry: dict[str, Any] = {
+            "seat": s,
+            "hand_size": sum(state.hands[s]),
+            "gold": state.gold[s],
+            "development_cards": len(state.dev_hand[s]) + len(state.dev_new[s]),
+            "army": state.army[s],
+            "road_length": state.road_length[s],
+            "tokens": state.tokens_won[s],
+            "public_vp": public_vp(state, s),
+            "settlements_left": 5 - state.settlements[s],
+            "cities_left": 4 - state.cities[s],
+            "roads_left": 15 - state.roads[s],
+        }
+        if viewer == s or state.phase == "GAME_OVER":
+            entry["hand"] = bundle_of(state.hands[s], RESOURCES)
+            entry["development"] = sorted(state.dev_hand[s])
+            entry["development_new"] = sorted(state.dev_new[s])
+            entry["total_vp"] = total_vp(state, s)
+            entry["vp_cards"] = vp_cards(state, s)
+        players.append(entry)
+    auction = None
+    if state.auction is not None:
+        a = state.auction
+        auction = {
+            "crossing": a.crossing,
+            "task": a.task,
+            "round": a.round,
+            "excluded": list(a.excluded),
+            "dropped": list(a.dropped),
+            "high_bid": a.high_bid,
+            "high_bidder": a.high_bidder,
+            "to_act": a.to_act,
+        }
+    return {
+        "game": "catan_alexander",
+        "board": state.board,
+        "phase": state.phase,
+        "turn": state.turn,
+        "active": state.active,
+        "awaited": {str(s): list(c) for s, c in awaited(state).items()},
+        "roll": state.roll,
+        "played_development_card": state.played_dev,
+        "hexes": [
+            {
+                "hex": hex_ref(geometry, h),
+                "product": GOODS[p] if p >= 0 else None,
+                "number": state.hex_number[h] or None,
+            }
+            for h, p in enumerate(state.hex_product)
+        ],
+        "robber": hex_ref(geometry, state.robber) if state.hex_product else None,
+        "buildings": [
+            {"vertex": geometry.vertices[v], "seat": o, "kind": "city" if state.level[v] == 2 else "settlement"}
+            for v, o in enumerate(state.owner)
+            if o >= 0
+        ],
+        "roads": [{"edge": geometry.edge_ref(e), "seat": o} for e, o in enumerate(state.road_owner) if o >= 0],
+        "bank": bundle_of(state.bank, RESOURCES),
+        "gold_supply": state.gold_supply,
+        "supply_stack": len(state.supply),
+        "supply_open": state.supply_open,
+        "development_deck": len(state.dev_deck),
+        "longest_road": state.longest_road,
+        "largest_army": state.largest_army,
+        "alexander": state.position,
+        "face_down_tokens": sorted(state.tokens_on_board),
+        "advisors": dict(state.advisors),
+        "auction": auction,
+        "advisor_choice": (
+            {"giver": state.handdown.giver, "card": state.handdown.card, "eligible": list(state.handdown.eligible)}
+            if state.handdown is not None
+            else None
+        ),
+        "owed_discards": {str(s): n for s, n in state.owed_discards.items()},
+        "default_owed": state.default_owed,
+        "offers": [
+            {
+                "offer_id": o.offer_id,
+                "maker": o.maker,
+                "to": list(o.to),
+                "give": bundle_of(o.give),
+                "receive": bundle_of(o.receive),
+                "responses": {str(s): a for s, a in o.responses.items()},
+            }
+            for o in state.offers.values()
+        ],
+        "players": players,
+        "end_reason": state.end_reason,
+        "winners": list(state.winners),
+    }
