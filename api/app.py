@@ -3,10 +3,11 @@ per-viewer view (state); nothing else sends game data to clients."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import Body, Depends, FastAPI, Query
-from fastapi.responses import PlainTextResponse
+from fastapi.responses import HTMLResponse, PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
@@ -20,6 +21,7 @@ from infra.lobby import InProcessLobby
 from infra.service import GameService, Invalid
 from projections.board import board_view
 
+VIEWER_PAGE = Path(__file__).parent / "static" / "viewer.html"
 bearer = HTTPBearer(auto_error=False, description="A seat token from POST /games; none for a spectator")
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
@@ -69,6 +71,10 @@ def create_app(service: GameService) -> FastAPI:
     def viewer_of(game_id: str, credentials: HTTPAuthorizationCredentials | None) -> tuple[Viewer, bool]:
         with service.reading(game_id) as aggregate:
             return service.seat_for_token(aggregate, token_of(credentials)), aggregate.match.is_over
+
+    @app.get("/viewer", response_class=HTMLResponse, summary="The replay viewer (a page for people)")
+    def viewer() -> HTMLResponse:
+        return HTMLResponse(VIEWER_PAGE.read_text())
 
     @app.get("/games/catalog", summary="The games this server offers")
     def catalog() -> list[dict[str, Any]]:

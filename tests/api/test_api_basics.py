@@ -149,3 +149,9 @@ def test_openapi_documents_the_routes(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     for path in ["/games", "/games/{game_id}/commands", "/games/{game_id}/verify", "/games/{game_id}/fork"]:
         assert path in paths
+
+
+def test_the_replay_viewer_page_is_served(client: TestClient) -> None:
+    page = client.get("/viewer")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "/versions/" in page.text and "/events" in page.text
