@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from domain.empire_builder import GAME
@@ -128,6 +128,22 @@ def partly_played(players: int, commands: int, seed: bytes = b"s", **options: An
         seat = bot.choose_seat(list(GAME.awaited(state)))
         state, _events = engine.execute(GAME, state, seat, bot.choose(GAME, state, seat), chance)
     return state, chance
+
+
+def play_until(
+    players: int, wanted: Callable[[State], bool], seeds: Iterable[bytes], **options: Any
+) -> tuple[State, Chance]:
+    """The first state a random-bot game reaches for which ``wanted`` holds (trying the seeds in turn)."""
+    for seed in seeds:
+        chance = Chance(seed)
+        bot = RandomBot(seed + b"-bot")
+        state, _ = start(players, chance, **options)
+        while not GAME.is_over(state):
+            if wanted(state):
+                return state, chance
+            seat = bot.choose_seat(list(GAME.awaited(state)))
+            state, _events = engine.execute(GAME, state, seat, bot.choose(GAME, state, seat), chance)
+    raise AssertionError("no game reached the wanted state")
 
 
 def symbol(campaign: int) -> str:
