@@ -1000,6 +1000,7 @@ def _bidding_ended(state: State, e: BiddingEnded) -> None:
     for award in e.awards:
         state.seats[award["seat"]].won = award["tile_id"]
     state.box.extend(e.discarded)
+    state.display = []  # every display tile is now won (seat.won) or in the box
     state.phase = TURN_ORDER
 
 
@@ -1021,10 +1022,13 @@ def _building_placed(state: State, e: BuildingPlaced) -> None:
     s = state.seats[e.seat]
     s.set_counters(e.after)
     s.buildings.append(Building(e.tile_id, e.mode == "marked"))
+    s.won = None
 
 
 def _land_placed(state: State, e: LandPlaced) -> None:
-    state.seats[e.seat].lands.append(e.tile_id)
+    s = state.seats[e.seat]
+    s.lands.append(e.tile_id)
+    s.won = None
 
 
 def _tile_rejected(state: State, e: TileRejected) -> None:
