@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from domain.kernel.match import Match
 from domain.kernel.seats import Viewer
+from projections.base import Documents, ProjectedRecord
+from projections.checkpoint import MatchCheckpoints
 
 
 def status_of(match: Match) -> str:
@@ -15,7 +18,7 @@ def status_of(match: Match) -> str:
 def board_view(game_id: str, match: Match, viewer: Viewer) -> dict[str, Any]:
     game = match.game
     scoreboard = game.scoreboard(match.state)
-    return {
+    view: dict[str, Any] = {
         "game_id": game_id,
         "game": game.id,
         "players": match.players,
@@ -32,3 +35,34 @@ def board_view(game_id: str, match: Match, viewer: Viewer) -> dict[str, Any]:
         },
         "state": game.view(match.state, viewer),
     }
+    if match.is_over:
+        # After the end everything is public: every seat's own view, hidden parts included.
+        view["seat_views"] = [game.view(match.state, seat) for seat in range(match.players)]
+    return view
+
+
+# -- the board read model: the current view of every game, public and per seat ---------------------
+
+VIEWS = "views"
+SEATS = "seats"  # game id -> the seat tokens' hashes (index = seat)
+
+
+def view_key(game_id: str, viewer: Viewer) -> str:
+    return f"{game_id}/{'public' if viewer is None else viewer}"
+
+
+class BoardProjection:
+    """Stores ``board_view`` for the spectator and for each seat, as of each batch's end."""
+
+    name = "boards"
+
+    def apply(self, documents: Documents, batch: Sequence[ProjectedRecord]) -> None:
+        checkpoints = MatchCheckpoints(documents)
+        for item in batch:
+            checkpoints.advance(item)
+            if item.token_hashes is not None:
+                documents.put(SEATS, item.game_id, item.token_hashes)
+        for game_id, match in checkpoints.matches.items():
+            for viewer in [None, *range(match.players)]:
+                documents.put(VIEWS, view_key(game_id, viewer), board_view(game_id, match, viewer))
+        checkpoints.save()

@@ -107,6 +107,10 @@ def test_after_the_end_everything_is_public_and_verifies(client: TestClient) -> 
         e["data"] == e.get("public", e["data"]) or "guess" in e["data"] or e["type"] != "GuessCommitted" for e in log
     )
     assert all("guess" in e["data"] for e in log if e["type"] == "GuessCommitted")
+    spectator = client.get(f"/games/{game}").json()
+    assert spectator["seat_views"] == [
+        client.get(f"/games/{game}", headers=auth(seat["token"])).json()["state"] for seat in created["seats"]
+    ]
     report = client.get(f"/games/{game}/verify").json()
     assert report["chain_ok"] and report["seed_ok"]
     assert report["fingerprint"] == log[-1]["hash"]
