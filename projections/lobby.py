@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from domain.kernel.log import GAME_CREATED, GAME_ENDED, Record
+from projections.base import Documents, ProjectedRecord
 
 
 def lobby_entry(entry: dict[str, Any] | None, game_id: str, record: Record, timestamp: str) -> dict[str, Any]:
@@ -24,3 +26,18 @@ def lobby_entry(entry: dict[str, Any] | None, game_id: str, record: Record, time
     if record.type == GAME_ENDED:
         entry["status"] = "ended"
     return entry
+
+
+GAMES_LISTED = "games"
+
+
+class LobbyProjection:
+    name = "lobby"
+
+    def apply(self, documents: Documents, batch: Sequence[ProjectedRecord]) -> None:
+        entries: dict[str, dict[str, Any]] = {}
+        for item in batch:
+            entry = entries.get(item.game_id) or documents.get(GAMES_LISTED, item.game_id)
+            entries[item.game_id] = lobby_entry(entry, item.game_id, item.record, item.timestamp)
+        for game_id, entry in entries.items():
+            documents.put(GAMES_LISTED, game_id, entry)

@@ -1,0 +1,42 @@
+"""Replay frames: the match of every game at every FRAME_INTERVAL-th version.
+
+Version v is served from the nearest frame at or before it plus the few records after that
+frame (at most FRAME_INTERVAL - 1 replay steps of a few µs each). Storing every version's
+views instead would multiply the store by (seats + 1) views per version for a read that is
+rare; storing only frames keeps it to one compact checkpoint per FRAME_INTERVAL versions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from projections.base import Documents, ProjectedRecord
+from projections.checkpoint import MatchCheckpoints, encode_match
+
+FRAMES = "frames"
+FRAME_INTERVAL = 20
+
+
+def frame_key(game_id: str, version: int) -> str:
+    return f"{game_id}/{version}"
+
+
+def nearest_frame(version: int) -> int:
+    """The version of the frame to start from for ``version`` (version 1 always has a frame)."""
+    return max(1, version - version % FRAME_INTERVAL)
+
+
+def has_frame(version: int) -> bool:
+    return version == 1 or version % FRAME_INTERVAL == 0
+
+
+class FramesProjection:
+    name = "frames"
+
+    def apply(self, documents: Documents, batch: Sequence[ProjectedRecord]) -> None:
+        checkpoints = MatchCheckpoints(documents)
+        for item in batch:
+            match = checkpoints.advance(item)
+            if has_frame(match.version):
+                documents.put(FRAMES, frame_key(item.game_id, match.version), encode_match(match))
+        checkpoints.save()
