@@ -3,13 +3,15 @@ per-viewer view (state); nothing else sends game data to clients."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import Body, Depends, FastAPI, Query
-from fastapi.responses import HTMLResponse, PlainTextResponse
+from fastapi import Body, Depends, FastAPI, Query, Request
+from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
 
 from api.errors import install_error_handlers
 from domain.catalog import GAMES
@@ -17,9 +19,8 @@ from domain.kernel.chance import Chance
 from domain.kernel.log import canonical, for_viewer
 from domain.kernel.seats import Viewer
 from domain.kernel.verification import verify_records
-from infra.lobby import InProcessLobby
+from infra.readside import ReadSide, embedded_read_side
 from infra.service import GameService, Invalid
-from projections.board import board_view
 
 VIEWER_PAGE = Path(__file__).parent / "static" / "viewer.html"
 bearer = HTTPBearer(auto_error=False, description="A seat token from POST /games; none for a spectator")
@@ -58,15 +59,28 @@ def token_of(credentials: HTTPAuthorizationCredentials | None) -> str | None:
     return credentials.credentials if credentials is not None else None
 
 
-def create_app(service: GameService) -> FastAPI:
+MinVersion = Annotated[
+    int | None,
+    Query(ge=1, description="wait (a few seconds at most) until the read model has this version: read your own write"),
+]
+STREAM_KEEPALIVE_SECONDS = 15.0
+
+
+def server_sent_event(event: str, data: Any, event_id: int | None = None) -> str:
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    return f"{head}event: {event}\ndata: {canonical(data)}\n\n"
+
+
+def create_app(service: GameService, read_side: ReadSide | None = None) -> FastAPI:
     app = FastAPI(
         title="Alexandria",
         description="Event-sourced game server for four board games about Alexander the Great.",
         version="0.1.0",
     )
     install_error_handlers(app)
-    lobby = InProcessLobby(service)
+    reads = read_side or embedded_read_side(service)
     app.state.service = service
+    app.state.read_side = reads
 
     def viewer_of(game_id: str, credentials: HTTPAuthorizationCredentials | None) -> tuple[Viewer, bool]:
         with service.reading(game_id) as aggregate:
@@ -88,6 +102,7 @@ def create_app(service: GameService) -> FastAPI:
         created = service.create_game(
             body.game, body.players, body.options, body.seed.encode() if body.seed is not None else None
         )
+        reads.refresh()
         return CreatedGameOut(
             game_id=created.game_id,
             version=created.version,
@@ -96,13 +111,49 @@ def create_app(service: GameService) -> FastAPI:
 
     @app.get("/games", summary="List games")
     def list_games(game: str | None = None, status: Literal["running", "ended"] | None = None) -> list[dict[str, Any]]:
-        return lobby.list(game, status)
+        return reads.games(game, status)
 
     @app.get("/games/{game_id}", summary="The game as the bearer may see it")
-    def get_game(game_id: str, credentials: Token) -> dict[str, Any]:
-        with service.reading(game_id) as aggregate:
-            viewer = service.seat_for_token(aggregate, token_of(credentials))
-            return board_view(game_id, aggregate.match, viewer)
+    def get_game(game_id: str, credentials: Token, min_version: MinVersion = None) -> dict[str, Any]:
+        return reads.board(game_id, reads.viewer(game_id, token_of(credentials)), min_version)
+
+    @app.get("/games/{game_id}/scoreboard", summary="Live scores, placings and winners")
+    def get_scoreboard(game_id: str, min_version: MinVersion = None) -> dict[str, Any]:
+        return reads.scoreboard(game_id, min_version)
+
+    @app.get("/games/{game_id}/stream", summary="Live updates (server-sent events) as the bearer may see them")
+    async def stream(
+        game_id: str,
+        request: Request,
+        credentials: Token,
+        after: Annotated[int, Query(ge=0, description="send the records after this version first")] = 0,
+        min_version: MinVersion = None,
+    ) -> StreamingResponse:
+        viewer = await run_in_threadpool(reads.viewer, game_id, token_of(credentials))
+        if min_version is not None:
+            await run_in_threadpool(reads.board, game_id, viewer, min_version)
+        return StreamingResponse(live_updates(game_id, viewer, after, request), media_type="text/event-stream")
+
+    async def live_updates(game_id: str, viewer: Viewer, after: int, request: Request) -> AsyncIterator[str]:
+        """Every record after ``after`` in order (through the per-viewer filter), then the board
+        view, and so on as the game moves. An announcement only wakes the stream: the records
+        come from the event store, so a missed announcement can delay but never lose one."""
+        sent = after
+        async with reads.subscribe(game_id) as subscription:
+            while not await request.is_disconnected():
+                records = await run_in_threadpool(reads.records, game_id, sent)
+                if records:
+                    over = records[-1].type == "GameEnded"
+                    for record in records:
+                        yield server_sent_event("record", for_viewer(record, viewer, reveal_all=over), record.position)
+                    sent = records[-1].position
+                    view = await run_in_threadpool(reads.board, game_id, viewer, sent)
+                    yield server_sent_event("view", view, sent)
+                    if over:
+                        yield server_sent_event("end", {"version": sent}, sent)
+                        return
+                elif not await subscription.wait(STREAM_KEEPALIVE_SECONDS):
+                    yield ": keep-alive\n\n"
 
     @app.post("/games/{game_id}/commands", response_model=CommandOut, summary="Send a command for the bearer's seat")
     def send_command(
@@ -118,6 +169,7 @@ def create_app(service: GameService) -> FastAPI:
         if command_id is not None and (not isinstance(command_id, str) or not 1 <= len(command_id) <= 200):
             raise Invalid("command_id must be a string of 1 to 200 characters")
         seat, result = service.execute(game_id, token_of(credentials), payload, expected_version, command_id)
+        reads.refresh()
         over = result.records[-1].type == "GameEnded"
         return CommandOut(
             version=result.version,
@@ -132,11 +184,10 @@ def create_app(service: GameService) -> FastAPI:
 
     @app.get("/games/{game_id}/versions/{version}", summary="The game at a past version (time travel)")
     def get_version(game_id: str, version: int, credentials: Token) -> dict[str, Any]:
-        viewer, _ = viewer_of(game_id, credentials)
+        viewer = reads.viewer(game_id, token_of(credentials))
         if version < 1:
             raise Invalid("versions start at 1")
-        aggregate = service.load(game_id, version)
-        return board_view(game_id, aggregate.match, viewer)
+        return reads.at_version(game_id, version, viewer)
 
     @app.get("/games/{game_id}/legal-moves", summary="The bearer's legal commands now")
     def legal_moves(game_id: str, credentials: Token) -> dict[str, Any]:

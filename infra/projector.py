@@ -1,0 +1,186 @@
+"""The projection runner: follows the event store's notification log and keeps read models current.
+
+Each projection moves on in batches: read the notifications after its position, let the pure
+projection turn them into document changes, and commit the changes together with the batch's
+last notification id (compare-and-set on the position: see ``infra.readmodels``). A lease per
+projection lets one worker at a time do the work, so several workers are hot standbys rather
+than rivals; the compare-and-set keeps a worker whose lease ran out from applying anything twice.
+
+Waking up: on PostgreSQL the runner LISTENs to the channel the recorder NOTIFYs on every insert,
+and still polls every ``idle_wait`` seconds, so a lost notification only delays; SQLite has no
+push, so the runner polls (embedded mode pulls on read instead, see ``infra.readside``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from eventsourcing.persistence import Notification
+from eventsourcing.postgres import PostgresApplicationRecorder
+from psycopg.sql import SQL, Identifier
+
+from domain.kernel.log import Record
+from infra.readmodels import ReadModelStore, json_text
+from infra.service import GameService
+from projections.base import ProjectedRecord, Projection
+from projections.registry import all_projections
+
+log = logging.getLogger(__name__)
+
+HEADS = "heads"  # every projection: game id -> the last version of the game it applied
+
+
+class PendingDocuments:
+    """A projection's documents during one batch: reads fall through to the store, writes wait
+    for the commit."""
+
+    def __init__(self, store: ReadModelStore, projection: str) -> None:
+        self.store = store
+        self.projection = projection
+        self.changes: dict[tuple[str, str], str | None] = {}
+
+    def get(self, collection: str, key: str) -> Any | None:
+        if (collection, key) in self.changes:
+            text = self.changes[(collection, key)]
+        else:
+            text = self.store.get(self.projection, collection, key)
+        return None if text is None else json.loads(text)
+
+    def put(self, collection: str, key: str, value: Any) -> None:
+        self.changes[(collection, key)] = json_text(value)
+
+
+def projected_record(service: GameService, notification: Notification) -> ProjectedRecord:
+    event = service.mapper.to_domain_event(notification)
+    return ProjectedRecord(
+        game_id=str(event.originator_id),
+        record=Record.from_dict(event.record),  # type: ignore[attr-defined]
+        notification_id=notification.id,
+        timestamp=event.timestamp.isoformat(),
+        token_hashes=getattr(event, "token_hashes", None),  # only a game's Started event has them
+    )
+
+
+class Projector:
+    def __init__(
+        self,
+        service: GameService,
+        store: ReadModelStore,
+        projections: Sequence[Projection] | None = None,
+        *,
+        batch_size: int = 200,
+        lease_seconds: float = 5.0,
+    ) -> None:
+        self.service = service
+        self.store = store
+        self.projections = list(projections if projections is not None else all_projections())
+        self.batch_size = batch_size
+        self.lease_seconds = lease_seconds
+        self.owner = f"projector-{uuid.uuid4().hex[:12]}"
+        # In one process, one thread at a time steps (the compare-and-set would only waste work).
+        self._stepping = threading.Lock()
+
+    def projection(self, name: str) -> Projection:
+        for projection in self.projections:
+            if projection.name == name:
+                return projection
+        raise KeyError(f"there is no read model {name!r}; they are: {', '.join(p.name for p in self.projections)}")
+
+    # -- stepping ---------------------------------------------------------------------------------
+
+    def step(self, only: str | None = None) -> int:
+        """One batch for each projection whose lease this runner holds; the number of records
+        seen (0: every projection it could work on is up to date)."""
+        seen = 0
+        with self._stepping:
+            batches: dict[int, list[ProjectedRecord]] = {}  # projections at the same position share a read
+            for projection in self.projections:
+                if only is not None and projection.name != only:
+                    continue
+                if not self.store.acquire_lease(projection.name, self.owner, self.lease_seconds):
+                    continue
+                start = self.store.position(projection.name)
+                if start not in batches:
+                    batches[start] = self._read(start)
+                batch = batches[start]
+                if batch:
+                    self._apply(projection, start, batch)
+                    seen += len(batch)
+        return seen
+
+    def _read(self, after: int) -> list[ProjectedRecord]:
+        notifications = self.service.recorder.select_notifications(start=after + 1, limit=self.batch_size)
+        return [projected_record(self.service, n) for n in notifications]
+
+    def _apply(self, projection: Projection, start: int, batch: list[ProjectedRecord]) -> bool:
+        documents = PendingDocuments(self.store, projection.name)
+        projection.apply(documents, batch)
+        heads = {item.game_id: item.record.position for item in batch}
+        for game_id, version in heads.items():
+            documents.put(HEADS, game_id, version)
+        if not self.store.commit(projection.name, start, batch[-1].notification_id, documents.changes):
+            log.info("%s: another worker applied the batch after %d first", projection.name, start)
+            return False
+        for game_id, version in heads.items():
+            self.store.announce(game_id, {"projection": projection.name, "version": version})
+        return True
+
+    def catch_up(self, only: str | None = None) -> None:
+        while self.step(only):
+            pass
+
+    # -- running ----------------------------------------------------------------------------------
+
+    def run_forever(self, stop: threading.Event, idle_wait: float = 0.5) -> None:
+        with self._wake_ups() as wait_for_news:
+            try:
+                while not stop.is_set():
+                    if self.step() == 0:
+                        wait_for_news(idle_wait)
+            finally:
+                self.release_leases()
+
+    def release_leases(self) -> None:
+        for projection in self.projections:
+            self.store.release_lease(projection.name, self.owner)
+
+    @contextmanager
+    def _wake_ups(self) -> Iterator[Any]:
+        recorder = self.service.recorder
+        if not isinstance(recorder, PostgresApplicationRecorder):
+            yield time.sleep
+            return
+        with recorder.datastore.get_connection() as connection:
+            connection.execute(SQL("LISTEN {0}").format(Identifier(recorder.channel_name)))
+
+            def wait_for_notify(timeout: float) -> None:
+                for _ in connection.notifies(timeout=timeout, stop_after=1):
+                    pass
+
+            yield wait_for_notify
+
+    def rebuild(self, name: str, timeout: float = 600.0) -> None:
+        """Recompute one read model from the event store from scratch.
+
+        Reset first (documents and position in one step), then catch up: this runner if it
+        gets the lease, or the worker that holds it (its next commit fails the compare-and-set
+        and it starts again from the reset position). Returns once the read model has caught
+        up with the log as it was when the rebuild started.
+        """
+        self.projection(name)
+        target = self.service.recorder.max_notification_id() or 0
+        self.store.reset(name)
+        deadline = time.monotonic() + timeout
+        while self.store.position(name) < target:
+            if self.step(only=name) == 0:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"{name}: not rebuilt after {timeout} s")
+                time.sleep(0.05)
+        self.store.release_lease(name, self.owner)
