@@ -173,23 +173,34 @@ def someone_reached_goal(state: AlexandrosState) -> bool:
 # -- cards (R16, R46, R65) -----------------------------------------------------------------------------
 
 
-def draw_cards(state: AlexandrosState, chance: Chance, count: int) -> tuple[list[Event], list[str]]:
-    """Draw ``count`` cards from the top of the supply (R65: when it is empty, the whole discard pile
-    is shuffled into a new supply first). Returns the reshuffle events and the cards drawn, which
-    are fewer than ``count`` when the supply and the discard pile run dry."""
-    events: list[Event] = []
+def draw_cards(state: AlexandrosState, chance: Chance, count: int) -> list[tuple[SupplyShuffled | None, str]]:
+    """Draw up to ``count`` cards from the top of the supply (R65: when it is empty, the whole discard
+    pile is shuffled into a new supply first). Each card comes with the reshuffle that preceded it,
+    which must be applied between the previous draw and this one; fewer cards come back when the
+    supply and the discard pile run dry."""
     supply, discard, reshuffles = list(state.supply), list(state.discard), state.reshuffles
-    drawn: list[str] = []
+    drawn: list[tuple[SupplyShuffled | None, str]] = []
     for _ in range(count):
+        shuffled = None
         if not supply:
             if not discard:
                 break
             reshuffles += 1
             supply = chance.shuffle(f"deck:{reshuffles}", discard)
-            events.append(SupplyShuffled(reason="reshuffle", count=len(supply), order=list(supply)))
+            shuffled = SupplyShuffled(reason="reshuffle", count=len(supply), order=list(supply))
             discard = []
-        drawn.append(supply.pop(0))
-    return events, drawn
+        drawn.append((shuffled, supply.pop(0)))
+    return drawn
+
+
+def refill_events(state: AlexandrosState, chance: Chance, slots: list[int]) -> list[Event]:
+    """R46/R33: turn up a card into each of ``slots`` in order, reshuffling where needed (R65)."""
+    events: list[Event] = []
+    for slot, (shuffled, card) in zip(slots, draw_cards(state, chance, len(slots)), strict=False):
+        if shuffled is not None:
+            events.append(shuffled)
+        events.append(DisplayRefilled(slot=slot, card=card))
+    return events
 
 
 def setup_events(state: AlexandrosState, chance: Chance) -> list[Event]:
@@ -210,10 +221,7 @@ def close_actions_step(state: AlexandrosState, chance: Chance) -> list[Event]:
     game-end flag is set (R67)."""
     events: list[Event] = []
     if state.end_reason is None:
-        empty = [k for k, card in enumerate(state.display) if card is None]
-        shuffles, drawn = draw_cards(state, chance, len(empty))
-        events += shuffles
-        events += [DisplayRefilled(slot=k, card=card) for k, card in zip(empty, drawn, strict=False)]
+        events += refill_events(state, chance, [k for k, card in enumerate(state.display) if card is None])
     events.append(TurnEnded(seat=state.seat))
     return events
 
@@ -416,9 +424,7 @@ def decide_move(state: AlexandrosState, seat: Seat, command: MoveAlexander, chan
         )
     ]
     if slot is not None:  # R33: the slot emptied by the move is refilled at once
-        shuffles, drawn = draw_cards(state, chance, 1)
-        events += shuffles
-        events += [DisplayRefilled(slot=slot, card=card) for card in drawn]
+        events += refill_events(state, chance, [slot])
     events += walls_for_route(state, seat, path)
     return events
 
@@ -437,10 +443,12 @@ def decide_take_card(state: AlexandrosState, seat: Seat, command: TakeCard, chan
     if command.source == "supply":
         if command.slot is not None:
             raise refuse(BAD_INPUT, "slot is only given with source 'display'")
-        shuffles, drawn = draw_cards(state, chance, 1)
+        drawn = draw_cards(state, chance, 1)
         if not drawn:
             raise refuse("SUPPLY_EMPTY", "the supply and the discard pile are both empty")
-        return [*shuffles, CardTaken(seat=seat, source="supply", slot=None, card=drawn[0])]
+        ((shuffled, card),) = drawn
+        taken = CardTaken(seat=seat, source="supply", slot=None, card=card)
+        return [taken] if shuffled is None else [shuffled, taken]
     raise refuse(BAD_INPUT, f"source must be 'display' or 'supply', not {command.source!r}")
 
 
