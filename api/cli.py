@@ -37,9 +37,13 @@ def serve(host: str | None, port: int | None) -> None:
     settings = Settings()
     host = host or settings.host
     port = port or settings.port
-    app = create_app(build_service(settings))
+    from infra.readside import build_read_side
+
+    service = build_service(settings)
+    app = create_app(service, build_read_side(service, settings))
     click.echo(f"Alexandria serving on http://{host}:{port} (API docs at http://{host}:{port}/docs)")
     click.echo(f"event store: {settings.database_url}")
+    click.echo(f"read models: {'Redis ' + settings.redis_url if settings.redis_url else 'in process'}")
     uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
@@ -155,6 +159,48 @@ def replay(file: Path, version: int | None, seat: int | None) -> None:
             )
         match.apply_record(Record.from_dict(entry))
     click.echo(json.dumps(board_view(created.get("game_id", file.stem), match, seat), indent=2))
+
+
+
+@main.command()
+@click.option("--rebuild", default=None, metavar="NAME", help="recompute this read model from scratch, then exit")
+@click.option("--once", is_flag=True, help="catch up with the event store, then exit")
+def project(rebuild: str | None, once: bool) -> None:
+    """Keep the Redis read models current: follow the event store's notification log.
+
+    Run as many as you like: a lease per read model lets one worker at a time apply a batch.
+    """
+    import signal
+    import threading
+
+    from infra.projector import Projector
+    from infra.readmodels import RedisStore
+    from projections.registry import PROJECTION_NAMES
+
+    settings = Settings()
+    if settings.redis_url is None:
+        raise click.ClickException(
+            "projection workers keep the Redis read models: set ALEXANDRIA_REDIS_URL "
+            "(in the embedded mode the API keeps its read models itself)"
+        )
+    if rebuild is not None and rebuild not in PROJECTION_NAMES:
+        known = ", ".join(PROJECTION_NAMES)
+        raise click.BadParameter(f"{rebuild!r}; the read models are {known}", param_hint="--rebuild")
+    service = build_service(settings)
+    projector = Projector(service, RedisStore(settings.redis_url, settings.redis_prefix))
+    if rebuild is not None:
+        projector.rebuild(rebuild)
+        click.echo(f"{rebuild} rebuilt up to notification {projector.store.position(rebuild)}")
+        return
+    if once:
+        projector.catch_up()
+        projector.release_leases()
+        return
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    click.echo(f"projection worker {projector.owner} following {settings.database_url}", err=True)
+    projector.run_forever(stop)
 
 
 if __name__ == "__main__":
