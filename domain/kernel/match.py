@@ -55,7 +55,7 @@ class Match:
         match = cls(game, players, normalized, Chance(seed))
         match.state, events = engine.start(game, players, normalized, match.chance)
         created = (GAME_CREATED, match.created_data(), None, None)
-        return match, match._seal_batch([created, *map(event_record_parts, events)])
+        return match, match._seal_batch([created, *map(event_record_parts, events)], {})
 
     @classmethod
     def fork(
@@ -73,7 +73,7 @@ class Match:
             data = {**record.data, "command_id": None} if record.type == COMMAND_ACCEPTED else record.data
             viewers = frozenset(record.viewers) if record.viewers is not None else None
             parts.append((record.type, data, viewers, record.public))
-        records = match._seal_batch(parts)
+        records = match._seal_batch(parts, {})
         match.state = at.state
         return match, records
 
@@ -96,17 +96,22 @@ class Match:
 
     def execute(self, seat: Seat, command: Command, command_id: str | None = None) -> list[Record]:
         """Decide and apply ``command`` for ``seat``; raises ``RuleViolation`` and changes nothing if refused."""
+        counters_before = dict(self.chance.counters)
         state, events = engine.execute(self.game, self.state, seat, command, self.chance)
         self.state = state
-        records = self._seal_batch([command_record_parts(seat, command, command_id), *map(event_record_parts, events)])
+        records = self._seal_batch(
+            [command_record_parts(seat, command, command_id), *map(event_record_parts, events)], counters_before
+        )
         if command_id is not None:
             self.command_positions[command_id] = records[0].position
         return records
 
-    def _seal_batch(self, parts: list[RecordParts]) -> list[Record]:
-        """Seal a command's (or the creation's) records; the last one carries the chance counters."""
+    def _seal_batch(self, parts: list[RecordParts], counters_before: dict[str, int]) -> list[Record]:
+        """Seal a command's (or the creation's) records; when the batch drew on chance, its last
+        record carries the counters, so a game reloaded from its log draws on from there."""
+        changed = self.chance.counters != counters_before
         last = len(parts) - 1
-        return [self._seal(*p, counters_changed=(i == last)) for i, p in enumerate(parts)]
+        return [self._seal(*p, counters_changed=changed and i == last) for i, p in enumerate(parts)]
 
     def _seal(
         self,
@@ -116,7 +121,7 @@ class Match:
         public: dict[str, Any] | None,
         counters_changed: bool = False,
     ) -> Record:
-        counters = dict(self.chance.counters) if counters_changed and self.chance.counters else None
+        counters = dict(self.chance.counters) if counters_changed else None
         record = make_record(
             position=self.version + 1,
             type_=type_,

@@ -147,3 +147,12 @@ def test_an_event_with_hidden_fields_and_no_owner_is_secret_from_every_seat() ->
     event = StackShuffled("A", ["A3", "A1", "A2"])
     assert event.viewers() == frozenset()
     assert event.public_form() == {"stack": "A"}
+
+
+def test_only_a_batch_that_drew_on_chance_records_the_counters() -> None:
+    match, _ = Match.create(GAME, 2, {}, b"seed")
+    quiet = match.execute(0, CommitGuess(4))
+    rolled = match.execute(1, CommitGuess(2))
+    assert all(r.chance is None for r in quiet)
+    assert [r.chance for r in rolled if r.chance is not None] == [{"dice": 1}]
+    assert rolled[-1].chance == {"dice": 1}
