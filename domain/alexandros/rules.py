@@ -700,6 +700,8 @@ def _occupied(state: AlexandrosState, e: ProvinceOccupied) -> None:
         state.governors[parse_space(coord)] = e.seat  # type: ignore[index]
         state.governor_supply[e.seat] -= 1
     state.actions_taken += 1
+    # R11: a province never holds governors of two seats
+    assert all(state.governors[parse_space(c)] in (NOBODY, e.seat) for c in e.province)  # type: ignore[index]
 
 
 def _levied(state: AlexandrosState, e: TaxesLevied) -> None:

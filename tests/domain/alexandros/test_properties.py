@@ -156,3 +156,14 @@ def test_final_scores_follow_from_public_events(seed: bytes, players: int) -> No
     assert ended is not None and ended["scores"] == scores
     best = max(scores)
     assert ended["winners"] == [s for s in range(players) if scores[s] == best]
+
+
+def test_a_whole_random_game_is_well_under_a_second() -> None:
+    import time
+
+    from domain.kernel.bots import play_random_game
+
+    began = time.perf_counter()
+    played = play_random_game(GAME, 4, seed=b"timing")
+    assert played.state.step == "over"
+    assert time.perf_counter() - began < 1.0
