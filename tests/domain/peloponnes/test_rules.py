@@ -22,13 +22,16 @@ from domain.peloponnes.events import (
     BiddingEnded,
     BuildingPlaced,
     CivilizationAssigned,
+    DisasterResolved,
     DisasterRevealed,
     GameEnded,
+    IncomeCollected,
     LandPlaced,
     OneTimeIncomeReceived,
     RoundStarted,
     TileRejected,
     TileRevealed,
+    TurnOrderSet,
 )
 from domain.peloponnes.rules import decide, has_supply_decision, outbid_minimum
 from domain.peloponnes.state import DISASTER, INCOME, PLACEMENT, SUPPLY, State
@@ -368,3 +371,83 @@ def test_every_event_is_public_and_the_game_ends_with_the_seed() -> None:
     assert isinstance(played.events[-1], GameEnded)
     assert played.events[-1].seed == Chance(b"public").seed_hex
     assert refused(played.state, 0, PassTurn()) == "GAME_OVER"
+
+
+# -- more rules ----------------------------------------------------------------------------------
+
+
+def test_r23a_withdrawn_and_passed_count_zero_and_r24_the_order_rules_step_d() -> None:
+    state = three_at_auction()
+    seat(state, 0, population=3)
+    seat(state, 2, population=3)
+    state, _ = run(state, 0, PassTurn())
+    state, _ = run(state, 1, PlaceBid("A05", 3))
+    state, events = run(state, 2, PlaceBid("A01", 6))
+    order = of_type(events, TurnOrderSet)[0]
+    assert order.order == [2, 1, 0] and order.bid_values == {"0": 0, "1": 3, "2": 6}
+    placed = [e.seat for e in events if isinstance(e, (LandPlaced, TileRejected))]
+    assert placed == [2, 1]  # step d runs in the new order (R24, R49)
+
+
+def test_r27_a_marked_building_yields_income_and_r31_effects_stay_after_loss() -> None:
+    state = placing(table(1, civs=["arkadia"]), {0: "B13"})  # Quarry: 2 stone per round
+    seat(state, 0, coins=1, wood=2, stone=2, population=2)
+    state, events = run(state, 0, PlaceBuilding("mark"))
+    income = of_type(events, IncomeCollected)[0]
+    assert income.stone == 2
+    state = striking(state, "earthquake")
+    seat(state, 0, wood=0)
+    _, events = settle(state)
+    resolved = of_type(events, DisasterResolved)[0]
+    assert resolved.removed_tiles == ["B13"] and resolved.coins_returned == 1
+    assert resolved.after["population"] == state.seats[0].population
+
+
+def test_r47_an_affordable_building_may_still_be_abandoned() -> None:
+    state = supplying(table(1))
+    seat(state, 0, buildings=["A14*"], stone=1, population=0)
+    assert GAME.awaited(state) == {0: ("resolve_supply",)}
+    assert GAME.legal_moves(state, 0, Chance(b"m")) == [ResolveSupply(0, []), ResolveSupply(0, ["A14"])]
+    _, events = run(state, 0, ResolveSupply(0, []))
+    assert events[0].abandoned == ["A14"] and events[0].after["stone"] == 1
+
+
+def test_r50_who_has_a_decision_in_a_disaster() -> None:
+    state = striking(table(4), "tempest")
+    seat(state, 0, lands=["A05"], food=1, coins=1)  # decides
+    seat(state, 1, lands=["A05"], food=0, coins=5)  # cannot pay: automatic
+    seat(state, 2, lands=["A05"], food=3, coins=3, buildings=["C06*"])  # protected
+    seat(state, 3, food=3, coins=3)  # nothing to lose
+    state, events = settle(state)
+    assert GAME.awaited(state) == {0: ("resolve_disaster",)}
+    resolved = {e.seat: e for e in of_type(events, DisasterResolved)}
+    assert resolved[1].removed_tiles == ["A05"] and resolved[1].after["coins"] == 5
+    assert resolved[2].protected_by == "C06"
+    assert resolved[3].removed_tiles == []
+
+
+def test_legal_subsets_are_sampled_when_a_seat_owns_many_tiles() -> None:
+    state = striking(table(1), "earthquake")
+    many = ["A11", "A12", "A13", "A14", "A15", "B01", "B02", "B03", "B08", "B12"]
+    seat(state, 0, buildings=many, wood=3, stone=4)
+    moves = GAME.legal_moves(state, 0, Chance(b"m"))
+    assert ResolveDisaster([]) in moves and len(moves) <= 26
+    assert all(len(m.keep) <= 3 for m in moves)  # type: ignore[attr-defined]
+    for move in moves:
+        run(state, 0, move)
+
+
+def test_view_and_scoreboard() -> None:
+    state = three_at_auction()
+    seat(state, 1, buildings=["A13*"], lands=["A05"], coins=9, population=4)
+    shown = GAME.view(state, 1)
+    assert shown["seats"][1]["buildings"] == [{"tile_id": "A13", "unfinished": True}]
+    assert [t["tile_id"] for t in shown["auction"]] == ["A05", "A07", "A12"]
+    assert shown["stacks_left"]["A"] == 10 and shown["chits_left"] == 16
+    assert shown["awaited"] == {"0": ["place_bid", "pass_turn"]}
+    assert GAME.view(state, None) == {**shown, "viewer": None}
+    board = GAME.scoreboard(state)
+    assert not board.final and board.scores[1] == min(3 + 1 + 3, 12)
+    played = play_random_game(GAME, 3, seed=b"board")
+    board = GAME.scoreboard(played.state)
+    assert board.final and board.winners == played.events[-1].winners  # type: ignore[attr-defined]
