@@ -75,10 +75,6 @@ ACTION_COMMANDS = ("take_card", "occupy_province", "levy_taxes", "retire_governo
 MOVE_COMMANDS = ("move_alexander",)
 
 
-def refuse(code: str, message: str) -> RuleViolation:
-    return RuleViolation(code, message)
-
-
 # -- the board: freeness, closeness, provinces (R3-R11) ------------------------------------------------
 
 
@@ -273,39 +269,39 @@ def advance(state: AlexandrosState, chance: Chance) -> list[Event]:
 def decide(state: AlexandrosState, seat: Seat, command: Command, chance: Chance) -> list[Event]:
     handler = _DECIDERS.get(type(command))
     if handler is None:
-        raise refuse(BAD_INPUT, f"alexandros does not know the command {command.type!r}")
+        raise RuleViolation(BAD_INPUT, f"alexandros does not know the command {command.type!r}")
     return handler(state, seat, command, chance)
 
 
 def _symbol(value: Any, what: str) -> str:
     if value not in SYMBOLS:
-        raise refuse(BAD_INPUT, f"{what} must be one of {', '.join(SYMBOLS)}, not {value!r}")
+        raise RuleViolation(BAD_INPUT, f"{what} must be one of {', '.join(SYMBOLS)}, not {value!r}")
     return value
 
 
 def _space(value: Any, what: str) -> int:
     space = parse_space(value)
     if space is None:
-        raise refuse(BAD_INPUT, f"{what} {value!r} is not a space [r,c] of the board")
+        raise RuleViolation(BAD_INPUT, f"{what} {value!r} is not a space [r,c] of the board")
     return space
 
 
 def _point(value: Any, what: str) -> int:
     point = parse_point(value)
     if point is None:
-        raise refuse(BAD_INPUT, f"{what} {value!r} is not a point [i,x] of the board")
+        raise RuleViolation(BAD_INPUT, f"{what} {value!r} is not a point [i,x] of the board")
     return point
 
 
 def _slot(value: Any) -> int:
     if type(value) is not int or not 0 <= value < DISPLAY_SLOTS:
-        raise refuse(BAD_INPUT, f"slot must be 0 or 1 for a display card, not {value!r}")
+        raise RuleViolation(BAD_INPUT, f"slot must be 0 or 1 for a display card, not {value!r}")
     return value
 
 
 def _require_action_left(state: AlexandrosState) -> None:
     if state.actions_taken >= ACTIONS_PER_TURN:
-        raise refuse("NO_ACTIONS_LEFT", "both actions of this turn are used")
+        raise RuleViolation("NO_ACTIONS_LEFT", "both actions of this turn are used")
 
 
 # -- R25-R41: moving Alexander and laying walls ------------------------------------------------------------
@@ -316,51 +312,51 @@ def move_symbol(state: AlexandrosState, seat: Seat, command: MoveAlexander) -> t
     if command.source == "display":
         slot = _slot(command.slot)
         if command.card is not None:
-            raise refuse(BAD_INPUT, "card is only given with source 'hand'; a display card is chosen by slot")
+            raise RuleViolation(BAD_INPUT, "card is only given with source 'hand'; a display card is chosen by slot")
         joker = None if command.joker_symbol is None else _symbol(command.joker_symbol, "joker_symbol")
         card = state.display[slot]
         if card is None:
-            raise refuse("EMPTY_SLOT", f"display slot {slot} is empty")
+            raise RuleViolation("EMPTY_SLOT", f"display slot {slot} is empty")
         if joker is None:
             if not has_free_space(state, card):
-                raise refuse(
+                raise RuleViolation(
                     "NO_FREE_SPACE",
                     f"no {card} space is free; name a joker_symbol to use this card as a joker (R26 b)",
                 )
             return card, card, "display"
         if has_free_space(state, card):
-            raise refuse("JOKER_NOT_ALLOWED", f"a {card} space is free, so this card is not a joker")
+            raise RuleViolation("JOKER_NOT_ALLOWED", f"a {card} space is free, so this card is not a joker")
         if not has_free_space(state, joker):
-            raise refuse("NO_FREE_SPACE", f"no {joker} space is free")
+            raise RuleViolation("NO_FREE_SPACE", f"no {joker} space is free")
         return card, joker, "joker"
     if command.source == "hand":
         if command.slot is not None:
-            raise refuse(BAD_INPUT, "slot is only given with source 'display'")
+            raise RuleViolation(BAD_INPUT, "slot is only given with source 'display'")
         card = _symbol(command.card, "card")
         if command.joker_symbol is not None:
             _symbol(command.joker_symbol, "joker_symbol")
         if state.hands[seat][card] == 0:
-            raise refuse("CARD_NOT_IN_HAND", f"you hold no {card} card")
+            raise RuleViolation("CARD_NOT_IN_HAND", f"you hold no {card} card")
         if command.joker_symbol is not None:
-            raise refuse("JOKER_NOT_ALLOWED", "a hand card can never be a joker (R26)")
+            raise RuleViolation("JOKER_NOT_ALLOWED", "a hand card can never be a joker (R26)")
         if not has_free_space(state, card):
-            raise refuse("NO_FREE_SPACE", f"no {card} space is free")
+            raise RuleViolation("NO_FREE_SPACE", f"no {card} space is free")
         return card, card, "hand"
-    raise refuse(BAD_INPUT, f"source must be 'display' or 'hand', not {command.source!r}")
+    raise RuleViolation(BAD_INPUT, f"source must be 'display' or 'hand', not {command.source!r}")
 
 
 def check_route(state: AlexandrosState, corner: int, path: list[int]) -> None:
     """R30/R31: a chain of sides from Alexander's point to the corner, shortest in sides."""
     if not path or path[0] != state.alexander:
-        raise refuse("PATH_INVALID", f"the path must start at Alexander's point {point_coord(state.alexander)}")
+        raise RuleViolation("PATH_INVALID", f"the path must start at Alexander's point {point_coord(state.alexander)}")
     if path[-1] != corner:
-        raise refuse("PATH_INVALID", f"the path must end at the chosen corner {point_coord(corner)}")
+        raise RuleViolation("PATH_INVALID", f"the path must end at the chosen corner {point_coord(corner)}")
     for a, b in itertools.pairwise(path):
         if (a, b) not in SIDE_ID:
-            raise refuse("PATH_INVALID", f"{point_coord(a)} to {point_coord(b)} is not a side of the board")
+            raise RuleViolation("PATH_INVALID", f"{point_coord(a)} to {point_coord(b)} is not a side of the board")
     distance = DIST[state.alexander][corner]
     if len(path) - 1 > distance:
-        raise refuse(
+        raise RuleViolation(
             "PATH_NOT_SHORTEST", f"the path has {len(path) - 1} sides; a shortest route to that corner has {distance}"
         )
 
@@ -392,21 +388,21 @@ def decide_move(state: AlexandrosState, seat: Seat, command: MoveAlexander, chan
     target = _space(command.target, "target")
     corner = _point(command.corner, "corner")
     if not isinstance(command.path, list):
-        raise refuse(BAD_INPUT, "path must be a list of points [i,x]")
+        raise RuleViolation(BAD_INPUT, "path must be a list of points [i,x]")
     path = [_point(p, "path point") for p in command.path]
     card, symbol, via = move_symbol(state, seat, command)
     if SPACE_SYMBOL[target] != symbol:
-        raise refuse("WRONG_SYMBOL", f"{space_coord(target)} does not show a {symbol}")
+        raise RuleViolation("WRONG_SYMBOL", f"{space_coord(target)} does not show a {symbol}")
     if not is_free(state, target):
-        raise refuse(
+        raise RuleViolation(
             "TARGET_NOT_FREE", f"{space_coord(target)} is not free (a wall, a governor or Alexander touches it)"
         )
     distance, closest = closest_free_spaces(state, symbol)
     if target not in closest:
         nearest = ", ".join(str(space_coord(s)) for s in closest)
-        raise refuse("NOT_CLOSEST", f"the closest free {symbol} spaces are at distance {distance}: {nearest}")
+        raise RuleViolation("NOT_CLOSEST", f"the closest free {symbol} spaces are at distance {distance}: {nearest}")
     if corner not in SPACE_CORNERS[target]:
-        raise refuse("CORNER_NOT_ON_TARGET", f"{point_coord(corner)} is not a corner of {space_coord(target)}")
+        raise RuleViolation("CORNER_NOT_ON_TARGET", f"{point_coord(corner)} is not a corner of {space_coord(target)}")
     check_route(state, corner, path)
     slot = command.slot if via != "hand" else None
     events: list[Event] = [
@@ -438,18 +434,20 @@ def decide_take_card(state: AlexandrosState, seat: Seat, command: TakeCard, chan
         slot = _slot(command.slot)
         card = state.display[slot]
         if card is None:
-            raise refuse("EMPTY_SLOT", f"display slot {slot} is empty; it is refilled when your actions end (R46)")
+            raise RuleViolation(
+                "EMPTY_SLOT", f"display slot {slot} is empty; it is refilled when your actions end (R46)"
+            )
         return [CardTaken(seat=seat, source="display", slot=slot, card=card)]
     if command.source == "supply":
         if command.slot is not None:
-            raise refuse(BAD_INPUT, "slot is only given with source 'display'")
+            raise RuleViolation(BAD_INPUT, "slot is only given with source 'display'")
         drawn = draw_cards(state, chance, 1)
         if not drawn:
-            raise refuse("SUPPLY_EMPTY", "the supply and the discard pile are both empty")
+            raise RuleViolation("SUPPLY_EMPTY", "the supply and the discard pile are both empty")
         ((shuffled, card),) = drawn
         taken = CardTaken(seat=seat, source="supply", slot=None, card=card)
         return [taken] if shuffled is None else [shuffled, taken]
-    raise refuse(BAD_INPUT, f"source must be 'display' or 'supply', not {command.source!r}")
+    raise RuleViolation(BAD_INPUT, f"source must be 'display' or 'supply', not {command.source!r}")
 
 
 # -- R48-R56: occupy or take over a province -------------------------------------------------------------
@@ -482,39 +480,43 @@ def can_pay(hand: dict[str, int], cards: list[str]) -> bool:
 def decide_occupy(state: AlexandrosState, seat: Seat, command: OccupyProvince, chance: Chance) -> list[Event]:
     _require_action_left(state)
     if not isinstance(command.governors, list) or not command.governors:
-        raise refuse(BAD_INPUT, "governors must list at least one symbol space [r,c]")
+        raise RuleViolation(BAD_INPUT, "governors must list at least one symbol space [r,c]")
     spaces = [_space(g, "governor space") for g in command.governors]
     if not isinstance(command.compensation, list):
-        raise refuse(BAD_INPUT, "compensation must be a list of symbols")
+        raise RuleViolation(BAD_INPUT, "compensation must be a list of symbols")
     compensation = [_symbol(c, "compensation card") for c in command.compensation]
     for s in spaces:
         if SPACE_SYMBOL[s] is None:
-            raise refuse("NOT_SYMBOL_SPACE", f"{space_coord(s)} is an open space; governors stand on symbol spaces")
+            raise RuleViolation(
+                "NOT_SYMBOL_SPACE", f"{space_coord(s)} is an open space; governors stand on symbol spaces"
+            )
     if len(set(spaces)) != len(spaces):
-        raise refuse("DUPLICATE_SPACE", "each governor needs a different symbol space")
+        raise RuleViolation("DUPLICATE_SPACE", "each governor needs a different symbol space")
     if len({state.province[s] for s in spaces}) > 1:
-        raise refuse("SPACES_IN_DIFFERENT_PROVINCES", "all governor spaces must lie in one province")
+        raise RuleViolation("SPACES_IN_DIFFERENT_PROVINCES", "all governor spaces must lie in one province")
     members = province_spaces(state, spaces[0])
     occupants = {state.governors[s] for s in members} - {NOBODY}
     if seat in occupants:
-        raise refuse("OWN_PROVINCE", "you already occupy this province (R51)")
+        raise RuleViolation("OWN_PROVINCE", "you already occupy this province (R51)")
     if len(spaces) > state.governor_supply[seat]:
-        raise refuse(
+        raise RuleViolation(
             "NOT_ENOUGH_GOVERNORS", f"you have {state.governor_supply[seat]} governors in supply, not {len(spaces)}"
         )
     evicted, eviction_cards, occupation_cards = takeover_costs(state, members, set(spaces))
     paid = eviction_cards + occupation_cards
     if not can_pay(state.hands[seat], paid):
         needed = ", ".join(f"{n} {sym}" for sym, n in sorted(Counter(paid).items()))
-        raise refuse("NOT_ENOUGH_CARDS", f"this costs {needed}")
+        raise RuleViolation("NOT_ENOUGH_CARDS", f"this costs {needed}")
     takeover: dict[str, Any] | None = None
     if not evicted:
         if compensation:
-            raise refuse("COMPENSATION_NOT_ALLOWED", "compensation is only paid when taking over an occupied province")
+            raise RuleViolation(
+                "COMPENSATION_NOT_ALLOWED", "compensation is only paid when taking over an occupied province"
+            )
     else:
         owed = compensation_size(len(paid))
         if len(compensation) != owed or Counter(compensation) - Counter(paid):
-            raise refuse(
+            raise RuleViolation(
                 "BAD_COMPENSATION",
                 f"give exactly {owed} of the {len(paid)} cards paid ({', '.join(paid)}) as compensation (R56)",
             )
@@ -567,12 +569,12 @@ def tax_scoring(state: AlexandrosState, levier: Seat) -> tuple[list[int], list[d
 def decide_levy(state: AlexandrosState, seat: Seat, command: LevyTaxes, chance: Chance) -> list[Event]:
     _require_action_left(state)
     if state.levied:
-        raise refuse("ALREADY_LEVIED", "taxes are levied at most once per turn (R43)")
+        raise RuleViolation("ALREADY_LEVIED", "taxes are levied at most once per turn (R43)")
     card = _symbol(command.card, "card")
     if state.hands[seat][card] == 0:
-        raise refuse("CARD_NOT_IN_HAND", f"you hold no {card} card")
+        raise RuleViolation("CARD_NOT_IN_HAND", f"you hold no {card} card")
     if not any(state.governors[s] == seat for s in SYMBOL_SPACES[card]):
-        raise refuse("NO_MATCHING_GOVERNOR", f"none of your governors stands on a {card} space (R57)")
+        raise RuleViolation("NO_MATCHING_GOVERNOR", f"none of your governors stands on a {card} space (R57)")
     points, scored = tax_scoring(state, seat)
     scores = [score + gain for score, gain in zip(state.scores, points, strict=True)]
     return [TaxesLevied(seat=seat, card=card, points=points, scores=scores, scored=scored)]
@@ -585,7 +587,7 @@ def decide_retire(state: AlexandrosState, seat: Seat, command: RetireGovernor, c
     _require_action_left(state)
     space = _space(command.space, "space")
     if state.governors[space] != seat:
-        raise refuse("NOT_YOUR_GOVERNOR", f"no governor of yours stands on {space_coord(space)}")
+        raise RuleViolation("NOT_YOUR_GOVERNOR", f"no governor of yours stands on {space_coord(space)}")
     return [GovernorRetired(seat=seat, space=space_coord(space))]
 
 

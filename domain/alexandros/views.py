@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.alexandros.data import BOARD_ID, IS_OPEN, SPACE_SYMBOL, point_coord, side_coord, space_coord
-from domain.alexandros.rules import awaited, provinces
+from domain.alexandros.data import BOARD_ID, SPACE_SYMBOL, point_coord, side_coord, space_coord
+from domain.alexandros.rules import awaited, province_value, provinces
 from domain.alexandros.state import NOBODY, WALL_COLORS, AlexandrosState
 from domain.kernel import Viewer
 
@@ -19,7 +19,7 @@ def province_views(state: AlexandrosState) -> list[dict[str, Any]]:
             {
                 "spaces": [space_coord(s) for s in members],
                 "symbol_spaces": [space_coord(s) for s in members if SPACE_SYMBOL[s] is not None],
-                "value": sum(IS_OPEN[s] for s in members),
+                "value": province_value(members),
                 "owner": owners.pop() if len(owners) == 1 else None,
                 "governors": len(governors),
             }

@@ -4,6 +4,7 @@ scores follow from the public events alone."""
 from __future__ import annotations
 
 import copy
+import time
 from collections import Counter
 from collections.abc import Iterator
 
@@ -25,7 +26,7 @@ from domain.alexandros.data import (
 from domain.alexandros.rules import single_owner_violations
 from domain.alexandros.state import BLACK, NOBODY, RED, AlexandrosState, label_provinces
 from domain.kernel import Chance, engine
-from domain.kernel.bots import RandomBot
+from domain.kernel.bots import RandomBot, play_random_game
 from domain.kernel.log import for_viewer
 from tests.support.properties import (
     check_legal_moves_accepted,
@@ -159,10 +160,6 @@ def test_final_scores_follow_from_public_events(seed: bytes, players: int) -> No
 
 
 def test_a_whole_random_game_is_well_under_a_second() -> None:
-    import time
-
-    from domain.kernel.bots import play_random_game
-
     began = time.perf_counter()
     played = play_random_game(GAME, 4, seed=b"timing")
     assert played.state.step == "over"
