@@ -6,6 +6,8 @@ and public counts and board facts.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from domain.catan_alexander.commands import (
     DEV_PLAY_COMMANDS,
     BankTrade,
@@ -38,7 +40,6 @@ from domain.catan_alexander.data import (
     GOLD,
     GOODS,
     KNIGHT_BID_VALUE,
-    MAX_OFFERS_PER_TURN,
     RESOURCE_INDEX,
     RESOURCES,
     ROAD_COST,
@@ -54,6 +55,7 @@ from domain.catan_alexander.rules import (
     hex_ref,
     holds,
     legal_road_edges,
+    may_offer,
     robber_victims,
     settlement_refusal,
 )
@@ -72,6 +74,10 @@ from domain.catan_alexander.state import (
     State,
 )
 from domain.kernel import Chance, Command
+
+T = TypeVar("T")
+
+OFFER_LISTING_ODDS = 10  # the active player's listing includes a sampled trade offer 1 time in 10
 
 TRADE_ACTIVE = (
     "offer_trade",
@@ -95,6 +101,8 @@ def awaited(state: State) -> dict[int, tuple[str, ...]]:
     phase = state.phase
     if phase == TRADE_BUILD:
         result = {state.active: TRADE_ACTIVE}
+        if not state.offers and not state.offers_made[state.active]:
+            return result  # nobody else can negotiate before the active player has offered
         for seat in range(state.players):
             if seat != state.active and may_negotiate(state, seat):
                 result[seat] = TRADE_OTHERS
@@ -128,19 +136,20 @@ def awaited(state: State) -> dict[int, tuple[str, ...]]:
 
 def may_negotiate(state: State, seat: int) -> bool:
     """A non-active seat has something to say: an offer to answer, its own to cancel, or a
-    counter-offer still allowed (engine ruling: at most MAX_OFFERS_PER_TURN offers per turn)."""
+    counter-offer still allowed (engine rulings in ``data``)."""
     for offer in state.offers.values():
         if offer.maker == seat:
             return True
         if seat in offer.to and offer.responses.get(seat) is not False:
             return True
-    return state.offers_made[seat] < MAX_OFFERS_PER_TURN and (sum(state.hands[seat]) + state.gold[seat]) > 0
+    return may_offer(state, seat) and (sum(state.hands[seat]) + state.gold[seat]) > 0
 
 
-def legal_moves(state: State, seat: int, rng: Chance) -> list[Command]:
+def legal_moves(state: State, seat: int, chance: Chance) -> list[Command]:
     allowed = awaited(state).get(seat)
     if not allowed:
         return []
+    rng = Sampler(chance)
     phase = state.phase
     if phase == TRADE_BUILD:
         if seat == state.active:
@@ -183,22 +192,55 @@ def legal_moves(state: State, seat: int, rng: Chance) -> list[Command]:
 # -- pieces of the listing ---------------------------------------------------------------------
 
 
-def random_cards(hand: list[int], count: int, rng: Chance, purpose: str) -> dict[str, int]:
+class Sampler:
+    """Sampling for one listing: a single draw from the caller's chance source seeds a small
+    xorshift generator (a keyed hash per sampled item would cost more than the listing)."""
+
+    __slots__ = ("_chance", "_x")
+
+    def __init__(self, chance: Chance) -> None:
+        self._chance = chance
+        self._x = 0
+
+    def below(self, n: int) -> int:
+        x = self._x
+        if x == 0:
+            x = self._chance.below("moves", 2**64 - 1) + 1
+        x ^= (x << 13) & 0xFFFFFFFFFFFFFFFF
+        x ^= x >> 7
+        x ^= (x << 17) & 0xFFFFFFFFFFFFFFFF
+        self._x = x
+        return x % n
+
+    def choice(self, items: list[T]) -> T:
+        return items[self.below(len(items))]
+
+
+def pick(rng: Sampler, items: list[T], k: int) -> list[T]:
+    """Up to ``k`` distinct items."""
+    pool = list(items)
+    chosen: list[T] = []
+    for _ in range(min(k, len(pool))):
+        chosen.append(pool.pop(rng.below(len(pool))))
+    return chosen
+
+
+def random_cards(hand: list[int], count: int, rng: Sampler) -> dict[str, int]:
     """``count`` cards drawn at random from a resource hand, as a bundle."""
     pool = [i for i in range(5) for _ in range(hand[i])]
-    chosen = rng.sample(purpose, pool, count)
+    chosen = pick(rng, pool, count)
     bundle: dict[str, int] = {}
     for i in chosen:
         bundle[RESOURCES[i]] = bundle.get(RESOURCES[i], 0) + 1
     return bundle
 
 
-def discard_moves(state: State, seat: int, owed: int, rng: Chance) -> list[Command]:
+def discard_moves(state: State, seat: int, owed: int, rng: Sampler) -> list[Command]:
     hand = state.hands[seat]
     moves: list[Command] = []
     seen: set[tuple[tuple[str, int], ...]] = set()
     for _ in range(3):
-        bundle = random_cards(hand, owed, rng, "moves:discard")
+        bundle = random_cards(hand, owed, rng)
         key = tuple(sorted(bundle.items()))
         if key not in seen:
             seen.add(key)
@@ -221,7 +263,7 @@ def robber_targets(state: State, seat: int) -> list[tuple[list[int], int | None]
     return targets
 
 
-def dev_card_moves(state: State, seat: int, rng: Chance) -> list[Command]:
+def dev_card_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
     if state.played_dev:
         return []
     cards = set(state.dev_hand[seat])
@@ -229,16 +271,19 @@ def dev_card_moves(state: State, seat: int, rng: Chance) -> list[Command]:
         return []
     moves: list[Command] = []
     if "knight" in cards:
-        targets = robber_targets(state, seat)
-        for h, v in rng.sample("moves:knight", targets, min(3, len(targets))):
-            moves.append(PlayKnight(hex=h, steal_from=v))
+        geometry = state.geometry
+        hexes = [h for h in range(len(geometry.hexes)) if h != state.robber]
+        for h in pick(rng, hexes, 2):
+            victims = robber_victims(state, seat, h)
+            steal_from = rng.choice(victims) if victims else None
+            moves.append(PlayKnight(hex=hex_ref(geometry, h), steal_from=steal_from))
     if "road_building" in cards:
         first_options = legal_road_edges(state, seat)
         geometry = state.geometry
-        for first in rng.sample("moves:roads", first_options, min(2, len(first_options))):
+        for first in pick(rng, first_options, 2):
             seconds = legal_road_edges(state, seat, extra=first)
             if seconds:
-                second = rng.choice("moves:roads", seconds)
+                second = rng.choice(seconds)
                 moves.append(PlayRoadBuilding(edges=[geometry.edge_ref(first), geometry.edge_ref(second)]))
             else:
                 moves.append(PlayRoadBuilding(edges=[geometry.edge_ref(first)]))
@@ -247,14 +292,14 @@ def dev_card_moves(state: State, seat: int, rng: Chance) -> list[Command]:
         if pool:
             wanted = 2 if sum(state.bank) >= 2 else 1
             for _ in range(2):
-                picked = rng.sample("moves:plenty", pool, wanted)
+                picked = pick(rng, pool, wanted)
                 moves.append(PlayYearOfPlenty(resources=[RESOURCES[i] for i in sorted(picked)]))
     if "monopoly" in cards:
         moves.extend(PlayMonopoly(resource=r) for r in RESOURCES)
     return moves
 
 
-def auction_moves(state: State, seat: int, rng: Chance) -> list[Command]:
+def auction_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
     """Pass, and raises the seat could pay (now and then an unpayable one, to exercise R26)."""
     auction = state.auction
     assert auction is not None
@@ -263,12 +308,12 @@ def auction_moves(state: State, seat: int, rng: Chance) -> list[Command]:
     low = auction.high_bid + 1
     moves: list[Command] = [PassBid()]
     moves.extend(PlaceBid(amount=a) for a in range(low, min(low + 2, capacity) + 1))
-    if rng.below("moves:bluff", 20) == 0:
+    if rng.below(20) == 0:
         moves.append(PlaceBid(amount=low))
     return moves
 
 
-def payment_moves(state: State, seat: int, rng: Chance) -> list[Command]:
+def payment_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
     """A few exact payments of the winning bid (R25)."""
     auction = state.auction
     assert auction is not None
@@ -280,13 +325,13 @@ def payment_moves(state: State, seat: int, rng: Chance) -> list[Command]:
     _, knight_count = bid_capacity(state, seat, auction.task)
     for _ in range(4):
         knight_options = [c for c in range(knight_count + 1) if amount - KNIGHT_BID_VALUE * c >= 0]
-        knights = rng.choice("moves:pay", knight_options)
+        knights = rng.choice(knight_options)
         rest = amount - KNIGHT_BID_VALUE * knights
         pool = [g for g in accepted for _ in range(state.gold[seat] if g == "gold" else hand[RESOURCE_INDEX[g]])]
         if len(pool) < rest:
             continue
         items: dict[str, int] = {}
-        for g in rng.sample("moves:pay", pool, rest):
+        for g in pick(rng, pool, rest):
             items[g] = items.get(g, 0) + 1
         key = (tuple(sorted(items.items())), knights)
         if key not in seen:
@@ -314,9 +359,9 @@ def holdings_vector(state: State, seat: int) -> list[int]:
     return [*state.hands[seat], state.gold[seat] if state.scenario else 0]
 
 
-def sample_offers(state: State, seat: int, rng: Chance, count: int) -> list[Command]:
+def sample_offers(state: State, seat: int, rng: Sampler, count: int) -> list[Command]:
     """Random one-for-one offers of something the seat holds."""
-    if state.offers_made[seat] >= MAX_OFFERS_PER_TURN:
+    if not may_offer(state, seat):
         return []
     mine = holdings_vector(state, seat)
     held = [g for g in range(6) if mine[g]]
@@ -325,8 +370,8 @@ def sample_offers(state: State, seat: int, rng: Chance, count: int) -> list[Comm
     kinds = 6 if state.scenario else 5
     moves: list[Command] = []
     for _ in range(count):
-        give = rng.choice("moves:offer", held)
-        receive = rng.choice("moves:offer", [g for g in range(kinds) if g != give])
+        give = rng.choice(held)
+        receive = rng.choice([g for g in range(kinds) if g != give])
         moves.append(OfferTrade(give={GOODS[give]: 1}, receive={GOODS[receive]: 1}, to=None))
     return moves
 
@@ -347,29 +392,29 @@ def response_moves(state: State, seat: int) -> list[Command]:
     return moves
 
 
-def negotiation_moves(state: State, seat: int, rng: Chance) -> list[Command]:
+def negotiation_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
+    """Answers first; a cancellation or a counter-offer when there is nothing to answer."""
     moves = response_moves(state, seat)
+    if moves:
+        return moves
     moves.extend(CancelTrade(offer_id=o.offer_id) for o in state.offers.values() if o.maker == seat)
-    moves.extend(sample_offers(state, seat, rng, 1))
-    return moves
+    return moves or sample_offers(state, seat, rng, 1)
 
 
-def trade_build_moves(state: State, seat: int, rng: Chance) -> list[Command]:
+def trade_build_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
     geometry = state.geometry
     moves: list[Command] = [EndTurn()]
     hand = state.hands[seat]
     if can_pay(state, seat, ROAD_COST):
-        edges = legal_road_edges(state, seat)
-        for e in rng.sample("moves:road", edges, min(4, len(edges))):
-            moves.append(BuildRoad(edge=geometry.edge_ref(e)))
+        moves.extend(BuildRoad(edge=geometry.edge_ref(e)) for e in legal_road_edges(state, seat))
     if can_pay(state, seat, SETTLEMENT_COST) and state.settlements[seat] < SETTLEMENTS_PER_PLAYER:
-        ends = {v for e, o in enumerate(state.road_owner) if o == seat for v in geometry.edges[e]}
+        ends = {v for e in state.roads_of[seat] for v in geometry.edges[e]}
         for v in sorted(ends):
             if settlement_refusal(state, seat, v, founding=False) is None:
                 moves.append(BuildSettlement(vertex=geometry.vertices[v]))
     if can_pay(state, seat, CITY_COST) and state.cities[seat] < CITIES_PER_PLAYER:
-        for v, o in enumerate(state.owner):
-            if o == seat and state.level[v] == 1:
+        for v in state.buildings_of[seat]:
+            if state.level[v] == 1:
                 moves.append(BuildCity(vertex=geometry.vertices[v]))
     if can_pay(state, seat, DEVELOPMENT_COST) and state.dev_deck:
         moves.append(BuyDevelopmentCard())
@@ -383,7 +428,9 @@ def trade_build_moves(state: State, seat: int, rng: Chance) -> list[Command]:
                 for partner, answer in offer.responses.items():
                     if answer and holds(state, partner, offer.receive):
                         moves.append(ConfirmTrade(offer_id=offer.offer_id, partner=partner))
-    moves.extend(sample_offers(state, seat, rng, 1))
+    # the offer space is huge: list one sampled offer now and then, so bots negotiate but also play on
+    if rng.below(OFFER_LISTING_ODDS) == 0:
+        moves.extend(sample_offers(state, seat, rng, 1))
     return moves
 
 

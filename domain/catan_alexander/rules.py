@@ -51,6 +51,7 @@ from domain.catan_alexander.data import (
     LARGEST_ARMY_MIN,
     LONGEST_ROAD_MIN,
     MAX_BID,
+    MAX_COUNTER_OFFERS_PER_TURN,
     MAX_OFFERS_PER_TURN,
     PERSEPOLIS_POSITION,
     RESOURCE_INDEX,
@@ -143,6 +144,8 @@ def initial_state(players: int, options: dict[str, Any]) -> State:
     state.owner = [-1] * len(geometry.vertices)
     state.level = [0] * len(geometry.vertices)
     state.road_owner = [-1] * len(geometry.edges)
+    state.buildings_of = [[] for _ in range(n)]
+    state.roads_of = [[] for _ in range(n)]
     state.settlements = [0] * n
     state.cities = [0] * n
     state.roads = [0] * n
@@ -191,7 +194,9 @@ def holds(state: State, seat: int, goods: Goods) -> bool:
 
 def can_pay(state: State, seat: int, cost: tuple[int, ...]) -> bool:
     hand = state.hands[seat]
-    return all(hand[i] >= cost[i] for i in range(5))
+    return (
+        hand[0] >= cost[0] and hand[1] >= cost[1] and hand[2] >= cost[2] and hand[3] >= cost[3] and hand[4] >= cost[4]
+    )
 
 
 def hand_size(state: State, seat: int) -> int:
@@ -432,9 +437,9 @@ def produce(state: State, total: int) -> ev.ResourcesProduced:
     owed = [[0] * 6 for _ in range(n)]
     owner = state.owner
     level = state.level
-    numbers = state.hex_number
-    for h, product in enumerate(state.hex_product):
-        if numbers[h] != total or h == state.robber or product < 0:
+    for h in state.number_hexes[total]:
+        product = state.hex_product[h]
+        if h == state.robber or product < 0:
             continue
         for v in geometry.hex_vertices[h]:
             seat = owner[v]
@@ -442,8 +447,9 @@ def produce(state: State, total: int) -> ev.ResourcesProduced:
                 owed[seat][product] += level[v]
     gains: dict[str, dict[str, int]] = {}
     withheld: list[str] = []
+    demands = [sum(column) for column in zip(*owed, strict=True)]
     for good in range(6):
-        demand = sum(owed[s][good] for s in range(n))
+        demand = demands[good]
         if not demand:
             continue
         available = state.gold_supply if good == GOLD else state.bank[good]
@@ -733,7 +739,7 @@ def road_length(state: State, seat: int) -> int:
     """R52: the longest trail of own roads, not passing through another player's building."""
     geometry = state.geometry
     road_owner = state.road_owner
-    own = [e for e in range(len(road_owner)) if road_owner[e] == seat]
+    own = state.roads_of[seat]
     if not own:
         return 0
     edges = geometry.edges
@@ -828,15 +834,11 @@ def legal_road_edges(state: State, seat: int, extra: int = -1) -> list[int]:
         return []
     road_owner = state.road_owner
     owner = state.owner
-    reach: set[int] = set()
-    for v, o in enumerate(owner):
-        if o == seat:
-            reach.add(v)
-    for e, o in enumerate(road_owner):
-        if o == seat or e == extra:
-            for v in geometry.edges[e]:
-                if owner[v] in (-1, seat):
-                    reach.add(v)
+    reach = set(state.buildings_of[seat])
+    for e in (*state.roads_of[seat], extra) if extra >= 0 else state.roads_of[seat]:
+        for v in geometry.edges[e]:
+            if owner[v] == -1 or owner[v] == seat:
+                reach.add(v)
     found: set[int] = set()
     for v in reach:
         for e in geometry.vertex_edges[v]:
@@ -1017,8 +1019,8 @@ def decide_play_monopoly(state: State, seat: int, command: PlayMonopoly, chance:
 
 
 def harbour_types(state: State, seat: int) -> set[str]:
-    owner = state.owner
-    return {kind for v, kind in state.geometry.harbour_at.items() if owner[v] == seat}
+    harbour_at = state.geometry.harbour_at
+    return {harbour_at[v] for v in state.buildings_of[seat] if v in harbour_at}
 
 
 def bank_rate(state: State, seat: int, good: int, harbours: set[str] | None = None) -> int:
@@ -1061,8 +1063,6 @@ def decide_offer_trade(state: State, seat: int, command: OfferTrade, chance: Cha
     receive = parse_bundle(command.receive, "receive", allow_gold=state.scenario)
     if not any(give) or not any(receive) or any(give[i] and receive[i] for i in range(6)):
         raise refuse("E_INVALID_TRADE", "both sides need at least one item, and no type on both sides")
-    if state.offers_made[seat] >= MAX_OFFERS_PER_TURN:
-        raise refuse("E_OFFER_LIMIT", f"at most {MAX_OFFERS_PER_TURN} offers per player per turn (engine ruling)")
     if not holds(state, seat, give):
         raise refuse("E_INSUFFICIENT", "you do not hold what you offer")
     to = command.to
@@ -1084,11 +1084,30 @@ def decide_offer_trade(state: State, seat: int, command: OfferTrade, chance: Cha
         if to is not None and to != [active]:
             raise refuse("E_INVALID_ADDRESSEE", "you may make offers to the active player only")
         addressees = [active]
+    check_offer_limit(state, seat)
     return [
         ev.TradeOffered(
             offer_id=state.next_offer_id, maker=seat, to=addressees, give=bundle_of(give), receive=bundle_of(receive)
         )
     ]
+
+
+def check_offer_limit(state: State, seat: int) -> None:
+    """Engine rulings on negotiation (data.MAX_OFFERS_PER_TURN, MAX_COUNTER_OFFERS_PER_TURN)."""
+    if seat == state.active:
+        if state.offers_made[seat] >= MAX_OFFERS_PER_TURN:
+            raise refuse("E_OFFER_LIMIT", f"at most {MAX_OFFERS_PER_TURN} offers per turn (engine ruling)")
+        return
+    if state.offers_made[state.active] == 0:
+        raise refuse("E_OFFER_LIMIT", "counter-offers are possible once the active player has made an offer")
+    if state.offers_made[seat] >= MAX_COUNTER_OFFERS_PER_TURN:
+        raise refuse("E_OFFER_LIMIT", f"at most {MAX_COUNTER_OFFERS_PER_TURN} counter-offer per turn (engine ruling)")
+
+
+def may_offer(state: State, seat: int) -> bool:
+    if seat == state.active:
+        return state.offers_made[seat] < MAX_OFFERS_PER_TURN
+    return state.offers_made[state.active] > 0 and state.offers_made[seat] < MAX_COUNTER_OFFERS_PER_TURN
 
 
 def find_offer(state: State, offer_id: Any) -> Offer:
@@ -1250,6 +1269,7 @@ def on_game_set_up(state: State, e: ev.GameSetUp) -> None:
     geometry = state.geometry
     state.hex_product = [TERRAIN_PRODUCT[t] for t in e.terrains]
     state.hex_number = list(e.numbers)
+    state.number_hexes = [[h for h, n in enumerate(e.numbers) if n == total] for total in range(13)]
     state.robber = geometry.hex_index[(e.robber_hex[0], e.robber_hex[1])]
     state.bank = [e.bank_piles.get(r, 0) for r in RESOURCES]
     state.gold_supply = e.gold_supply
@@ -1424,6 +1444,7 @@ def on_settlement_built(state: State, e: ev.SettlementBuilt) -> None:
     vertex = geometry.vertex_index[e.vertex]
     state.owner[vertex] = e.seat
     state.level[vertex] = 1
+    state.buildings_of[e.seat].append(vertex)
     state.settlements[e.seat] += 1
     if e.source == "build":
         pay_cost(state, e.seat, SETTLEMENT_COST)
@@ -1479,6 +1500,7 @@ def on_road_built(state: State, e: ev.RoadBuilt) -> None:
     edge = geometry.edge_between(a, b)
     assert edge is not None
     state.road_owner[edge] = e.seat
+    state.roads_of[e.seat].append(edge)
     state.roads[e.seat] += 1
     if state.phase == FOUNDING_ROAD:
         state.founding_step += 1

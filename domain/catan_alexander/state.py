@@ -85,10 +85,13 @@ class State:
     # board
     hex_product: list[int] = field(default_factory=list)  # per hex: goods index, -1 desert
     hex_number: list[int] = field(default_factory=list)  # 0 = none
+    number_hexes: list[list[int]] = field(default_factory=list)  # per dice total: its numbered hexes
     robber: int = 0
     owner: list[int] = field(default_factory=list)  # per intersection: seat or -1
     level: list[int] = field(default_factory=list)  # per intersection: 0 empty, 1 settlement, 2 city
     road_owner: list[int] = field(default_factory=list)  # per path: seat or -1
+    buildings_of: list[list[int]] = field(default_factory=list)  # per seat: its intersections, in build order
+    roads_of: list[list[int]] = field(default_factory=list)  # per seat: its paths, in build order
     settlements: list[int] = field(default_factory=list)  # on the board, per seat
     cities: list[int] = field(default_factory=list)
     roads: list[int] = field(default_factory=list)
