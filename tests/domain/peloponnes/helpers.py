@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from domain.kernel import Chance, Command, Event, RuleViolation, engine
 from domain.kernel.bots import RandomBot
 from domain.peloponnes import GAME
-from domain.peloponnes.state import AUCTION, BIDDING, CONQUEST, Building, Slot, State
+from domain.peloponnes.state import AUCTION, BIDDING, CONQUEST, DISASTER, PLACEMENT, SUPPLY, Building, Slot, State
 
 E = TypeVar("E", bound=Event)
 
@@ -98,3 +98,29 @@ def settle(state: State, chance: Chance | None = None) -> tuple[State, list[Even
 
 def of_type(events: list[Event], kind: type[E]) -> list[E]:
     return [e for e in events if isinstance(e, kind)]
+
+
+def placing(state: State, awards: dict[int, str]) -> State:
+    """Step d about to run with these tiles won."""
+    for s, tile_id in awards.items():
+        state.seats[s].won = tile_id
+    state.phase = PLACEMENT
+    state.pending = [s for s in state.turn_order if s in awards]
+    return state
+
+
+def striking(state: State, disaster: str) -> State:
+    """``disaster`` has just struck (the round's first chit)."""
+    state.phase = DISASTER
+    state.strike = disaster
+    state.draws = 1
+    state.pending = list(state.turn_order)
+    return state
+
+
+def supplying(state: State, trigger: str = "tile") -> State:
+    """A supply round has just started."""
+    state.phase = SUPPLY
+    state.supply_trigger = trigger
+    state.pending = list(state.turn_order)
+    return state

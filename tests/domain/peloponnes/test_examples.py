@@ -32,15 +32,18 @@ from domain.peloponnes.events import (
 )
 from domain.peloponnes.rules import new_turn_order, protector, round_income
 from domain.peloponnes.scoring import rank, seat_result
-from domain.peloponnes.state import DISASTER, INCOME, PLACEMENT, ROUND_END, SUPPLY, State
+from domain.peloponnes.state import DISASTER, INCOME, PLACEMENT, ROUND_END, State
 from tests.domain.peloponnes.helpers import (
     TopOfPile,
     bidding,
     of_type,
+    placing,
     refused,
     run,
     seat,
     settle,
+    striking,
+    supplying,
     table,
     types,
 )
@@ -49,30 +52,6 @@ from tests.domain.peloponnes.helpers import (
 def stack_from_top(state: State, stack: str, tiles: list[str]) -> None:
     rest = [t for t in state.stacks[stack] if t not in tiles]
     state.stacks[stack] = [*tiles, *rest]
-
-
-def placing(state: State, awards: dict[int, str]) -> State:
-    """Step d about to run with these tiles won."""
-    for s, tile_id in awards.items():
-        state.seats[s].won = tile_id
-    state.phase = PLACEMENT
-    state.pending = [s for s in state.turn_order if s in awards]
-    return state
-
-
-def striking(state: State, disaster: str) -> State:
-    state.phase = DISASTER
-    state.strike = disaster
-    state.draws = 1
-    state.pending = list(state.turn_order)
-    return state
-
-
-def supplying(state: State, trigger: str = "tile") -> State:
-    state.phase = SUPPLY
-    state.supply_trigger = trigger
-    state.pending = list(state.turn_order)
-    return state
 
 
 def income_of(state: State, s: int, choices: list[dict[str, str]] | None = None) -> IncomeCollected:

@@ -34,32 +34,21 @@ from domain.peloponnes.events import (
     TurnOrderSet,
 )
 from domain.peloponnes.rules import decide, has_supply_decision, outbid_minimum
-from domain.peloponnes.state import DISASTER, INCOME, PLACEMENT, SUPPLY, State
-from tests.domain.peloponnes.helpers import TopOfPile, bidding, of_type, refused, run, seat, settle, table, types
-
-
-def placing(state: State, awards: dict[int, str]) -> State:
-    for s, tile_id in awards.items():
-        state.seats[s].won = tile_id
-    state.phase = PLACEMENT
-    state.pending = [s for s in state.turn_order if s in awards]
-    return state
-
-
-def striking(state: State, disaster: str) -> State:
-    state.phase = DISASTER
-    state.strike = disaster
-    state.draws = 1
-    state.pending = list(state.turn_order)
-    return state
-
-
-def supplying(state: State) -> State:
-    state.phase = SUPPLY
-    state.supply_trigger = "tile"
-    state.pending = list(state.turn_order)
-    return state
-
+from domain.peloponnes.state import DISASTER, INCOME, State
+from tests.domain.peloponnes.helpers import (
+    TopOfPile,
+    bidding,
+    of_type,
+    placing,
+    refused,
+    run,
+    seat,
+    settle,
+    striking,
+    supplying,
+    table,
+    types,
+)
 
 # -- data and setup (sections 2-3) --------------------------------------------------------------
 
