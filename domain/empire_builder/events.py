@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from domain.kernel import Event
 
@@ -89,13 +90,21 @@ class TurnStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class ArmyMoved(Event):
-    """One group of a ``move_armies``. ``from_`` is the rules file's ``from`` (a Python keyword)."""
+    """One group of a ``move_armies``. The attribute ``from_`` is recorded as the rules file's ``from``
+    (a Python keyword cannot name a field)."""
 
     seat: int
     from_: str
     count: int
     path: list[str]
     cost: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "from": self.from_, "count": self.count, "path": self.path, "cost": self.cost}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ArmyMoved:
+        return cls(data["seat"], data["from"], data["count"], data["path"], data["cost"])
 
 
 @dataclass(frozen=True, slots=True)

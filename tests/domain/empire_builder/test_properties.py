@@ -285,9 +285,9 @@ def test_boxes_follow_from_public_events(players: int, seed: bytes) -> None:
             boxes[data["seat"]]["temples" if kind == "TempleBuilt" else "cities"] -= data["paid"]
         elif kind == "ArmyMoved":
             where = at[data["seat"]]
-            where[data["from_"]] -= data["count"]
-            if not where[data["from_"]]:
-                del where[data["from_"]]
+            where[data["from"]] -= data["count"]
+            if not where[data["from"]]:
+                del where[data["from"]]
             where[data["path"][-1]] = where.get(data["path"][-1], 0) + data["count"]
     for seat, p in enumerate(match.state.seats):
         assert boxes[seat] == {"temples": p.temples, "cities": p.cities}

@@ -420,3 +420,11 @@ def test_view_in_turns_names_the_step() -> None:
     view = GAME.view(state, 0)
     assert view["phase"] == "turn_move" and view["active_seat"] == 1 and view["awaited"] == {"1": ["move_armies"]}
     assert state.phase == TURNS
+
+
+def test_army_moved_is_recorded_with_the_field_from() -> None:
+    event = ArmyMoved(0, "C2", 2, ["2.1"], 0)
+    _, data, viewers, _ = event_record_parts(event)
+    assert viewers is None
+    assert data == {"seat": 0, "from": "C2", "count": 2, "path": ["2.1"], "cost": 0}
+    assert ArmyMoved.from_dict(json.loads(json.dumps(data))) == event
