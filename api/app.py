@@ -143,13 +143,14 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
             while not await request.is_disconnected():
                 records = await run_in_threadpool(reads.records, game_id, sent)
                 if records:
-                    over = records[-1].type == "GameEnded"
+                    # Never revealed here, even after the end: a live record is what the viewer
+                    # may see when it happens (the full log after the end is at /events).
                     for record in records:
-                        yield server_sent_event("record", for_viewer(record, viewer, reveal_all=over), record.position)
+                        yield server_sent_event("record", for_viewer(record, viewer, reveal_all=False), record.position)
                     sent = records[-1].position
                     view = await run_in_threadpool(reads.board, game_id, viewer, sent)
                     yield server_sent_event("view", view, sent)
-                    if over:
+                    if records[-1].type == "GameEnded":
                         yield server_sent_event("end", {"version": sent}, sent)
                         return
                 elif not await subscription.wait(STREAM_KEEPALIVE_SECONDS):

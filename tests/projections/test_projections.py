@@ -1,0 +1,134 @@
+"""Projections on the kernel's fixture game (sealed guesses, private events), embedded store."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from domain.kernel.bots import RandomBot
+from infra.projector import Projector
+from infra.readmodels import MemoryStore, ReadModelStore
+from infra.readside import ReadSide
+from infra.service import CreatedGame, GameService
+from projections import frames
+from projections.base import ProjectedRecord
+from projections.board import board_view
+from projections.checkpoint import MatchCheckpoints, OutOfOrder
+from projections.registry import PROJECTION_NAMES
+
+
+def play(service: GameService, seed: str, commands: int | None = None) -> CreatedGame:
+    """A sealed-guess game played by a random bot, to the end or for ``commands`` commands."""
+    created = service.create_game("sealed_guess", 2, None, seed.encode())
+    bot = RandomBot(f"bot-{seed}".encode())
+    played = 0
+    while commands is None or played < commands:
+        with service.reading(created.game_id) as aggregate:
+            match = aggregate.match
+            if match.is_over:
+                break
+            seat = bot.choose_seat(list(match.game.awaited(match.state)))
+            command = bot.choose(match.game, match.state, seat)
+        service.execute(created.game_id, created.tokens[seat], {"type": command.type, **command.to_dict()})
+        played += 1
+    return created
+
+
+def snapshot(store: ReadModelStore) -> dict[str, dict[str, dict[str, str]]]:
+    """Every document of every read model (MemoryStore internals: a test-only view)."""
+    assert isinstance(store, MemoryStore)
+    out: dict[str, dict[str, dict[str, str]]] = {}
+    for (projection, collection), documents in store._documents.items():
+        if documents:
+            out.setdefault(projection, {})[collection] = dict(documents)
+    return out
+
+
+def test_small_batches_and_restarts_give_the_same_read_models_as_one_pass(service: GameService) -> None:
+    games = [play(service, f"g{i}").game_id for i in range(3)] + [play(service, "half", commands=3).game_id]
+    one_pass = MemoryStore()
+    Projector(service, one_pass, batch_size=1000).catch_up()
+
+    resumed = MemoryStore()
+    steps = 0
+    while True:
+        # A new runner every few batches: a restart resumes from the stored positions.
+        runner = Projector(service, resumed, batch_size=3)
+        progressed = any(runner.step() for _ in range(2))
+        runner.release_leases()  # a clean stop; a killed worker's lease would run out instead
+        if not progressed:
+            break
+        steps += 1
+    assert steps > 5
+    assert snapshot(resumed) == snapshot(one_pass)
+    assert {p: resumed.position(p) for p in PROJECTION_NAMES} == dict.fromkeys(
+        PROJECTION_NAMES, service.recorder.max_notification_id()
+    )
+    lobby = {json.loads(e)["game_id"]: json.loads(e) for e in one_pass.get_all("lobby", "games").values()}
+    assert set(lobby) == set(games)
+    assert lobby[games[-1]]["status"] == "running" and lobby[games[0]]["status"] == "ended"
+
+
+def test_views_are_the_games_own_per_viewer_views_and_keep_secrets(service: GameService) -> None:
+    game_id = play(service, "secret", commands=1).game_id  # one seat has committed a sealed guess
+    store = MemoryStore()
+    reads = ReadSide(service, store, Projector(service, store))
+    aggregate = service.load(game_id)
+    committed = next(iter(aggregate.match.state.guesses))
+    guess = aggregate.match.state.guesses[committed]
+    for viewer in [None, 0, 1]:
+        view = reads.board(game_id, viewer)
+        assert view == json.loads(json.dumps(board_view(game_id, aggregate.match, viewer)))
+        assert view["state"]["my_guess"] == (guess if viewer == committed else None)
+
+
+def test_every_past_version_comes_from_the_nearest_frame(service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(frames, "FRAME_INTERVAL", 4)  # several frames in a short game
+    game_id = play(service, "frames").game_id
+    store = MemoryStore()
+    reads = ReadSide(service, store, Projector(service, store))
+    last = service.load(game_id).version
+    assert last > 12
+    for version in range(1, last + 1):
+        expected = json.loads(json.dumps(board_view(game_id, service.load(game_id, version).match, 0)))
+        assert reads.at_version(game_id, version, 0) == expected
+    scoreboard = reads.scoreboard(game_id)
+    assert scoreboard["final"] and scoreboard["version"] == last and scoreboard["winners"]
+    assert len(store.get_all("frames", "frames")) == 1 + last // 4
+
+
+def test_a_stale_commit_changes_nothing() -> None:
+    store = MemoryStore()
+    assert store.commit("boards", 0, 5, {("views", "a"): '"first"'})
+    assert not store.commit("boards", 0, 9, {("views", "a"): '"second"', ("views", "b"): '"x"'})
+    assert store.get("boards", "views", "a") == '"first"' and store.get("boards", "views", "b") is None
+    assert store.position("boards") == 5
+
+
+def test_a_lease_keeps_other_workers_out_until_it_expires() -> None:
+    store = MemoryStore()
+    assert store.acquire_lease("boards", "a", ttl=0.05)
+    assert not store.acquire_lease("boards", "b", ttl=10)
+    assert store.acquire_lease("boards", "a", ttl=10)  # renewing
+    store.release_lease("boards", "a")
+    assert store.acquire_lease("boards", "b", ttl=10)
+
+
+def test_records_out_of_order_are_refused_not_skipped(service: GameService) -> None:
+    game_id = play(service, "order", commands=1).game_id
+    records = service.records(game_id)
+    checkpoints = MatchCheckpoints(_Documents())
+    checkpoints.advance(ProjectedRecord(game_id, records[0], 1, "t"))
+    with pytest.raises(OutOfOrder):
+        checkpoints.advance(ProjectedRecord(game_id, records[2], 3, "t"))
+    with pytest.raises(OutOfOrder):
+        MatchCheckpoints(_Documents()).advance(ProjectedRecord(game_id, records[1], 2, "t"))
+
+
+class _Documents(dict):  # type: ignore[type-arg]
+    def get(self, collection: str, key: str) -> object:  # type: ignore[override]
+        return super().get((collection, key))
+
+    def put(self, collection: str, key: str, value: object) -> None:
+        self[(collection, key)] = value

@@ -1,0 +1,42 @@
+"""The live stream (server-sent events) in the embedded mode."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from domain.kernel.log import for_viewer
+from infra.service import GameService
+from tests.projections.test_projections import play
+from tests.support.http import auth
+
+
+def read_stream(client: TestClient, path: str, headers: dict[str, str]) -> list[tuple[str, Any]]:
+    """The (event, data) messages of a stream that ends (the game ends)."""
+    messages: list[tuple[str, Any]] = []
+    with client.stream("GET", path, headers=headers) as response:
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/event-stream")
+        event = ""
+        for line in response.iter_lines():
+            if line.startswith("event: "):
+                event = line.removeprefix("event: ")
+            elif line.startswith("data: "):
+                messages.append((event, json.loads(line.removeprefix("data: "))))
+    return messages
+
+
+def test_a_seat_streams_every_record_in_order_as_that_seat_may_see_it(client: TestClient, service: GameService) -> None:
+    created = play(service, "stream")
+    game_id = created.game_id
+    records = service.records(game_id)
+    messages = read_stream(client, f"/games/{game_id}/stream", auth(created.tokens[1]))
+    streamed = [data for event, data in messages if event == "record"]
+    assert [r["position"] for r in streamed] == list(range(1, len(records) + 1))
+    assert streamed == [json.loads(json.dumps(for_viewer(r, 1, reveal_all=False))) for r in records]
+    private_to_seat_0 = [r for r in records if r.viewers == [0]]
+    assert private_to_seat_0 and all(streamed[r.position - 1]["data"] == r.public for r in private_to_seat_0)
+    assert messages[-2][0] == "view" and messages[-2][1]["version"] == len(records)
+    assert messages[-1] == ("end", {"version": len(records)})
