@@ -5,7 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from domain.alexandros import GAME
-from domain.alexandros.data import BLACK_WALLS, SYMBOLS, parse_point, parse_side, parse_space, space_coord
+from domain.alexandros.commands import MoveAlexander
+from domain.alexandros.data import (
+    BLACK_WALLS,
+    DIST,
+    POINT_NEIGHBOURS,
+    SYMBOLS,
+    parse_point,
+    parse_side,
+    parse_space,
+    point_coord,
+    space_coord,
+)
 from domain.alexandros.rules import province_spaces
 from domain.alexandros.state import ACTIONS, BLACK, MOVE, AlexandrosState, empty_hand, label_provinces
 from domain.kernel import Chance, Command, Event, RuleViolation, engine
@@ -151,10 +162,40 @@ def of_type(events: list[Event], name: str) -> list[Any]:
 
 def all_shortest_routes(start: list[int], goal: list[int]) -> list[list[list[int]]]:
     """Every shortest route (R4) between two points, to check the counts the examples state."""
-    from domain.alexandros.data import DIST, POINT_NEIGHBOURS, point_coord
-
     a, b = point(start), point(goal)
     routes: list[list[int]] = [[a]]
     for _ in range(DIST[a][b]):
         routes = [[*r, q] for r in routes for q in POINT_NEIGHBOURS[r[-1]] if DIST[q][b] == DIST[r[-1]][b] - 1]
     return [[point_coord(p) for p in r] for r in routes]
+
+
+def move(slot: int | None, target: list[int], corner: list[int], path: list[list[int]], **kw: object) -> MoveAlexander:
+    """A display move (``slot`` given) or a hand move (``card=...``)."""
+    source = kw.pop("source", "display" if slot is not None else "hand")
+    return MoveAlexander(source=source, slot=slot, target=target, corner=corner, path=path, **kw)  # type: ignore[arg-type]
+
+
+def e5_state(hand_2: dict[str, int] | None = None) -> tuple[AlexandrosState, list[Event]]:
+    """E5: Fixture F, seat 2 splits X with the soldier move."""
+    state = fixture_f(display=("soldier", "horse"))
+    state.scores = [20, 30, 25]
+    if hand_2 is not None:
+        state.hands[2] = hand_2
+    state, events = run(state, 2, move(0, [4, 12], [5, 13], [[3, 11], [4, 12], [5, 13]]))
+    return state, events
+
+
+def e7_state(hand_2: dict[str, int]) -> AlexandrosState:
+    """E7: Fixture F with X held by seat 1 on s(3,10) and s(4,12); seat 2 in its ACTIONS step."""
+    state = to_actions(fixture_f())
+    place(state, 1, [4, 12])
+    state.hands[2] = hand_2
+    return state
+
+
+def e15_state() -> AlexandrosState:
+    """E15: no lyre space is free."""
+    state = start_state(hands={0: hand(lyre=1)})
+    add_walls(state, E15_LYRE_WALLS)
+    assert state.black_left == 55
+    return state

@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 from domain.alexandros import GAME
-from domain.alexandros.commands import EndTurn, LevyTaxes, MoveAlexander, OccupyProvince, RetireGovernor, TakeCard
+from domain.alexandros.commands import EndTurn, LevyTaxes, OccupyProvince, RetireGovernor, TakeCard
 from domain.alexandros.data import DIST, SPACE_CORNERS, point_coord, space_coord
 from domain.alexandros.moves import legal_moves
 from domain.alexandros.rules import closest_free_spaces, provinces, tax_scoring
 from domain.alexandros.state import ACTIONS, MOVE, OVER, TURN_OVER, empty_hand
 from domain.kernel import engine
 from tests.domain.alexandros.fixtures import (
-    E15_LYRE_WALLS,
     F3_WALLS,
     add_walls,
     all_shortest_routes,
     chance,
+    e5_state,
+    e7_state,
+    e15_state,
     fixture_f,
     hand,
+    move,
     of_type,
     place,
     point,
@@ -29,17 +32,8 @@ from tests.domain.alexandros.fixtures import (
 )
 
 
-def move(slot: int | None, target: list[int], corner: list[int], path: list[list[int]], **kw: object) -> MoveAlexander:
-    source = kw.pop("source", "display" if slot is not None else "hand")
-    return MoveAlexander(source=source, slot=slot, target=target, corner=corner, path=path, **kw)  # type: ignore[arg-type]
-
-
 def walls_of(events: list) -> list[list[list[int]]]:
     return [e.side for e in of_type(events, "WallBuilt")]
-
-
-def rect(rows: range, cols: range) -> list[list[int]]:
-    return [[r, c] for r in rows for c in cols]
 
 
 # -- 11.1 the rule book's figures -----------------------------------------------------------------------
@@ -171,15 +165,6 @@ def test_e4_route_entirely_along_walls_and_coast() -> None:
     assert split.governors[space([3, 10])] == 1
 
 
-def e5_state(hand_2: dict[str, int] | None = None):
-    state = fixture_f(display=("soldier", "horse"))
-    state.scores = [20, 30, 25]
-    if hand_2 is not None:
-        state.hands[2] = hand_2
-    state, events = run(state, 2, move(0, [4, 12], [5, 13], [[3, 11], [4, 12], [5, 13]]))
-    return state, events
-
-
 X_W = [[3, 8], [3, 9], [3, 10], [4, 8], [4, 9], [4, 10], [4, 11]]
 X_E = [[3, 11], [3, 12], [3, 13], [3, 14], [4, 12], [4, 13], [4, 14]]
 
@@ -218,13 +203,6 @@ def test_e6_occupying_right_after_the_split_with_an_extra_governor() -> None:
     }
     assert state.governor_supply[2] == 3
     assert state.hands[2] == hand(lyre=1, temple=1)
-
-
-def e7_state(hand_2: dict[str, int]):
-    state = to_actions(fixture_f())
-    place(state, 1, [4, 12])
-    state.hands[2] = hand_2
-    return state
 
 
 def test_e7_takeover_cost_and_compensation_rounded_up() -> None:
@@ -373,13 +351,6 @@ def test_e14_a_tie() -> None:
     events: list = []
     engine.settle(GAME, state, chance(), events)
     assert events[-1].type == "GameEnded" and events[-1].winners == [0, 1]
-
-
-def e15_state():
-    state = start_state(hands={0: hand(lyre=1)})
-    add_walls(state, E15_LYRE_WALLS)
-    assert state.black_left == 55
-    return state
 
 
 def test_e15_joker() -> None:

@@ -16,6 +16,7 @@ from domain.alexandros.data import (
     SYMBOLS,
     side_coord,
 )
+from domain.alexandros.moves import legal_moves
 from domain.alexandros.rules import closest_free_spaces, decide, is_free, provinces, tax_scoring
 from domain.alexandros.state import ACTIONS, MOVE, OVER, TURN_OVER
 from domain.kernel import Chance, RuleViolation, engine
@@ -24,6 +25,9 @@ from tests.domain.alexandros.fixtures import (
     F3_WALLS,
     add_walls,
     chance,
+    e5_state,
+    e7_state,
+    e15_state,
     fixture_f,
     hand,
     of_type,
@@ -432,3 +436,34 @@ def test_r65_reshuffle_between_two_refills_keeps_every_card() -> None:
     assert [e.type for e in events[:3]] == ["DisplayRefilled", "SupplyShuffled", "DisplayRefilled"]
     assert state.display[0] == "lyre" and state.display[1] == events[1].order[0]
     assert sorted([*state.display, *state.supply]) == ["horse", "lyre", "temple"]
+
+
+# -- legal-move listing (section 10.1) -------------------------------------------------------------------
+
+
+def test_legal_moves_list_every_joker_symbol_with_a_free_space() -> None:
+    moves = legal_moves(e15_state(), 0, chance())
+    jokers = {m.joker_symbol for m in moves if m.source == "display" and m.slot == 0}
+    assert jokers == {"temple", "amphora", "horse", "soldier"}
+    assert not [m for m in moves if m.source == "hand"], "the only hand card is a lyre, which has no free space"
+    assert {m.joker_symbol for m in moves if m.slot == 1} == {None}
+
+
+def test_legal_moves_list_one_cheapest_occupation_per_governor_count() -> None:
+    state, _ = e5_state(hand(lyre=1, temple=1))
+    occupations = [m for m in legal_moves(state, 2, chance()) if isinstance(m, OccupyProvince)]
+    assert sorted(len(m.governors) for m in occupations) == [1, 2]
+    assert all(sorted(map(tuple, m.governors)) <= [(3, 14), (4, 12)] for m in occupations)
+
+
+def test_legal_moves_offer_a_payable_takeover_with_compensation() -> None:
+    state = e7_state(hand(horse=3, soldier=2, temple=1))
+    takeovers = [m for m in legal_moves(state, 2, chance()) if isinstance(m, OccupyProvince) and m.compensation]
+    assert takeovers, "the E7 take-over is payable"
+    for move in takeovers:
+        run(e7_state(hand(horse=3, soldier=2, temple=1)), 2, move)
+
+
+def test_nobody_but_the_current_seat_has_legal_moves() -> None:
+    state = start_state(players=3)
+    assert legal_moves(state, 1, chance()) == [] and legal_moves(state, 0, chance())
