@@ -70,7 +70,7 @@ def random_states(players: int, seed: bytes, every: int = 7) -> Iterator[tuple[A
     yield state, chance
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(seed=seeds, players=player_counts)
 def test_random_games_finish_replay_and_verify(seed: bytes, players: int) -> None:
     match, records = play_recorded_game(GAME, players, seed=seed)
@@ -110,7 +110,7 @@ def hide_differently(state: AlexandrosState, viewer: int, seed: bytes) -> Alexan
     return other
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(seed=seeds, players=player_counts)
 def test_views_and_moves_ignore_what_the_viewer_cannot_know(seed: bytes, players: int) -> None:
     for state, _ in random_states(players, seed, every=4):
@@ -123,7 +123,7 @@ def test_views_and_moves_ignore_what_the_viewer_cannot_know(seed: bytes, players
                 assert GAME.legal_moves(other, viewer, Chance(b"same")) == moves
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(seed=seeds, players=player_counts)
 def test_final_scores_follow_from_public_events(seed: bytes, players: int) -> None:
     """A spectator rebuilds walls and governors from public events and recomputes every levy."""
