@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 from typing import Any
 
 from domain.empire_builder import GAME
@@ -117,17 +118,22 @@ def of_type(events: list[Event], cls: type[Event]) -> list[Any]:
     return [e for e in events if isinstance(e, cls)]
 
 
-def partly_played(players: int, commands: int, seed: bytes = b"s", **options: Any) -> tuple[State, Chance]:
-    """A game after ``commands`` random-bot commands (or its end, if sooner)."""
+def bot_game(players: int, seed: bytes, **options: Any) -> Iterator[tuple[State, Chance]]:
+    """The states of a random-bot game, each before the next command, and finally the ended game."""
     chance = Chance(seed)
     bot = RandomBot(seed + b"-bot")
     state, _ = start(players, chance, **options)
-    for _ in range(commands):
-        if GAME.is_over(state):
-            break
+    while not GAME.is_over(state):
+        yield state, chance
         seat = bot.choose_seat(list(GAME.awaited(state)))
         state, _events = engine.execute(GAME, state, seat, bot.choose(GAME, state, seat), chance)
-    return state, chance
+    yield state, chance
+
+
+def partly_played(players: int, commands: int, seed: bytes = b"s", **options: Any) -> tuple[State, Chance]:
+    """A game after ``commands`` random-bot commands (or its end, if sooner)."""
+    *_, last = islice(bot_game(players, seed, **options), commands + 1)
+    return last
 
 
 def play_until(
@@ -135,14 +141,9 @@ def play_until(
 ) -> tuple[State, Chance]:
     """The first state a random-bot game reaches for which ``wanted`` holds (trying the seeds in turn)."""
     for seed in seeds:
-        chance = Chance(seed)
-        bot = RandomBot(seed + b"-bot")
-        state, _ = start(players, chance, **options)
-        while not GAME.is_over(state):
+        for state, chance in bot_game(players, seed, **options):
             if wanted(state):
                 return state, chance
-            seat = bot.choose_seat(list(GAME.awaited(state)))
-            state, _events = engine.execute(GAME, state, seat, bot.choose(GAME, state, seat), chance)
     raise AssertionError("no game reached the wanted state")
 
 

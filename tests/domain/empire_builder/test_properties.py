@@ -16,10 +16,9 @@ from domain.empire_builder.data import ALL_SPLITS, CITY_PIECES, CUBES, PROVINCES
 from domain.empire_builder.rules import initial_state
 from domain.empire_builder.state import ALLOCATION, REALLOCATION, State
 from domain.kernel import Chance, RuleViolation, engine
-from domain.kernel.bots import RandomBot
 from domain.kernel.log import Record, for_viewer
 from domain.kernel.match import Match
-from tests.domain.empire_builder.helpers import partly_played, play_until
+from tests.domain.empire_builder.helpers import bot_game, partly_played, play_until
 from tests.support.properties import (
     check_legal_moves_accepted,
     check_record_verifies,
@@ -199,14 +198,9 @@ def check_sealed_commits_are_invisible(state: State, viewer: int) -> bool:
 @given(players=st.integers(2, 5), seed=seeds, viewer=st.integers(0, 4), short=st.booleans())
 def test_views_and_moves_ignore_other_seats_sealed_commits(players: int, seed: bytes, viewer: int, short: bool) -> None:
     viewer %= players
-    chance = Chance(seed)
-    bot = RandomBot(seed + b"-bot")
-    state, _ = engine.start(GAME, players, GAME.normalize_options(players, {"short_game": short}), chance)
-    checked = 0
-    while not GAME.is_over(state):
-        checked += check_sealed_commits_are_invisible(state, viewer)
-        seat = bot.choose_seat(list(GAME.awaited(state)))
-        state, _events = engine.execute(GAME, state, seat, bot.choose(GAME, state, seat), chance)
+    checked = sum(
+        check_sealed_commits_are_invisible(state, viewer) for state, _ in bot_game(players, seed, short_game=short)
+    )
     assert checked or players == 2
 
 
