@@ -52,6 +52,10 @@ class ReadModelStore(ABC):
     def get_all(self, projection: str, collection: str) -> dict[str, str]: ...
 
     @abstractmethod
+    def export(self, projection: str) -> dict[str, dict[str, str]]:
+        """Every document of the projection, by collection (to compare a read model with a rebuild)."""
+
+    @abstractmethod
     def commit(self, projection: str, expected: int, position: int, changes: Changes) -> bool:
         """Write ``changes`` and move the position from ``expected`` to ``position``, atomically;
         False (and nothing written) when the position is no longer ``expected``."""
@@ -110,6 +114,10 @@ class MemoryStore(ReadModelStore):
     def get_all(self, projection: str, collection: str) -> dict[str, str]:
         with self._changed:
             return dict(self._documents[(projection, collection)])
+
+    def export(self, projection: str) -> dict[str, dict[str, str]]:
+        with self._changed:
+            return {c: dict(d) for (p, c), d in self._documents.items() if p == projection and d}
 
     def commit(self, projection: str, expected: int, position: int, changes: Changes) -> bool:
         with self._changed:
@@ -250,6 +258,11 @@ class RedisStore(ReadModelStore):
 
     def get_all(self, projection: str, collection: str) -> dict[str, str]:
         return self.redis.hgetall(self.collection_key(projection, collection))
+
+    def export(self, projection: str) -> dict[str, dict[str, str]]:
+        start = len(self.collection_key(projection, ""))
+        keys = self.redis.scan_iter(match=f"{self.collection_key(projection, '')}*", count=1000)
+        return {key[start:]: self.redis.hgetall(key) for key in keys}
 
     def commit(self, projection: str, expected: int, position: int, changes: Changes) -> bool:
         keys = [self.positions_key]

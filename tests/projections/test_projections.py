@@ -36,13 +36,8 @@ def play(service: GameService, seed: str, commands: int | None = None) -> Create
 
 
 def snapshot(store: ReadModelStore) -> dict[str, dict[str, dict[str, str]]]:
-    """Every document of every read model (MemoryStore internals: a test-only view)."""
-    assert isinstance(store, MemoryStore)
-    out: dict[str, dict[str, dict[str, str]]] = {}
-    for (projection, collection), documents in store._documents.items():
-        if documents:
-            out.setdefault(projection, {})[collection] = dict(documents)
-    return out
+    """Every document and position of every read model."""
+    return {name: {"": {"position": str(store.position(name))}, **store.export(name)} for name in PROJECTION_NAMES}
 
 
 def test_small_batches_and_restarts_give_the_same_read_models_as_one_pass(service: GameService) -> None:
