@@ -35,7 +35,6 @@ DISPLAY_SLOTS: int = _COMPONENTS["display_slots"]
 ACTIONS_PER_TURN: int = _COMPONENTS["actions_per_turn"]
 WINNING_SCORE: int = _COMPONENTS["winning_score"]
 
-OPEN = "."
 SEA = "~"
 
 Coord = tuple[int, int]
