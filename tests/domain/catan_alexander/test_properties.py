@@ -124,8 +124,8 @@ def test_view_and_moves_ignore_what_the_viewer_cannot_know(
     players, options = setup
     viewer %= players
     state, _ = partly_played(players, commands, seed, options)
-    if state.phase == TRADE_BUILD and state.offers:
-        return  # an accepted offer tells the active player what the partner holds (R36d)
+    if (state.phase == TRADE_BUILD and state.offers) or GAME.is_over(state):
+        return  # an accepted offer tells the active player what the partner holds (R36d); GameEnded reveals all
     other = hide_and_shuffle(state, viewer)
     assert GAME.view(other, viewer) == GAME.view(state, viewer)
     assert GAME.view(other, None) == GAME.view(state, None)
@@ -147,9 +147,7 @@ def test_final_scores_recomputed_from_public_events(seed: bytes, setup: tuple[in
     for r in public:
         data = r["data"]
         kind = r["type"]
-        if kind == "SettlementBuilt":
-            points[data["seat"]] += 1
-        elif kind == "CityBuilt":
+        if kind in ("SettlementBuilt", "CityBuilt"):
             points[data["seat"]] += 1
         elif kind == "LongestRoadChanged":
             longest = data["holder"]
@@ -182,7 +180,7 @@ def test_final_scores_recomputed_from_public_events(seed: bytes, setup: tuple[in
 
 def test_the_stacks_are_sealed_for_everybody() -> None:
     """§8: the shuffled supply stack, development deck and token order are in no seat's view."""
-    match, records = play_recorded_game(GAME, 4, {}, seed=b"sealed")
+    _match, records = play_recorded_game(GAME, 4, {}, seed=b"sealed")
     sealed = next(r for r in records if r.type == "StacksShuffled")
     assert sealed.viewers == []
     assert sealed.public == {"sealed_for": []}
