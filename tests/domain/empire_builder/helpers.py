@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from itertools import islice
 from typing import Any
 
 from domain.empire_builder import GAME
 from domain.empire_builder.commands import AllocateResources, AttemptBuilds, MoveArmies
-from domain.empire_builder.data import REGIONS
 from domain.empire_builder.rules import initial_state
 from domain.empire_builder.state import MOVE, TURNS, State
 from domain.kernel import Chance, Command, Event, RuleViolation, engine
@@ -51,6 +50,13 @@ def refused(state: State, seat: int, command: Command) -> str:
         assert state == before, "a refused command changed the state"
         return violation.code
     raise AssertionError(f"{command} was accepted")
+
+
+def settle(state: State, chance: Chance | None = None) -> list[Event]:
+    """Run the automatic steps due now (e.g. the evaluation after the last turn) in place; return their events."""
+    events: list[Event] = []
+    engine.settle(GAME, state, chance or Chance(b"test"), events)
+    return events
 
 
 def allocate(state: State, splits: dict[int, tuple[int, int, int, int]], chance: Chance | None = None) -> list[Event]:
@@ -134,18 +140,3 @@ def partly_played(players: int, commands: int, seed: bytes = b"s", **options: An
     """A game after ``commands`` random-bot commands (or its end, if sooner)."""
     *_, last = islice(bot_game(players, seed, **options), commands + 1)
     return last
-
-
-def play_until(
-    players: int, wanted: Callable[[State], bool], seeds: Iterable[bytes], **options: Any
-) -> tuple[State, Chance]:
-    """The first state a random-bot game reaches for which ``wanted`` holds (trying the seeds in turn)."""
-    for seed in seeds:
-        for state, chance in bot_game(players, seed, **options):
-            if wanted(state):
-                return state, chance
-    raise AssertionError("no game reached the wanted state")
-
-
-def symbol(campaign: int) -> str:
-    return REGIONS[campaign].symbol

@@ -31,7 +31,7 @@ from domain.empire_builder.events import (
 from domain.empire_builder.rules import Group, build_options, group_costs
 from domain.empire_builder.scoring import final_awards
 from domain.empire_builder.state import ALLOCATION, BUILD, State
-from domain.kernel import Chance, RuleViolation, engine
+from domain.kernel import RuleViolation
 from domain.kernel.log import event_record_parts
 from domain.kernel.messages import parse_command
 from tests.domain.empire_builder.helpers import (
@@ -44,16 +44,10 @@ from tests.domain.empire_builder.helpers import (
     of_type,
     refused,
     run,
+    settle,
     start,
     types,
 )
-
-
-def evaluate(state: State, chance: Chance | None = None) -> list:
-    """Run the automatic steps that follow the last turn (the evaluation and what comes after it)."""
-    events: list = []
-    engine.settle(GAME, state, chance or Chance(b"test"), events)
-    return events
 
 
 def scored(events: list) -> dict[str, tuple[int | None, int]]:
@@ -110,7 +104,7 @@ def test_e03_contested_temple_three_attempters() -> None:
         armies={0: {"2.2": 1}, 1: {"2.2": 2}, 2: {"2.2": 1}},
         attempts=[("2.2", "temple", 0), ("2.2", "temple", 1), ("2.2", "temple", 2)],
     )
-    events = evaluate(state)
+    events = settle(state)
     assert ProvinceScored(2, 1, "2.2", {"0": 1, "1": 2, "2": 1}, 1, 2) in events
     assert scored(events)["2.1"] == (None, 0)
     i = events.index(TempleBuilt(2, 1, "2.2", 0, {"0": 5, "1": 3, "2": 3}, 4, 3))
@@ -132,7 +126,7 @@ def test_e04_tie_for_the_most_nobody_builds() -> None:
         armies=armies,
         attempts=[("2.2", "city", 0), ("2.2", "city", 1), ("2.2", "city", 2)],
     )
-    events = evaluate(state)
+    events = settle(state)
     assert of_type(events, BuildAttemptFailed) == [BuildAttemptFailed(2, 1, "2.2", "city", s, "tie") for s in range(3)]
     assert [p.cities for p in state.seats] == [4, 4, 2]
     assert "2.2" not in state.cities
@@ -145,7 +139,7 @@ def test_e04_tie_for_the_most_nobody_builds() -> None:
         armies=armies,
         attempts=[("2.2", "city", 0), ("2.2", "city", 1)],
     )
-    events = evaluate(state)
+    events = settle(state)
     assert CityFounded(2, 2, "2.2", 0, {"0": 5, "1": 4}, 5, 5) in events
     assert state.seats[0].cities == 0 and state.cities["2.2"] == 0
 
@@ -159,7 +153,7 @@ def test_e05_single_attempter_cannot_pay_and_never_from_the_other_box() -> None:
         armies={1: {"4.1": 1, "4.2": 1}},
         attempts=[("4.1", "temple", 1), ("4.2", "city", 1)],
     )
-    events = evaluate(state)
+    events = settle(state)
     assert TempleBuilt(4, 1, "4.1", 1, {"1": 2}, 1, 3) in events
     assert BuildAttemptFailed(4, 1, "4.2", "city", 1, "cannot_pay") in events
     assert not of_type(events, CityFounded)
@@ -170,11 +164,11 @@ def test_e05_single_attempter_cannot_pay_and_never_from_the_other_box() -> None:
 def test_e06_contested_city_runner_up_at_zero_and_tie_at_zero() -> None:
     armies = {0: {"4.3": 1}, 2: {"4.3": 1}}
     state = at_evaluation(3, 4, 2, {0: (0, 1), 2: (0, 0)}, armies, [("4.3", "city", 0), ("4.3", "city", 2)])
-    events = evaluate(state)
+    events = settle(state)
     assert CityFounded(4, 2, "4.3", 0, {"0": 1, "2": 0}, 1, 5) in events
     assert BuildAttemptFailed(4, 2, "4.3", "city", 2, "outbid") in events
     state = at_evaluation(3, 4, 2, {0: (0, 0), 2: (0, 0)}, armies, [("4.3", "city", 0), ("4.3", "city", 2)])
-    events = evaluate(state)
+    events = settle(state)
     assert not of_type(events, CityFounded)
     assert {e.reason for e in of_type(events, BuildAttemptFailed)} == {"tie"}
 
@@ -188,7 +182,7 @@ def test_e07_evaluation_order_drains_a_box() -> None:
         armies={0: {"2.1": 1, "2.4": 1}, 1: {"2.1": 1}, 2: {"2.4": 1}},
         attempts=[("2.1", "temple", 0), ("2.1", "temple", 1), ("2.4", "temple", 0), ("2.4", "temple", 2)],
     )
-    events = evaluate(state)
+    events = settle(state)
     assert TempleBuilt(2, 1, "2.1", 0, {"0": 4, "1": 2}, 3, 3) in events
     assert TempleBuilt(2, 1, "2.4", 2, {"0": 1, "2": 2}, 2, 3) in events
     assert BuildAttemptFailed(2, 1, "2.4", "temple", 0, "outbid") in events
@@ -273,16 +267,16 @@ def test_e11_the_campaign_ends_early_and_the_round_still_finishes() -> None:
 
 def test_e12_the_campaign_ends_after_round_3() -> None:
     state = at_evaluation(2, 5, 3, {}, {0: {"5.2": 1}}, [])
-    events = evaluate(state)
+    events = settle(state)
     assert CampaignEnded(5, "round_limit") in events
     assert CampaignStarted(6, 6, "C6", False) in events
     state = at_evaluation(2, 5, 2, {}, {0: {"5.5": 1}}, [])
     state.goal_reached = True
-    events = evaluate(state)
+    events = settle(state)
     assert CampaignEnded(5, "goal_reached") in events
     assert not of_type(events, RoundStarted), "no round 3 and no reallocation"
     state = at_evaluation(2, 5, 2, {0: (1, 1)}, {0: {"5.2": 1}}, [])
-    events = evaluate(state)
+    events = settle(state)
     assert events[-1] == RoundStarted(5, 3)
 
 
@@ -330,7 +324,7 @@ def test_e16_first_campaign_tie_down_to_the_temples_box_and_a_lot() -> None:
 
 def test_e17_reallocation_in_round_2() -> None:
     state = at_evaluation(3, 1, 1, {0: (2, 3), 1: (0, 0), 2: (1, 4)}, {}, [])
-    events = evaluate(state)
+    events = settle(state)
     assert events[-1] == RoundStarted(1, 2)
     assert GAME.awaited(state) == {0: ("reallocate_resources",), 2: ("reallocate_resources",)}
     (committed,) = run(state, 0, ReallocateResources(4, 1))
@@ -358,14 +352,14 @@ def test_e18_temples_again_in_later_rounds_a_city_only_once() -> None:
     state = at_evaluation(
         3, 4, 1, {0: (3, 0), 1: (0, 2), 2: (1, 0)}, armies, [("4.2", "temple", 0), ("4.2", "city", 1)]
     )
-    events = evaluate(state)
+    events = settle(state)
     assert TempleBuilt(4, 1, "4.2", 0, {"0": 3}, 1, 3) in events
     assert CityFounded(4, 1, "4.2", 1, {"1": 2}, 2, 5) in events
     state2 = at_evaluation(3, 4, 2, {0: (2, 0), 1: (0, 0), 2: (1, 0)}, armies, [("4.2", "temple", 0)])
     state2.temples, state2.cities = state.temples, state.cities
     state2.seats[0].temples_built, state2.seats[1].cities_built = 1, 1
     vp = state2.seats[0].vp
-    events = evaluate(state2)
+    events = settle(state2)
     assert TempleBuilt(4, 2, "4.2", 0, {"0": 2}, 1, 3) in events
     assert state2.temples["4.2"] == [0, 0]
     assert state2.seats[0].vp - vp == 3, "the first temple is not scored again (and 1-1-1 armies score nothing)"
@@ -375,7 +369,7 @@ def test_e18_temples_again_in_later_rounds_a_city_only_once() -> None:
     assert refused(turn, 2, builds(("4.2", "city"))) == "CITY_EXISTS"
     state3 = at_evaluation(3, 4, 3, {0: (1, 0), 2: (1, 0)}, armies, [("4.2", "temple", 0), ("4.2", "temple", 2)])
     state3.temples = {"4.2": [0, 0]}
-    events = evaluate(state3)
+    events = settle(state3)
     assert not of_type(events, TempleBuilt)
     assert state3.temples["4.2"] == [0, 0]
 
@@ -383,11 +377,11 @@ def test_e18_temples_again_in_later_rounds_a_city_only_once() -> None:
 def test_e19_province_majority_armies_on_the_symbol_do_not_count() -> None:
     armies = {0: {"1.1": 1, "1.2": 3}, 1: {"1.2": 2, "1.4": 2, "C1": 4}, 2: {"1.2": 3}}
     state = at_evaluation(3, 1, 1, {}, armies, [])
-    events = evaluate(state)
+    events = settle(state)
     expected = {"1.1": (0, 2), "1.2": (None, 0), "1.3": (None, 0), "1.4": (1, 2), "1.5": (None, 0), "1.6": (None, 0)}
     assert scored(events) == expected
     state = at_evaluation(3, 1, 2, {}, armies, [])
-    assert scored(evaluate(state)) == expected
+    assert scored(settle(state)) == expected
 
 
 E20_TEMPLES = {1: (2, 1, 0), 2: (3, 3, 1), 3: (1, 2, 1), 4: (1, 1, 2), 5: (1, 1, 0), 6: (0, 0, 1)}
@@ -445,7 +439,7 @@ def test_e21_short_game_start_end_and_halving() -> None:
     state.goal_reached = True
     with_buildings(state, range(2, 5))
     vp = [p.vp for p in state.seats]
-    events = evaluate(state)
+    events = settle(state)
     assert CampaignEnded(4, "goal_reached") in events and isinstance(events[-1], GameEnded)
     awards = of_type(events, AwardScored)
     assert [(a.award, a.seat, a.vp) for a in awards[:2]] == [("most_cities", 2, 5), ("most_temples", 1, 7)]
@@ -455,7 +449,7 @@ def test_e21_short_game_start_end_and_halving() -> None:
     assert [p.vp - v for p, v in zip(state.seats, vp, strict=True)] == [2 + 0, 9, 9]  # seat 0 also held 4.5
     state = at_evaluation(3, 4, 3, {}, {}, [], short_game=True, region_scoring_variant=True)
     with_buildings(state, range(2, 5))
-    events = evaluate(state)
+    events = settle(state)
     assert CampaignEnded(4, "round_limit") in events
     combined = {a.region: (a.seat, a.vp) for a in of_type(events, AwardScored) if a.award == "region_buildings"}
     assert combined == {2: (0, 2), 3: (1, 2), 4: (2, 2)}

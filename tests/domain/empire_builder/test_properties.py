@@ -15,10 +15,11 @@ from domain.empire_builder.commands import AllocateResources, ReallocateResource
 from domain.empire_builder.data import ALL_SPLITS, CITY_PIECES, CUBES, PROVINCES, TEMPLE_PIECES
 from domain.empire_builder.rules import initial_state
 from domain.empire_builder.state import ALLOCATION, REALLOCATION, State
-from domain.kernel import Chance, RuleViolation, engine
+from domain.kernel import Chance, RuleViolation
+from domain.kernel.bots import RandomBot
 from domain.kernel.log import Record, for_viewer
 from domain.kernel.match import Match
-from tests.domain.empire_builder.helpers import bot_game, partly_played, play_until
+from tests.domain.empire_builder.helpers import bot_game, partly_played
 from tests.support.properties import (
     check_legal_moves_accepted,
     check_record_verifies,
@@ -204,20 +205,42 @@ def test_views_and_moves_ignore_other_seats_sealed_commits(players: int, seed: b
     assert checked or players == 2
 
 
-def test_reallocation_stays_sealed_until_everyone_committed() -> None:
-    state, chance = play_until(
-        3, lambda s: s.phase == REALLOCATION and len(GAME.awaited(s)) >= 2, (str(i).encode() for i in range(50))
-    )
-    first, second = sorted(GAME.awaited(state))[:2]
-    total = state.seats[first].temples + state.seats[first].cities
-    views = []
-    for temples in (0, total):
-        trial = copy.deepcopy(state)
-        _, events = engine.execute(GAME, trial, first, ReallocateResources(temples, total - temples), chance)
-        assert [e.type for e in events] == ["ReallocationCommitted"]
-        views.append((GAME.view(trial, second), GAME.legal_moves(trial, second, Chance(b"m"))))
-        assert GAME.view(trial, first)["my_sealed_commit"] == {"temples": temples, "cities": total - temples}
-    assert views[0] == views[1]
+def match_at_open_reallocation(players: int) -> tuple[Match, list[Record]]:
+    """A bot-played match at a reallocation in which two or more seats are awaited and nobody has committed."""
+    for seed in range(50):
+        match, records = Match.create(GAME, players, {}, f"r{seed}".encode())
+        bot = RandomBot(f"b{seed}".encode())
+        while not match.is_over:
+            state = match.state
+            if state.phase == REALLOCATION and len(GAME.awaited(state)) >= 2 and not state.sealed:
+                return match, records
+            seat = bot.choose_seat(list(GAME.awaited(state)))
+            records += match.execute(seat, bot.choose(GAME, state, seat))
+    raise AssertionError("no open reallocation found")
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_reallocation_stays_sealed_until_everyone_committed(players: int) -> None:
+    match, records = match_at_open_reallocation(players)
+    first, second = sorted(GAME.awaited(match.state))[:2]
+    total = match.state.seats[first].temples + match.state.seats[first].cities
+    seen = []
+    for temples in range(total + 1):
+        trial = copy.deepcopy(match)
+        new = trial.execute(first, ReallocateResources(temples, total - temples))
+        assert [r.type for r in new] == ["CommandAccepted", "ReallocationCommitted"]
+        assert GAME.view(trial.state, first)["my_sealed_commit"] == {"temples": temples, "cities": total - temples}
+        seen.append(
+            (
+                public_forms(records + new, second),
+                public_forms(records + new, None),
+                GAME.view(trial.state, second),
+                GAME.view(trial.state, None),
+                GAME.legal_moves(trial.state, second, Chance(b"m")),
+                refusal(trial, second, ReallocateResources(total + 99, 0)),
+            )
+        )
+    assert all(s == seen[0] for s in seen)
 
 
 # -- (d) final scores from the public events alone ----------------------------------------------------

@@ -37,16 +37,10 @@ from tests.domain.empire_builder.helpers import (
     of_type,
     refused,
     run,
+    settle,
     start,
     types,
 )
-
-
-def settle(state):  # type: ignore[no-untyped-def]
-    events: list = []
-    engine.settle(GAME, state, Chance(b"test"), events)
-    return events
-
 
 # -- §3 setup ---------------------------------------------------------------------------------------
 
