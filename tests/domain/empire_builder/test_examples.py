@@ -263,6 +263,7 @@ def test_e11_the_campaign_ends_early_and_the_round_still_finishes() -> None:
     assert gained == [5, 10, 14]
     assert state.phase == ALLOCATION and set(GAME.awaited(state)) == {0, 1, 2}
     assert all(p.at == {} and p.armies == 0 for p in state.seats)
+    assert state.cities == {"3.1": 2, "3.3": 2, "3.5": 1} and state.temples == {"3.2": [0], "3.5": [1]}, "R13"
 
 
 def test_e12_the_campaign_ends_after_round_3() -> None:

@@ -255,6 +255,14 @@ def test_move_armies_refusals(groups: list, pay: tuple[int, int], code: str) -> 
     assert refused(state, 0, move(groups, pay)) == code
 
 
+def test_move_armies_checks_run_in_the_listed_order_over_all_groups() -> None:
+    state = at_turn(2, 2, 1, 0, boxes={0: (1, 5)}, armies={0: {"C2": 3}})
+    too_long = ("C2", 1, ["2.1", "2.2", "2.3", "2.2"])
+    assert refused(state, 0, move([too_long, ("Pella", 1, ["2.1"])])) == "UNKNOWN_LOCATION"
+    assert refused(state, 0, move([too_long, ("C2", 0, ["2.1"])])) == "EMPTY_GROUP"
+    assert refused(state, 0, move([("C2", 9, ["2.2"])])) == "NO_ARROW"
+
+
 def test_move_armies_malformed_groups_are_bad_input() -> None:
     state = at_turn(2, 2, 1, 0, boxes={0: (1, 5)}, armies={0: {"C2": 3}})
     for groups in (
