@@ -1,0 +1,98 @@
+"""Full random Catan games on the pure functions, side by side with Catanatron's random players.
+
+``python -m tests.benchmarks.bench_catan_alexander [seconds]``
+
+Measures (CPU time of this process, one core):
+* 4-player "Alexander the Great" scenario games (target: at least 15 games/s);
+* 4-player base-board games (``options.board = "base"``) and, interleaved in the same run,
+  Catanatron 4-player games with its ``RandomPlayer`` (target: at least twice Catanatron's rate).
+Catanatron is only needed for the comparison (``pip install catanatron``); without it the
+base board is measured alone.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from domain.catan_alexander import GAME
+from domain.kernel.bots import play_random_game
+
+SCENARIO_TARGET = 15.0  # issue 6: games/s, 4 players
+CATANATRON_FACTOR = 2.0  # issue 6: base board at least twice Catanatron's random playouts
+
+
+def ours(options: dict[str, Any]) -> Callable[[int], int]:
+    def play(index: int) -> int:
+        played = play_random_game(GAME, 4, options, seed=f"bench-{index}".encode(), bot_seed=b"bench-bot")
+        return len(played.events)
+
+    return play
+
+
+def catanatron_game() -> Callable[[int], int] | None:
+    try:
+        from catanatron import Color, Game, RandomPlayer  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+
+    def play(index: int) -> int:
+        game = Game([RandomPlayer(c) for c in (Color.RED, Color.BLUE, Color.WHITE, Color.ORANGE)], seed=index)
+        game.play()
+        return len(game.state.action_records if hasattr(game.state, "action_records") else game.state.actions)
+
+    return play
+
+
+class Meter:
+    def __init__(self, name: str, play: Callable[[int], int]) -> None:
+        self.name = name
+        self.play = play
+        self.games = 0
+        self.events = 0
+        self.cpu = 0.0
+
+    def burst(self, seconds: float) -> None:
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            self.events += self.play(self.games)
+            self.games += 1
+        self.cpu += time.process_time() - start
+
+    @property
+    def rate(self) -> float:
+        return self.games / self.cpu if self.cpu else 0.0
+
+    def report(self, unit: str = "events") -> str:
+        return f"{self.name}: {self.rate:.1f} games/s, {self.events / self.cpu:.0f} {unit}/s ({self.games} games)"
+
+
+def main() -> None:
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 6.0
+    scenario = Meter("catan_alexander scenario, 4 players", ours({}))
+    base = Meter("catan_alexander base board, 4 players", ours({"board": "base"}))
+    other_play = catanatron_game()
+    other = Meter("catanatron 4 RandomPlayers", other_play) if other_play else None
+    rounds = 4  # interleaved, so that load from other processes hits all engines alike
+    for _ in range(rounds):
+        scenario.burst(seconds / rounds)
+        base.burst(seconds / rounds)
+        if other is not None:
+            other.burst(seconds / rounds)
+    print(scenario.report())
+    verdict = "meets" if scenario.rate >= SCENARIO_TARGET else "BELOW"
+    print(f"  {verdict} the target of {SCENARIO_TARGET:.0f} games/s")
+    print(base.report())
+    if other is None:
+        print("catanatron is not installed (pip install catanatron): base board measured alone")
+        return
+    print(other.report(unit="actions"))
+    ratio = base.rate / other.rate if other.rate else float("inf")
+    verdict = "meets" if ratio >= CATANATRON_FACTOR else "BELOW"
+    print(f"  base board / catanatron = {ratio:.2f}x ({verdict} the target of {CATANATRON_FACTOR:.0f}x)")
+
+
+if __name__ == "__main__":
+    main()
