@@ -1,0 +1,169 @@
+"""A scale-out deployment in processes, for the integration tests and the HTTP benchmarks:
+API workers and projection workers on one PostgreSQL database and one Redis prefix, plus
+bots that play sealed-guess games through the workers over HTTP."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from infra.bootstrap import build_service
+from infra.service import GameService
+from infra.settings import Settings
+from tests.infra.services import free_port
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+class Cluster:
+    def __init__(self, database_url: str, redis_url: str, prefix: str, log_dir: Path) -> None:
+        self.settings = Settings(database_url=database_url, redis_url=redis_url, redis_prefix=prefix)
+        self.env = {
+            **os.environ,
+            "ALEXANDRIA_DATABASE_URL": database_url,
+            "ALEXANDRIA_REDIS_URL": redis_url,
+            "ALEXANDRIA_REDIS_PREFIX": prefix,
+            "PYTHONPATH": str(REPO),
+            "PYTHONOPTIMIZE": "1",  # the library's type-check asserts dominate replay otherwise
+        }
+        self.log_dir = log_dir
+        self.apis: list[str] = []
+        self.processes: list[subprocess.Popen[bytes]] = []
+        # Create the tables once, here: workers starting together would race to create them.
+        self.service: GameService = build_service(self.settings)
+
+    def _start(self, name: str, *args: str) -> subprocess.Popen[bytes]:
+        log = (self.log_dir / f"{name}.log").open("ab")
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tests.infra.launch", *args], cwd=REPO, env=self.env, stdout=log, stderr=log
+        )
+        self.processes.append(process)
+        return process
+
+    def start_api(self) -> str:
+        port = free_port()
+        self._start(f"api-{port}", "serve", "--port", str(port))
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{url}/games/catalog", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"API worker on {url} did not start; see {self.log_dir}")
+            time.sleep(0.1)
+        self.apis.append(url)
+        return url
+
+    def start_projector(self) -> subprocess.Popen[bytes]:
+        return self._start("projector", "project")
+
+    def cli(self, *args: str) -> None:
+        subprocess.run([sys.executable, "-m", "tests.infra.launch", *args], cwd=REPO, env=self.env, check=True)
+
+    def kill(self, process: subprocess.Popen[bytes]) -> None:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+
+    def stop(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill(process)
+        self.service.close()
+
+
+@dataclass
+class Accepted:
+    """What the bots saw: every accepted command's version and its latency."""
+
+    versions: dict[str, list[int]] = field(default_factory=dict)  # game id -> versions of accepted commands
+    latencies: list[float] = field(default_factory=list)  # seconds, command sent -> response
+    accepted_at: list[tuple[str, int, float]] = field(default_factory=list)  # (game, version, time accepted)
+    conflicts: int = 0
+    read_retries: int = 0
+    errors: list[BaseException] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def create_game(api: str, seed: str, players: int = 2) -> dict[str, Any]:
+    response = httpx.post(f"{api}/games", json={"game": "sealed_guess", "players": players, "seed": seed})
+    response.raise_for_status()
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def play_seat(apis: list[str], game: dict[str, Any], seat: int, accepted: Accepted, rng: random.Random) -> None:
+    """One seat's bot: read its view (its own writes included), guess when awaited, until the end.
+
+    Every request goes to a random API worker, so commands on one game race across workers.
+    """
+    game_id = game["game_id"]
+    headers = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
+    seen = 1
+    with httpx.Client(timeout=30) as client:
+        while True:
+            response = client.get(f"{rng.choice(apis)}/games/{game_id}", params={"min_version": seen}, headers=headers)
+            if response.status_code == 503:  # READ_MODEL_BEHIND: the projection worker is restarting
+                with accepted.lock:
+                    accepted.read_retries += 1
+                continue
+            assert response.status_code == 200, response.text
+            view = response.json()
+            seen = view["version"]
+            if view["status"] == "ended":
+                return
+            if str(seat) not in view["awaited"]:
+                seen += 1  # wait for the next version: the other seat's move
+                continue
+            command = {"type": "commit_guess", "guess": rng.randint(1, 6), "expected_version": view["version"]}
+            sent = time.perf_counter()
+            response = client.post(f"{rng.choice(apis)}/games/{game_id}/commands", json=command, headers=headers)
+            now = time.perf_counter()
+            with accepted.lock:
+                if response.status_code == 200:
+                    version = response.json()["version"]
+                    accepted.versions.setdefault(game_id, []).append(version)
+                    accepted.latencies.append(now - sent)
+                    accepted.accepted_at.append((game_id, version, now))
+                    seen = version
+                elif response.json()["error"]["code"] in ("STALE_VERSION", "NOT_YOUR_TURN"):
+                    accepted.conflicts += 1
+                else:
+                    raise AssertionError(response.text)
+
+
+def play_games(apis: list[str], games: list[dict[str, Any]], accepted: Accepted, seed: int = 0) -> None:
+    """Both seats of every game at once, each in its own thread; a bot's failure is kept in ``accepted.errors``."""
+
+    def bot(game: dict[str, Any], seat: int, rng: random.Random) -> None:
+        try:
+            play_seat(apis, game, seat, accepted, rng)
+        except BaseException as problem:
+            accepted.errors.append(problem)
+
+    threads = [
+        threading.Thread(target=bot, args=(game, seat, random.Random(f"{seed}-{i}-{seat}")))
+        for i, game in enumerate(games)
+        for seat in range(len(game["seats"]))
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
