@@ -31,7 +31,8 @@ def view(state: AlexandrosState, viewer: Viewer) -> dict[str, Any]:
     result: dict[str, Any] = {
         "board": BOARD_ID,
         "step": state.step,
-        "seat": state.seat,
+        "viewer": viewer,
+        "current_seat": state.seat,
         "turn": state.turn,
         "awaited": {str(seat): list(commands) for seat, commands in awaited(state).items()},
         "actions_taken": state.actions_taken,
