@@ -15,13 +15,12 @@ from domain.empire_builder.commands import (
     ReallocateResources,
 )
 from domain.empire_builder.data import ALL_SPLITS, ARROWS, CITY, CITY_PIECES, MAX_PATH, TEMPLE, TEMPLE_PIECES
-from domain.empire_builder.rules import Group, awaited, build_options, group_costs
+from domain.empire_builder.rules import awaited, build_options
 from domain.empire_builder.state import State
 from domain.kernel import Chance, Command
 
 ALLOCATION_SAMPLES = 12
 MOVEMENT_SAMPLES = 6
-NEXT: dict[str, tuple[str, ...]] = {origin: tuple(targets) for origin, targets in ARROWS.items()}
 
 
 class Draws:
@@ -61,43 +60,52 @@ def position_moves(state: State) -> list[Command]:
     return [ChooseTurnPosition(pos) for pos in range(1, state.players + 1) if pos not in taken]
 
 
-def random_path(origin: str, draws: Draws) -> list[str]:
-    """A walk of 1-3 arrows from ``origin`` (shorter where it runs into a province with no way out)."""
-    path: list[str] = []
-    here = origin
-    for _ in range(1 + draws.below(MAX_PATH)):
-        targets = NEXT.get(here, ())
-        if not targets:
-            break
-        here = targets[draws.below(len(targets))] if len(targets) > 1 else targets[0]
-        path.append(here)
-    return path
+def paths_from(origin: str) -> tuple[tuple[tuple[str, ...], int], ...]:
+    """Every path of 1-3 arrows out of ``origin`` (R29) with its entry cost (R8)."""
+    found: list[tuple[tuple[str, ...], int]] = []
+    frontier: list[tuple[tuple[str, ...], str, int]] = [((), origin, 0)]
+    for _ in range(MAX_PATH):
+        frontier = [
+            ((*path, there), there, cost + price)
+            for path, here, cost in frontier
+            for there, price in ARROWS.get(here, {}).items()
+        ]
+        found.extend((path, cost) for path, _, cost in frontier)
+    return tuple(found)
+
+
+PATHS = {origin: paths_from(origin) for origin in ARROWS}
 
 
 def movement_moves(state: State, seat: int, draws: Draws) -> list[Command]:
-    """Staying put, plus random affordable movements with a random payment split."""
+    """Staying put, plus random affordable movements with a random payment split.
+
+    A sample has at most one group per start location, so no arrow is shared and the cost is the
+    sum of the paths' costs (Ruling R34).
+    """
     p = state.seats[seat]
     moves: list[Command] = [MoveArmies([], 0, 0)]
-    seen: set[str] = set()
+    seen: set[tuple[Any, ...]] = set()
+    standing = sorted(p.at.items())
     for _ in range(MOVEMENT_SAMPLES):
-        groups: list[Group] = []
-        for origin, count in sorted(p.at.items()):
+        picks = []
+        cost = 0
+        for origin, count in standing:
+            paths = PATHS[origin]
             moving = draws.below(count + 1)
-            path = random_path(origin, draws) if moving else []
-            if path:
-                groups.append(Group(origin, moving, tuple(path)))
-        if not groups:
-            continue
-        cost = sum(group_costs(groups))
-        if cost > p.temples + p.cities:
+            if moving and paths:
+                path, price = paths[draws.below(len(paths))]
+                picks.append((origin, moving, path))
+                cost += price
+        if not picks or cost > p.temples + p.cities:
             continue
         low, high = max(0, cost - p.cities), min(cost, p.temples)
         pay_temples = low + draws.below(high - low + 1)
-        raw: list[dict[str, Any]] = [{"from": g.origin, "count": g.count, "path": list(g.path)} for g in groups]
-        key = repr((raw, pay_temples))
+        key = (*picks, pay_temples)
         if key not in seen:
             seen.add(key)
-            moves.append(MoveArmies(raw, pay_temples, cost - pay_temples))
+            groups = [{"from": origin, "count": moving, "path": list(path)} for origin, moving, path in picks]
+            moves.append(MoveArmies(groups, pay_temples, cost - pay_temples))
     return moves
 
 
