@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.empire_builder.data import CITY_PIECES, REGIONS, TEMPLE_PIECES
+from domain.empire_builder.data import CITY_PIECES, PROVINCES, REGIONS, TEMPLE_PIECES
 from domain.empire_builder.rules import awaited
 from domain.empire_builder.state import ALLOCATION, REALLOCATION, SETUP, TURN_ORDER, TURNS, State
 from domain.kernel import Viewer
@@ -45,6 +45,29 @@ def _seat_view(state: State, seat: int, boxes_known: bool) -> dict[str, Any]:
     }
 
 
+def _region_view(state: State) -> list[dict[str, Any]]:
+    """The current region's provinces as a board shows them: sites, armies, pieces and attempts."""
+    region = REGIONS.get(state.campaign)
+    if region is None:
+        return []
+    rows = []
+    for province_id in region.provinces:
+        province = PROVINCES[province_id]
+        rows.append(
+            {
+                "province": province_id,
+                "name": province.name,
+                "temple_site": province.temple_site,
+                "city_site": province.city_site,
+                "armies": {str(s): p.at[province_id] for s, p in enumerate(state.seats) if p.at.get(province_id)},
+                "temples": list(state.temples.get(province_id, [])),
+                "city": state.cities.get(province_id),
+                "attempts": [{"kind": k, "seat": s} for p, k, s in state.attempts if p == province_id],
+            }
+        )
+    return rows
+
+
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
     waiting = awaited(state)
     region = REGIONS.get(state.campaign)
@@ -74,7 +97,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "active_seat": state.active_seat,
         "seats": [_seat_view(state, s, boxes_known) for s in range(state.players)],
         "my_sealed_commit": mine,
-        "attempts": [{"province": p, "kind": k, "seat": s} for p, k, s in state.attempts],
+        "provinces": _region_view(state),
         "temples": {p: list(owners) for p, owners in sorted(state.temples.items())},
         "cities": dict(sorted(state.cities.items())),
         "winners": list(state.winners),

@@ -430,3 +430,22 @@ def test_army_moved_is_recorded_with_the_field_from() -> None:
     assert viewers is None
     assert data == {"seat": 0, "from": "C2", "count": 2, "path": ["2.1"], "cost": 0}
     assert ArmyMoved.from_dict(json.loads(json.dumps(data))) == event
+
+
+def test_view_shows_the_current_region_as_a_board() -> None:
+    state = at_turn(2, 2, 1, 0, armies={0: {"2.2": 2}, 1: {"2.2": 1, "C2": 1}})
+    state.attempts = [("2.2", "temple", 1)]
+    state.cities["2.3"] = 0
+    provinces = GAME.view(state, None)["provinces"]
+    assert [p["province"] for p in provinces] == ["2.1", "2.2", "2.3", "2.4", "2.5", "2.6"]
+    assert provinces[1] == {
+        "province": "2.2",
+        "name": "Lydia-Ionia",
+        "temple_site": True,
+        "city_site": True,
+        "armies": {"0": 2, "1": 1},
+        "temples": [],
+        "city": None,
+        "attempts": [{"kind": "temple", "seat": 1}],
+    }
+    assert provinces[2]["city"] == 0
