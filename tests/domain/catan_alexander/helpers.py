@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from domain.catan_alexander import GAME
@@ -95,6 +96,11 @@ def road(state: State, seat: int, a: str, b: str) -> None:
     state.roads_of[seat].append(edge)
     state.roads[seat] += 1
     recompute_road_lengths(state, range(state.players))
+
+
+def road_chain(state: State, seat: int, vertices: list[str]) -> None:
+    for a, b in itertools.pairwise(vertices):
+        road(state, seat, a, b)
 
 
 def turn(state: State, seat: int, phase: str, number: int = 5, roll: int | None = None) -> None:
