@@ -449,3 +449,41 @@ def test_view_shows_the_current_region_as_a_board() -> None:
         "attempts": [{"kind": "temple", "seat": 1}],
     }
     assert provinces[2]["city"] == 0
+
+
+def test_r2_each_seat_starts_with_10_temples_and_8_cities_in_supply() -> None:
+    state, _ = start(5)
+    for seat in GAME.view(state, None)["seats"]:
+        assert (seat["temples_in_supply"], seat["cities_in_supply"]) == (10, 8)
+
+
+def test_r16_the_turn_order_holds_for_every_round_of_the_campaign() -> None:
+    state = at_evaluation(3, 2, 1, {}, {s: {"C2": 1} for s in range(3)}, [])
+    state.order = [2, 0, 1]
+    state.position = 2
+    events = settle(state)
+    assert events[-1] == TurnStarted(2, 2, 2, 1)
+
+
+def test_r45_r52_majority_then_temple_then_city_and_one_seat_may_win_both() -> None:
+    state = at_evaluation(
+        2,
+        5,
+        1,
+        {0: (2, 3), 1: (1, 2)},
+        {0: {"5.3": 1}, 1: {"5.3": 1}},
+        [("5.3", "city", 1), ("5.3", "temple", 1), ("5.3", "city", 0), ("5.3", "temple", 0)],
+    )
+    events = settle(state)
+    at = next(i for i, e in enumerate(events) if isinstance(e, ProvinceScored) and e.province == "5.3")
+    assert types(events)[at : at + 5] == [
+        "ProvinceScored",
+        "TempleBuilt",
+        "BuildAttemptFailed",
+        "CityFounded",
+        "BuildAttemptFailed",
+    ]
+    assert [(e.type, getattr(e, "seat", None)) for e in events[at + 1 : at + 4 : 2]] == [
+        ("TempleBuilt", 0),
+        ("CityFounded", 0),
+    ]
