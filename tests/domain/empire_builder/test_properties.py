@@ -81,20 +81,20 @@ def test_random_bots_finish_every_player_count_and_variant(players: int, options
     assert board.final and board.winners == records[-1].data["winners"]
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(players=st.integers(2, 5), option=st.sampled_from(OPTIONS), seed=seeds, bot=seeds)
 def test_random_games_keep_the_invariants(players: int, option: dict[str, Any], seed: bytes, bot: bytes) -> None:
     match, records = play_recorded_game(GAME, players, option, seed=seed, bot_seed=bot)
     replay_checking_invariants(match, records)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(players=st.integers(2, 5), seed=seeds)
 def test_every_listed_move_is_accepted(players: int, seed: bytes) -> None:
     play_recorded_game(GAME, players, {"short_game": True}, seed=seed, bot_seed=seed, check_each_move=True)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(players=st.integers(2, 5), commands=st.integers(0, 150), seed=seeds)
 def test_listed_moves_are_accepted_in_partly_played_games(players: int, commands: int, seed: bytes) -> None:
     state, chance = partly_played(players, commands, seed)
@@ -106,7 +106,7 @@ def test_listed_moves_are_accepted_in_partly_played_games(players: int, commands
 # -- (b) replay and verification -------------------------------------------------------------------
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(players=st.integers(2, 5), option=st.sampled_from(OPTIONS), seed=seeds)
 def test_replay_rebuilds_and_the_record_verifies(players: int, option: dict[str, Any], seed: bytes) -> None:
     match, records = play_recorded_game(GAME, players, option, seed=seed, bot_seed=seed + b"b")
@@ -146,7 +146,7 @@ def refusal(match: Match, seat: int, command: Any) -> tuple[str, str]:
     raise AssertionError("accepted")
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(players=st.integers(2, 5), seed=seeds, a=splits, b=splits, own=splits, short=st.booleans())
 def test_another_seats_sealed_allocation_never_reaches_seat_0(
     players: int, seed: bytes, a: tuple[int, ...], b: tuple[int, ...], own: tuple[int, ...], short: bool
@@ -195,7 +195,7 @@ def check_sealed_commits_are_invisible(state: State, viewer: int) -> bool:
     return True
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(players=st.integers(2, 5), seed=seeds, viewer=st.integers(0, 4), short=st.booleans())
 def test_views_and_moves_ignore_other_seats_sealed_commits(players: int, seed: bytes, viewer: int, short: bool) -> None:
     viewer %= players
@@ -249,7 +249,7 @@ def test_reallocation_stays_sealed_until_everyone_committed(players: int) -> Non
 VP_EVENTS = ("ProvinceScored", "TempleBuilt", "CityFounded", "AwardScored")
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(players=st.integers(2, 5), option=st.sampled_from(OPTIONS), seed=seeds)
 def test_final_scores_follow_from_public_events(players: int, option: dict[str, Any], seed: bytes) -> None:
     match, records = play_recorded_game(GAME, players, option, seed=seed, bot_seed=b"d" + seed)
@@ -280,7 +280,7 @@ def test_final_scores_follow_from_public_events(players: int, option: dict[str, 
     assert ended["winners"] == [s for s in range(players) if vp[s] == max(vp)]
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(players=st.integers(2, 5), seed=seeds)
 def test_boxes_follow_from_public_events(players: int, seed: bytes) -> None:
     """§10.3 Derivability: the boxes and army positions rebuilt by a spectator equal the live state."""
