@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.alexandros import GAME
-from domain.alexandros.commands import LevyTaxes, OccupyProvince
+from domain.alexandros.commands import LevyTaxes, MoveAlexander, OccupyProvince, RetireGovernor, TakeCard
 from domain.alexandros.data import (
     BLACK_WALLS,
     CARDS_PER_SYMBOL,
@@ -23,10 +23,11 @@ from domain.alexandros.data import (
     SYMBOLS,
     parse_side,
     parse_space,
+    point_coord,
 )
 from domain.alexandros.rules import single_owner_violations
 from domain.alexandros.state import BLACK, NOBODY, RED, AlexandrosState, label_provinces
-from domain.kernel import Chance, engine
+from domain.kernel import Chance, Command, RuleViolation, engine
 from domain.kernel.bots import RandomBot, play_random_game
 from domain.kernel.log import for_viewer
 from tests.support.properties import (
@@ -122,6 +123,34 @@ def test_views_and_moves_ignore_what_the_viewer_cannot_know(seed: bytes, players
             if viewer in GAME.awaited(state):
                 moves = GAME.legal_moves(state, viewer, Chance(b"same"))
                 assert GAME.legal_moves(other, viewer, Chance(b"same")) == moves
+                for probe in probes(state):
+                    assert outcome(state, viewer, probe) == outcome(other, viewer, probe)
+
+
+def probes(state: AlexandrosState) -> list[Command]:
+    """Commands (mostly refused) whose answers must not depend on hidden information."""
+    some_spaces = [[0, 5], [2, 2], [4, 12], [7, 19], [3, 13]]
+    return [
+        *(LevyTaxes(card=sym) for sym in SYMBOLS),
+        *(OccupyProvince(governors=[coord]) for coord in some_spaces),
+        *(RetireGovernor(space=coord) for coord in some_spaces),
+        TakeCard(source="supply"),
+        TakeCard(source="display", slot=0),
+        *(
+            MoveAlexander(source="hand", card=sym, target=[2, 2], corner=[2, 4], path=[point_coord(state.alexander)])
+            for sym in SYMBOLS
+        ),
+    ]
+
+
+def outcome(state: AlexandrosState, seat: int, command: Command) -> str:
+    """Whether the command is accepted, or the refusal the seat reads (drawn cards are new
+    information, so only acceptance is compared)."""
+    try:
+        engine.execute(GAME, copy.deepcopy(state), seat, command, Chance(b"probe"))
+    except RuleViolation as refused:
+        return f"{refused.code}: {refused.message}"
+    return "accepted"
 
 
 @settings(max_examples=10, deadline=None)
