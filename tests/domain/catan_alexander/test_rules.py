@@ -1,0 +1,552 @@
+"""The numbered rules and rulings (§5, §7.1) and every error code (§10.2)."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.catan_alexander import GAME
+from domain.catan_alexander.commands import (
+    BankTrade,
+    BuildCity,
+    BuildRoad,
+    BuildSettlement,
+    BuyDevelopmentCard,
+    CancelTrade,
+    ConfirmTrade,
+    Discard,
+    EndTurn,
+    MoveAlexander,
+    MoveRobber,
+    OfferTrade,
+    PassBid,
+    PayBid,
+    PlaceBid,
+    PlayKnight,
+    PlayMonopoly,
+    PlayRoadBuilding,
+    PlayYearOfPlenty,
+    RespondTrade,
+    RollDice,
+)
+from domain.catan_alexander.data import RESOURCE_INDEX, hex_corners
+from domain.catan_alexander.rules import normalize_options, road_length, special_card_holder, total_vp
+from domain.catan_alexander.state import (
+    ALEXANDER,
+    AUCTION,
+    BEFORE_ROLL,
+    DISCARD,
+    FOUNDING_ROAD,
+    FOUNDING_SETTLEMENT,
+    GAME_OVER,
+    PAYMENT,
+    ROBBER,
+    TRADE_BUILD,
+    Auction,
+    State,
+)
+from domain.kernel import Chance, RuleViolation
+from tests.domain.catan_alexander.helpers import (
+    Loaded,
+    build,
+    new_game,
+    of_type,
+    road,
+    road_chain,
+    run,
+    set_bank,
+    set_hand,
+    turn,
+    types,
+)
+
+
+def refused(state: State, seat: int, command: object, code: str, chance: Chance | None = None) -> None:
+    before = repr(state)
+    with pytest.raises(RuleViolation) as caught:
+        run(state, seat, command, chance)  # type: ignore[arg-type]
+    assert caught.value.code == code, caught.value
+    assert repr(state) == before, "a refused command changed the state"
+
+
+def trading(seat: int = 0, players: int = 4, **cards: int) -> State:
+    state, _ = new_game(players)
+    turn(state, seat, TRADE_BUILD)
+    set_hand(state, seat, **cards)
+    return state
+
+
+# -- options and setup ---------------------------------------------------------------------------
+
+
+def test_options_are_checked_and_defaulted() -> None:
+    assert normalize_options(4, {}) == {"board": "alexander", "starting_gold": 8}
+    assert normalize_options(3, {"board": "base"}) == {"board": "base", "layout": "beginner"}
+    for bad in ({"board": "moon"}, {"starting_gold": 5}, {"layout": "random"}, {"colour": 1}):
+        with pytest.raises(RuleViolation) as caught:
+            normalize_options(4, bad)
+        assert caught.value.code == "BAD_OPTIONS"
+
+
+def test_starting_gold_zero_option() -> None:
+    """§7: the first printing had no starting gold; the gold supply keeps all 40."""
+    state, _ = new_game(4, {"starting_gold": 0})
+    assert state.gold == [0] * 4 and state.gold_supply == 40
+
+
+def test_r1_seat_zero_starts_and_r9_turn_one_has_no_roll() -> None:
+    state, _ = new_game(4)
+    assert (state.active, state.phase) == (0, ALEXANDER)
+    assert GAME.awaited(state) == {
+        0: ("move_alexander", "play_knight", "play_road_building", "play_year_of_plenty", "play_monopoly")
+    }
+    refused(state, 0, RollDice(), "WRONG_PHASE")
+    refused(state, 1, MoveAlexander(), "NOT_YOUR_TURN")
+
+
+def test_r7_everybody_draws_a_supply_card_even_before_a_seven() -> None:
+    state, _ = new_game(4)
+    turn(state, 3, TRADE_BUILD, number=4)
+    sizes = [sum(h) for h in state.hands]
+    events = run(state, 3, EndTurn())
+    assert [e.seat for e in of_type(events, "SupplyCardDrawn")] == [0, 1, 2, 3]
+    assert [sum(h) for h in state.hands] == [s + 1 for s in sizes]
+    drawn = of_type(events, "SupplyCardDrawn")[0]
+    assert drawn.viewers() == frozenset({0}) and drawn.public_form() == {"seat": 0}
+
+
+# -- production, seven, robber -------------------------------------------------------------------
+
+
+def test_r11_a_city_yields_two() -> None:
+    state, _ = new_game(4)
+    set_bank(state, gold=10, ore=5)
+    build(state, 1, "S(3,2)", city=True)
+    turn(state, 0, BEFORE_ROLL)
+    produced = run(state, 0, RollDice(), Loaded([3, 3]))[1]
+    assert produced.gains == {"1": {"ore": 2}} and state.phase == ALEXANDER
+
+
+def test_r13_seven_without_big_hands_goes_straight_to_the_robber() -> None:
+    state, _ = new_game(4)
+    turn(state, 0, BEFORE_ROLL)
+    for s in range(4):
+        set_hand(state, s, grain=11)
+    events = run(state, 0, RollDice(), Loaded([3, 4]))
+    assert types(events) == ["DiceRolled"] and state.phase == ROBBER
+
+
+def test_discard_refusals() -> None:
+    state, _ = new_game(4)
+    turn(state, 0, BEFORE_ROLL)
+    set_hand(state, 1, grain=12)
+    run(state, 0, RollDice(), Loaded([3, 4]))
+    assert state.phase == DISCARD and GAME.awaited(state) == {1: ("discard",)}
+    refused(state, 1, Discard(cards={"grain": 5}), "E_WRONG_COUNT")
+    refused(state, 1, Discard(cards={"ore": 6}), "E_INSUFFICIENT")
+    refused(state, 1, Discard(cards={"grain": 5, "gold": 1}), "BAD_INPUT")
+    refused(state, 1, Discard(cards={"gems": 6}), "BAD_INPUT")
+    refused(state, 1, Discard(cards={"grain": -6}), "BAD_INPUT")
+
+
+def test_r14_robber_refusals_and_an_empty_handed_victim() -> None:
+    state, _ = new_game(4)
+    turn(state, 0, ROBBER, roll=7)
+    build(state, 1, "S(1,1)")
+    set_hand(state, 1)
+    refused(state, 0, MoveRobber(hex=[0, 1], steal_from=None), "E_NOT_LAND")
+    refused(state, 0, MoveRobber(hex=[1], steal_from=None), "BAD_INPUT")
+    refused(state, 0, MoveRobber(hex=[1, 2], steal_from=None), "E_INVALID_VICTIM")
+    refused(state, 0, MoveRobber(hex=[1, 2], steal_from=0), "E_INVALID_VICTIM")
+    events = run(state, 0, MoveRobber(hex=[1, 2], steal_from=1))
+    assert events[-1].type == "CardStolen" and events[-1].stolen is False and events[-1].card is None
+    assert state.phase == ALEXANDER
+
+
+# -- Alexander and auctions ----------------------------------------------------------------------
+
+
+def test_r17_a_knight_is_not_a_seven_and_turn_one_never_moves_over_purple() -> None:
+    state, _ = new_game(4)
+    state.position = 48
+    turn(state, 0, ALEXANDER, roll=None)
+    assert types(run(state, 0, MoveAlexander())) == ["ArmyHalted"]
+
+
+def test_r21_bidding_goes_clockwise_and_a_dropout_cannot_return() -> None:
+    state, _ = new_game(4)
+    turn(state, 2, ALEXANDER, roll=5)
+    run(state, 2, MoveAlexander())  # X1, a temple
+    assert state.auction.to_act == 2
+    run(state, 2, PassBid())
+    assert state.auction.to_act == 3
+    run(state, 3, PlaceBid(amount=1))
+    run(state, 0, PlaceBid(amount=2))
+    assert GAME.awaited(state) == {1: ("place_bid", "pass_bid")}
+    refused(state, 1, PlaceBid(amount=2), "E_BID_TOO_LOW")
+    refused(state, 1, PlaceBid(amount=0), "E_BID_TOO_LOW")
+    refused(state, 1, PlaceBid(amount=1000), "E_BID_TOO_HIGH")
+    run(state, 1, PassBid())
+    assert state.auction.to_act == 3  # seat 2 dropped out for good
+    run(state, 3, PassBid())
+    assert state.phase in (PAYMENT, "DEFAULT_DISCARD", AUCTION)
+    assert state.auction.high_bidder == 0
+
+
+def test_r23_no_bids_removes_the_token_and_leaves_a_temple_empty() -> None:
+    state, _ = new_game(4)
+    turn(state, 0, ALEXANDER, roll=5)
+    run(state, 0, MoveAlexander())
+    events = [e for s in (0, 1, 2, 3) for e in run(state, s, PassBid())]
+    assert types(events)[-2:] == ["AuctionClosed", "TempleLeftEmpty"] and events[-1].reason == "no_bids"
+    state.phase = ALEXANDER
+    state.tokens_on_board[2] = "statue"
+    run(state, 0, MoveAlexander())
+    events = [e for s in (0, 1, 2, 3) for e in run(state, s, PassBid())]
+    assert types(events)[-1] == "TaskTokenRemoved" and events[-1].task == "statue"
+    assert state.phase == TRADE_BUILD
+
+
+def test_r24_nothing_else_happens_during_the_task() -> None:
+    state, _ = new_game(4)
+    run(state, 0, MoveAlexander())
+    refused(state, 0, EndTurn(), "WRONG_PHASE")
+    refused(state, 0, OfferTrade(give={"gold": 1}, receive={"brick": 1}), "WRONG_PHASE")
+
+
+def test_r27_when_every_bidder_has_defaulted_the_token_leaves_the_game() -> None:
+    state, _ = new_game(3)
+    turn(state, 0, ALEXANDER, roll=5)
+    state.position = 1
+    state.tokens_on_board[2] = "famine"
+    for s in range(3):
+        set_hand(state, s, gold=0)
+    run(state, 0, MoveAlexander())
+    for round_ in (1, 2, 3):
+        assert state.auction.round == round_ and state.auction.excluded == list(range(round_ - 1))
+        events = run(state, state.auction.to_act, PlaceBid(amount=5))
+        while state.phase == AUCTION and state.auction.round == round_:
+            events = run(state, state.auction.to_act, PassBid())
+        assert of_type(events, "BidDefaulted")[0].owed_discard == 0
+    assert types(events)[-1] == "TaskTokenRemoved" and state.phase == TRADE_BUILD
+
+
+def test_r28_a_temple_settlement_can_become_a_city_in_the_same_turn() -> None:
+    state, _ = new_game(4)
+    run(state, 0, MoveAlexander())
+    run(state, 0, PlaceBid(amount=1))
+    for s in (1, 2, 3):
+        run(state, s, PassBid())
+    run(state, 0, PayBid(items={"gold": 1}))
+    set_hand(state, 0, ore=3, grain=2)
+    assert run(state, 0, BuildCity(vertex="S(1,0)"))[0].type == "CityBuilt"
+    assert total_vp(state, 0) == 2 and state.settlements[0] == 0 and state.cities[0] == 1
+
+
+def test_knights_are_accepted_only_in_a_battle() -> None:
+    state, _ = new_game(4)
+    state.army[0] = 1
+    state.auction = Auction(crossing=2, task="famine", high_bid=3, high_bidder=0)
+    state.phase = PAYMENT
+    refused(state, 0, PayBid(items={}, knights=1), "E_NOT_ACCEPTED")
+    refused(state, 0, PayBid(items={"grain": 3}), "E_INSUFFICIENT")
+    refused(state, 0, PayBid(items={"gold": 3}, knights=-1), "BAD_INPUT")
+
+
+# -- trade -----------------------------------------------------------------------------------------
+
+
+def test_trade_refusals() -> None:
+    state = trading(0, brick=1)
+    set_hand(state, 1, grain=1)
+    refused(state, 0, OfferTrade(give={}, receive={"grain": 1}), "E_INVALID_TRADE")
+    refused(state, 0, OfferTrade(give={"ore": 1}, receive={"grain": 1}), "E_INSUFFICIENT")
+    refused(state, 0, OfferTrade(give={"brick": 1}, receive={"grain": 1}, to=[0]), "E_INVALID_ADDRESSEE")
+    refused(state, 0, OfferTrade(give={"brick": 1}, receive={"grain": 1}, to=[]), "E_INVALID_ADDRESSEE")
+    run(state, 0, OfferTrade(give={"brick": 1}, receive={"grain": 1}, to=[1]))
+    refused(state, 2, RespondTrade(offer_id=1, accept=True), "E_NOT_ADDRESSED")
+    refused(state, 1, RespondTrade(offer_id=9, accept=True), "E_NO_SUCH_OFFER")
+    refused(state, 0, ConfirmTrade(offer_id=1, partner=1), "E_NOT_WILLING")
+    refused(state, 2, CancelTrade(offer_id=1), "E_NOT_OWNER")
+    run(state, 1, RespondTrade(offer_id=1, accept=True))
+    refused(state, 1, RespondTrade(offer_id=1, accept=True), "E_ALREADY_RESPONDED")
+    state.hands[1][RESOURCE_INDEX["grain"]] = 0
+    refused(state, 0, ConfirmTrade(offer_id=1, partner=1), "E_INSUFFICIENT")
+    state.hands[1][RESOURCE_INDEX["grain"]] = 1
+    run(state, 1, RespondTrade(offer_id=1, accept=False))  # an acceptance may be withdrawn
+    refused(state, 0, ConfirmTrade(offer_id=1, partner=1), "E_NOT_WILLING")
+    assert run(state, 0, CancelTrade(offer_id=1))[0].reason == "maker"
+    refused(state, 0, CancelTrade(offer_id=1), "E_NO_SUCH_OFFER")
+
+
+def test_responding_without_the_cards_is_refused() -> None:
+    state = trading(0, brick=1)
+    run(state, 0, OfferTrade(give={"brick": 1}, receive={"grain": 1}))
+    set_hand(state, 1)
+    refused(state, 1, RespondTrade(offer_id=1, accept=True), "E_INSUFFICIENT")
+
+
+def test_negotiation_limits_engine_ruling() -> None:
+    """Engine rulings: the active player makes at most 3 offers per turn; the others one counter-offer
+    each, and only after the active player has opened trading."""
+    state = trading(0, brick=5)
+    set_hand(state, 1, grain=3)
+    assert set(GAME.awaited(state)) == {0}
+    refused(state, 1, OfferTrade(give={"grain": 1}, receive={"brick": 1}), "NOT_YOUR_TURN")
+    for _ in range(3):
+        run(state, 0, OfferTrade(give={"brick": 1}, receive={"ore": 1}))
+    refused(state, 0, OfferTrade(give={"brick": 1}, receive={"ore": 1}), "E_OFFER_LIMIT")
+    run(state, 1, OfferTrade(give={"grain": 1}, receive={"brick": 1}))
+    with pytest.raises(RuleViolation) as caught:
+        GAME.decide(state, 1, OfferTrade(give={"grain": 1}, receive={"brick": 1}), Chance(b"x"))
+    assert caught.value.code == "E_OFFER_LIMIT"
+    events = run(state, 0, EndTurn())
+    assert [e.reason for e in of_type(events, "TradeCancelled")] == ["turn_ended"] * 4
+    assert state.offers == {}
+
+
+def test_r35_only_the_active_player_trades_with_the_bank() -> None:
+    state = trading(0, brick=4)
+    refused(state, 1, BankTrade(give="brick", receive="ore"), "NOT_YOUR_TURN")
+
+
+def test_bank_trade_refusals_and_harbour_rates() -> None:
+    state = trading(0, brick=4, wool=2)
+    set_bank(state, gold=state.gold_supply, ore=1)
+    refused(state, 0, BankTrade(give="brick", receive="ore", lots=2), "E_INSUFFICIENT")
+    refused(state, 0, BankTrade(give="brick", receive="ore", lots=0), "E_INVALID_TRADE")
+    refused(state, 0, BankTrade(give="brick", receive="grain", lots=1), "E_BANK_EMPTY")
+    refused(state, 0, BankTrade(give="diamonds", receive="ore", lots=1), "BAD_INPUT")
+    build(state, 0, "S(1,1)")  # the wool 2:1 harbour
+    assert run(state, 0, BankTrade(give="wool", receive="ore"))[0].gave == {"wool": 2}
+
+
+# -- building ----------------------------------------------------------------------------------------
+
+
+def test_building_refusals() -> None:
+    state = trading(0, brick=1, lumber=1)
+    build(state, 0, "S(1,0)")
+    refused(state, 0, BuildRoad(edge=["S(1,0)", "S(2,0)"]), "E_NOT_ON_BOARD")
+    refused(state, 0, BuildRoad(edge=["S(1,0)"]), "BAD_INPUT")
+    road(state, 1, "S(1,0)", "N(1,1)")
+    refused(state, 0, BuildRoad(edge=["S(1,0)", "N(1,1)"]), "E_OCCUPIED")
+    state.roads[0] = 15
+    refused(state, 0, BuildRoad(edge=["S(1,0)", "N(0,2)"]), "E_NO_PIECE")
+    state.roads[0] = 0
+    set_hand(state, 0)
+    refused(state, 0, BuildRoad(edge=["S(1,0)", "N(0,2)"]), "E_INSUFFICIENT")
+    refused(state, 0, BuildSettlement(vertex="N(0,2)"), "E_INSUFFICIENT")
+    refused(state, 0, BuildCity(vertex="S(1,0)"), "E_INSUFFICIENT")
+    refused(state, 0, BuyDevelopmentCard(), "E_INSUFFICIENT")
+    set_hand(state, 0, brick=5, lumber=5, grain=5, wool=5, ore=5)
+    refused(state, 0, BuildSettlement(vertex="X(1,1)"), "E_NOT_ON_BOARD")
+    refused(state, 0, BuildSettlement(vertex="S(1,0)"), "E_OCCUPIED")
+    refused(state, 0, BuildSettlement(vertex="N(0,2)"), "E_DISTANCE_RULE")
+    refused(state, 0, BuildSettlement(vertex="N(3,3)"), "E_NOT_CONNECTED")
+    refused(state, 0, BuildCity(vertex="N(3,3)"), "E_NOT_OWN_SETTLEMENT")
+    state.settlements[0] = 5
+    refused(state, 0, BuildSettlement(vertex="N(3,3)"), "E_NO_PIECE")
+    state.cities[0] = 4
+    refused(state, 0, BuildCity(vertex="S(1,0)"), "E_NO_PIECE")
+    state.dev_deck = []
+    refused(state, 0, BuyDevelopmentCard(), "E_DECK_EMPTY")
+
+
+def test_r41_roads_may_pass_unpassed_crossings_but_not_another_players_building() -> None:
+    state = trading(0, brick=3, lumber=3)
+    build(state, 0, "N(1,3)")  # X8; X9 and X10 are not passed yet (p = 0)
+    run(state, 0, BuildRoad(edge=["N(1,3)", "S(2,2)"]))
+    run(state, 0, BuildRoad(edge=["S(2,2)", "N(2,3)"]))
+    build(state, 1, "S(3,2)")
+    road(state, 0, "N(2,3)", "S(3,2)")
+    refused(state, 0, BuildRoad(edge=["S(3,2)", "N(3,3)"]), "E_NOT_CONNECTED")
+
+
+def test_r42_route_restriction_includes_persepolis() -> None:
+    state = trading(0, brick=1, lumber=1, grain=1, wool=1)
+    state.position = 51
+    build(state, 0, "S(7,5)")
+    road_chain(state, 0, ["S(7,5)", "N(7,6)", "S(8,5)"])
+    assert state.geometry.route_block[state.geometry.vertex_index["S(8,5)"]] == 52  # next to Persepolis
+    refused(state, 0, BuildSettlement(vertex="S(8,5)"), "E_ROUTE_RESTRICTED")
+
+
+# -- development cards ---------------------------------------------------------------------------
+
+
+def test_r45_buying_and_r46_not_in_the_same_turn_and_one_per_turn() -> None:
+    state = trading(0, ore=2, grain=2, wool=2)
+    state.dev_deck = ["knight", "monopoly", *state.dev_deck[2:]]
+    bought = run(state, 0, BuyDevelopmentCard())[0]
+    assert bought.card == "knight" and bought.viewers() == frozenset({0}) and bought.public_form() == {"seat": 0}
+    refused(state, 0, PlayKnight(hex=[1, 2], steal_from=None), "E_NO_CARD")
+    state.dev_hand[0] = ["knight", "monopoly"]
+    run(state, 0, PlayKnight(hex=[1, 2], steal_from=None))
+    assert state.phase == TRADE_BUILD and state.army[0] == 1
+    refused(state, 0, PlayMonopoly(resource="ore"), "E_CARD_LIMIT")
+    run(state, 0, EndTurn())
+    assert state.dev_hand[0] == ["monopoly", "knight"]
+
+
+def test_a_knight_before_the_roll_returns_to_the_roll() -> None:
+    state, _ = new_game(4)
+    turn(state, 0, BEFORE_ROLL)
+    state.dev_hand[0] = ["knight"]
+    events = run(state, 0, PlayKnight(hex=[1, 2], steal_from=None))
+    assert types(events) == ["KnightPlayed", "RobberMoved"] and state.phase == BEFORE_ROLL
+
+
+def test_r47_third_knight_takes_largest_army() -> None:
+    state = trading(0)
+    state.army[0] = 2
+    state.dev_hand[0] = ["knight"]
+    events = run(state, 0, PlayKnight(hex=[1, 2], steal_from=None))
+    assert types(events)[-1] == "LargestArmyChanged" and state.largest_army == 0
+
+
+def test_r48_road_building() -> None:
+    state = trading(0)
+    state.dev_hand[0] = ["road_building"]
+    refused(state, 0, PlayRoadBuilding(edges=[["S(1,0)", "N(0,2)"]]), "E_NO_LEGAL_ROAD")
+    build(state, 0, "S(1,0)")
+    refused(state, 0, PlayRoadBuilding(edges=[["S(1,0)", "N(0,2)"]]), "E_WRONG_COUNT")
+    refused(state, 0, PlayRoadBuilding(edges=[]), "E_WRONG_COUNT")
+    refused(state, 0, PlayRoadBuilding(edges=[["N(3,3)", "S(3,2)"], ["S(1,0)", "N(0,2)"]]), "E_NOT_CONNECTED")
+    events = run(state, 0, PlayRoadBuilding(edges=[["S(1,0)", "N(0,2)"], ["N(0,2)", "S(1,1)"]]))
+    assert types(events) == ["RoadBuildingPlayed", "RoadBuilt", "RoadBuilt"] and all(e.free for e in events[1:])
+    state.played_dev = False
+    state.dev_hand[0] = ["road_building"]
+    state.roads[0] = 14
+    assert len(run(state, 0, PlayRoadBuilding(edges=[["S(1,0)", "N(1,1)"]]))) == 2  # Ruling R48: one road
+
+
+def test_r49_year_of_plenty_with_a_thin_bank() -> None:
+    state = trading(0)
+    state.dev_hand[0] = ["year_of_plenty", "year_of_plenty"]
+    set_bank(state, gold=state.gold_supply)
+    refused(state, 0, PlayYearOfPlenty(resources=["ore"]), "E_BANK_EMPTY")
+    set_bank(state, gold=state.gold_supply, ore=1)
+    refused(state, 0, PlayYearOfPlenty(resources=["ore", "ore"]), "E_WRONG_COUNT")
+    refused(state, 0, PlayYearOfPlenty(resources=["gold"]), "BAD_INPUT")
+    refused(state, 0, PlayYearOfPlenty(resources=["wool"]), "E_BANK_EMPTY")
+    assert run(state, 0, PlayYearOfPlenty(resources=["ore"]))[0].taken == {"ore": 1}
+
+
+def test_r50_monopoly() -> None:
+    state = trading(0)
+    state.dev_hand[0] = ["monopoly"]
+    set_hand(state, 1, wool=2, ore=1)
+    set_hand(state, 2, wool=1)
+    set_hand(state, 3)
+    refused(state, 0, PlayMonopoly(resource="gold"), "BAD_INPUT")
+    events = run(state, 0, PlayMonopoly(resource="wool"))
+    assert events[0].taken == {"1": 2, "2": 1, "3": 0}
+    assert state.hands[0][RESOURCE_INDEX["wool"]] == 3 and state.hands[1] == [0, 0, 0, 1, 0]
+
+
+def test_r51_hidden_vp_cards_count_toward_fourteen_at_once() -> None:
+    state = trading(0, ore=1, grain=1, wool=1)
+    for v in ("N(8,2)", "N(8,3)", "N(8,4)", "N(8,5)"):
+        build(state, 0, v, city=True)
+    for v in ("N(1,1)", "N(3,1)", "N(5,1)", "N(7,1)", "N(-2,7)"):
+        build(state, 0, v)
+    assert total_vp(state, 0) == 13
+    state.dev_deck[0] = "victory_point"
+    events = run(state, 0, BuyDevelopmentCard())
+    assert types(events) == ["DevelopmentCardBought", "GameEnded"] and events[-1].reason == "vp14"
+    assert state.phase == GAME_OVER
+    refused(state, 0, EndTurn(), "GAME_OVER")
+
+
+# -- Longest Road and the end ----------------------------------------------------------------------
+
+
+def test_r52_loops_count_and_branches_do_not() -> None:
+    state, _ = new_game(4)
+    route = [state.geometry.vertices[v] for v in state.geometry.route]
+    road_chain(state, 0, route[1:7])
+    assert road_length(state, 0) == 5
+    road(state, 0, "S(2,0)", "N(2,1)")  # a branch at X3
+    assert road_length(state, 0) == 5
+    ring = [name for name in (f"{k}({q},{r})" for k, q, r in hex_corners((6, 2)))]
+    road_chain(state, 1, [*ring, ring[0]])
+    assert road_length(state, 1) == 6
+    road(state, 1, ring[0], "S(7,0)")  # a tail out of the loop
+    assert road_length(state, 1) == 7
+    build(state, 2, ring[3])  # another player's settlement cuts the loop open
+    assert road_length(state, 1) == 6
+
+
+def test_r53_ties_keep_the_holder_and_a_tie_for_the_lead_sets_the_card_aside() -> None:
+    assert special_card_holder(0, [5, 5, 0, 0], 5) == 0
+    assert special_card_holder(0, [5, 6, 0, 0], 5) == 1
+    assert special_card_holder(0, [4, 5, 5, 0], 5) is None
+    assert special_card_holder(None, [4, 5, 5, 0], 5) is None
+    assert special_card_holder(None, [4, 4, 0, 0], 5) is None
+    assert special_card_holder(None, [3, 2, 0, 0], 3) == 0
+
+
+def test_r58_a_vp_tie_goes_to_most_tokens_then_is_shared() -> None:
+    state, _ = new_game(4)
+    for seat, v in ((0, "N(8,2)"), (1, "N(8,4)")):
+        build(state, seat, v)
+    state.tokens_won = [2, 2, 0, 0]
+    state.position = 50
+    turn(state, 0, ALEXANDER, number=60, roll=7)
+    ended = run(state, 0, MoveAlexander())[-1]
+    assert ended.reason == "persepolis" and ended.winners == [0, 1]
+    assert ended.seed == Chance(b"run").seed_hex and len(ended.token_order) == 28
+
+
+# -- the base game option (§7.1) ------------------------------------------------------------------
+
+
+def test_base_founding_phase_and_its_resources() -> None:
+    state, _ = new_game(4, {"board": "base"})
+    assert state.phase == FOUNDING_SETTLEMENT and state.bank == [19] * 5 and state.gold_supply == 0
+    order = []
+    while state.phase in (FOUNDING_SETTLEMENT, FOUNDING_ROAD):
+        seat = state.active
+        order.append(seat)
+        moves = GAME.legal_moves(state, seat, Chance(b"m"))
+        events = run(state, seat, moves[0])
+        if state.phase == FOUNDING_ROAD and len(order) > 4:
+            assert types(events) == ["SettlementBuilt", "FoundingResourcesGained"]
+        if state.phase == FOUNDING_ROAD:
+            refused(state, seat, BuildRoad(edge=["N(2,2)", "S(2,1)"]), "E_NOT_CONNECTED")
+            run(state, seat, GAME.legal_moves(state, seat, Chance(b"m"))[0])
+    assert order == [0, 1, 2, 3, 3, 2, 1, 0]
+    assert (state.turn, state.active, state.phase) == (1, 0, BEFORE_ROLL)
+    assert [sum(h) for h in state.hands] == [sum(h) for h in state.hands] and sum(map(sum, state.hands)) > 0
+
+
+def test_base_seven_discards_above_seven_and_ten_points_win_on_ones_own_turn() -> None:
+    state, _ = new_game(4, {"board": "base"})
+    turn(state, 0, BEFORE_ROLL)
+    set_hand(state, 1, grain=8)
+    set_hand(state, 2, grain=7)
+    events = run(state, 0, RollDice(), Loaded([3, 4]))
+    assert events[-1].owed == {"1": 4}
+    state, _ = new_game(4, {"board": "base"})
+    for v in ("N(2,0)", "N(4,0)", "N(1,2)", "N(3,2)", "N(0,4)"):
+        build(state, 1, v, city=True)
+    turn(state, 0, TRADE_BUILD)
+    run(state, 0, EndTurn())  # seat 1 has 10 VP, but it is seat 1's turn only now
+    assert state.phase == GAME_OVER and state.winners == [1] and state.end_reason == "vp10"
+
+
+def test_base_board_has_no_gold() -> None:
+    state, _ = new_game(4, {"board": "base"})
+    turn(state, 0, TRADE_BUILD)
+    set_hand(state, 0, brick=4)
+    refused(state, 0, BankTrade(give="brick", receive="gold"), "BAD_INPUT")
+    refused(state, 0, OfferTrade(give={"brick": 1}, receive={"gold": 1}), "BAD_INPUT")
+
+
+def test_base_random_layout_is_seeded_and_keeps_the_numbers() -> None:
+    one, _ = new_game(4, {"board": "base", "layout": "random"}, seed=b"a")
+    two, _ = new_game(4, {"board": "base", "layout": "random"}, seed=b"b")
+    assert sorted(one.hex_number) == sorted(two.hex_number)
+    assert one.hex_product != two.hex_product or one.hex_number != two.hex_number
+    desert = one.hex_product.index(-1)
+    assert one.hex_number[desert] == 0 and one.robber == desert
