@@ -62,6 +62,7 @@ SPACES: tuple[Coord, ...] = tuple((r, c) for r, row in enumerate(ROWS) for c, ch
 SPACE_ID: dict[Coord, int] = {rc: i for i, rc in enumerate(SPACES)}
 SPACE_SYMBOL: tuple[str | None, ...] = tuple(SYMBOL_OF_LETTER.get(ROWS[r][c]) for r, c in SPACES)
 IS_OPEN: tuple[bool, ...] = tuple(sym is None for sym in SPACE_SYMBOL)
+SYMBOL_SPACE_IDS: tuple[int, ...] = tuple(i for i, sym in enumerate(SPACE_SYMBOL) if sym is not None)
 SYMBOL_SPACES: dict[str, tuple[int, ...]] = {
     sym: tuple(i for i, s in enumerate(SPACE_SYMBOL) if s == sym) for sym in SYMBOLS
 }

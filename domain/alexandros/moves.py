@@ -1,9 +1,11 @@
 """Legal moves (rules file 10.1, "Legal-move listing"): every (source, target, corner) of a move with
-a sample of shortest routes, and for occupations one cheapest choice of governor spaces per count."""
+its shortest routes (all when there are few, else a random sample), and for occupations one
+cheapest choice of governor spaces per governor count."""
 
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 
 from domain.alexandros.commands import (
     EndTurn,
@@ -18,6 +20,7 @@ from domain.alexandros.data import (
     POINT_NEIGHBOURS,
     SPACE_CORNERS,
     SPACE_SYMBOL,
+    SYMBOL_SPACE_IDS,
     SYMBOL_SPACES,
     SYMBOLS,
     point_coord,
@@ -28,30 +31,52 @@ from domain.alexandros.rules import (
     closest_free_spaces,
     compensation_size,
     has_free_space,
-    provinces,
     takeover_costs,
 )
-from domain.alexandros.state import ACTIONS, MOVE, AlexandrosState
+from domain.alexandros.state import ACTIONS, MOVE, NOBODY, AlexandrosState
 from domain.kernel import Chance, Command, Seat
 
-ROUTES_PER_CORNER = 2
+ROUTES_LISTED_IN_FULL = 3  # up to this many shortest routes to a corner are all listed
+ROUTE_SAMPLES = 2  # otherwise this many random draws (the count grows fast with the distance)
+
+
+@cache
+def nearer_points(here: int, goal: int) -> tuple[int, ...]:
+    """The neighbours of ``here`` one side nearer to ``goal``; geometry only, so cached."""
+    remaining = DIST[here][goal] - 1
+    return tuple(q for q in POINT_NEIGHBOURS[here] if DIST[q][goal] == remaining)
+
+
+@cache
+def route_count(start: int, goal: int) -> int:
+    """The number of shortest routes (R4) from ``start`` to ``goal``; geometry only, so cached."""
+    if start == goal:
+        return 1
+    return sum(route_count(q, goal) for q in nearer_points(start, goal))
+
+
+def all_routes(start: int, goal: int) -> list[list[int]]:
+    if start == goal:
+        return [[goal]]
+    return [[start, *rest] for q in nearer_points(start, goal) for rest in all_routes(q, goal)]
 
 
 def random_route(start: int, goal: int, rng: Chance) -> list[int]:
-    """One shortest route (R4): each step goes to a neighbour one side nearer to ``goal``."""
+    """One shortest route: each step goes to a neighbour one side nearer to ``goal``."""
     route = [start]
     here = start
     while here != goal:
-        remaining = DIST[here][goal] - 1
-        nearer = [q for q in POINT_NEIGHBOURS[here] if DIST[q][goal] == remaining]
+        nearer = nearer_points(here, goal)
         here = nearer[rng.below("moves:route", len(nearer))] if len(nearer) > 1 else nearer[0]
         route.append(here)
     return route
 
 
-def sample_routes(start: int, goal: int, rng: Chance) -> list[list[int]]:
+def listed_routes(start: int, goal: int, rng: Chance) -> list[list[int]]:
+    if route_count(start, goal) <= ROUTES_LISTED_IN_FULL:
+        return all_routes(start, goal)
     routes: list[list[int]] = []
-    for _ in range(ROUTES_PER_CORNER):
+    for _ in range(ROUTE_SAMPLES):
         route = random_route(start, goal, rng)
         if route not in routes:
             routes.append(route)
@@ -80,7 +105,7 @@ def alexander_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> list[Com
     for source, slot, card, joker, symbol in move_options(state, seat):
         for target in closest[symbol]:
             for corner in SPACE_CORNERS[target]:
-                for route in sample_routes(state.alexander, corner, rng):
+                for route in listed_routes(state.alexander, corner, rng):
                     moves.append(
                         MoveAlexander(
                             source=source,  # type: ignore[arg-type]
@@ -116,16 +141,24 @@ def cheapest_governor_spaces(
 
 
 def occupation_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
+    """R48-R56, one cheapest choice per governor count for every province the seat can pay for.
+    Governors stand only on symbol spaces, so a province is represented by its symbol spaces."""
     moves: list[Command] = []
     hand = state.hands[seat]
     supply = state.governor_supply[seat]
     if supply == 0:
         return moves
-    for members in provinces(state).values():
-        symbol_spaces = [s for s in members if SPACE_SYMBOL[s] is not None]
-        if not symbol_spaces or any(state.governors[s] == seat for s in members):
+    hand_size = sum(hand.values())
+    by_province: dict[int, list[int]] = {}
+    for s in SYMBOL_SPACE_IDS:
+        by_province.setdefault(state.province[s], []).append(s)
+    for symbol_spaces in by_province.values():
+        holders = [state.governors[s] for s in symbol_spaces if state.governors[s] != NOBODY]
+        if seat in holders:
             continue
-        _, eviction_cards, all_cards = takeover_costs(state, members, set())
+        if 2 * len(holders) + len(symbol_spaces) - min(supply, len(symbol_spaces)) > hand_size:
+            continue  # even the most governors leave more to pay than the hand holds
+        _, eviction_cards, all_cards = takeover_costs(state, symbol_spaces, set())
         need = Counter(eviction_cards) + Counter(all_cards)
         for count in range(1, min(supply, len(symbol_spaces)) + 1):
             spaces = cheapest_governor_spaces(symbol_spaces, need, hand, count)
@@ -133,7 +166,7 @@ def occupation_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
                 continue
             compensation: list[str] = []
             if eviction_cards:
-                _, _, occupation_cards = takeover_costs(state, members, set(spaces))
+                _, _, occupation_cards = takeover_costs(state, symbol_spaces, set(spaces))
                 paid = eviction_cards + occupation_cards
                 compensation = paid[: compensation_size(len(paid))]
             moves.append(OccupyProvince(governors=[space_coord(s) for s in spaces], compensation=compensation))

@@ -66,7 +66,7 @@ from domain.alexandros.state import (
     SETUP,
     TURN_OVER,
     AlexandrosState,
-    label_provinces,
+    split_by_wall,
 )
 from domain.kernel import Chance, Command, Event, RuleViolation, Seat
 from domain.kernel.errors import BAD_INPUT
@@ -670,7 +670,7 @@ def _wall(state: AlexandrosState, e: WallBuilt) -> None:
     state.black_left, state.red_left = e.black_left, e.red_left
     a, b = SIDE_SPACES[side]
     if state.province[a] == state.province[b]:  # only a wall inside one province can split it
-        state.province = label_provinces(state.walls)
+        split_by_wall(state.province, state.walls, a, b)
 
 
 def _end_triggered(state: AlexandrosState, e: GameEndTriggered) -> None:

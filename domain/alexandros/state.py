@@ -87,3 +87,38 @@ def label_provinces(walls: list[int]) -> list[int]:
                     label[other] = start
                     stack.append(other)
     return label
+
+
+def split_by_wall(province: list[int], walls: list[int], a: int, b: int) -> None:
+    """R41: after a new wall between the neighbours ``a`` and ``b`` of one province, relabel the
+    province in place if they are no longer connected. Two searches run in turn from both sides
+    and stop when they meet (no split) or one runs out (that side is a part of its own), so the
+    cost follows the smaller part, not the province."""
+    seen = ({a}, {b})
+    queues = ([a], [b])
+    heads = [0, 0]
+    while True:
+        for k in (0, 1):
+            queue = queues[k]
+            if heads[k] == len(queue):
+                _relabel(province, seen[k], province[a])
+                return
+            here = queue[heads[k]]
+            heads[k] += 1
+            mine, theirs = seen[k], seen[1 - k]
+            for other, side in SPACE_NEIGHBOURS[here]:
+                if walls[side] == NO_WALL and other not in mine:
+                    if other in theirs:
+                        return
+                    mine.add(other)
+                    queue.append(other)
+
+
+def _relabel(province: list[int], part: set[int], old: int) -> None:
+    """Split ``part`` off the province labelled ``old``; both keep the smallest space id as label."""
+    rest = [s for s, label in enumerate(province) if label == old and s not in part]
+    part_label, rest_label = min(part), min(rest)
+    for s in part:
+        province[s] = part_label
+    for s in rest:
+        province[s] = rest_label

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from domain.alexandros.data import (
     DIST,
     IS_INTERIOR,
@@ -11,6 +14,7 @@ from domain.alexandros.data import (
     POINT_ID,
     POINTS,
     ROWS,
+    SIDE_SPACES,
     SIDES,
     SPACE_CORNERS,
     SPACE_DIST,
@@ -24,7 +28,7 @@ from domain.alexandros.data import (
     space_corners,
 )
 from domain.alexandros.rules import closest_free_spaces
-from domain.alexandros.state import label_provinces
+from domain.alexandros.state import label_provinces, split_by_wall
 from tests.domain.alexandros.fixtures import space, start_state
 
 
@@ -106,3 +110,18 @@ def test_2_3_5_nearest_spaces_from_the_start_point() -> None:
     assert SPACE_DIST[POINT_ID[(0, 2)]][space([3, 5])] == 3
     assert nearest["lyre"] == (2, [space([2, 2])])
     assert nearest["soldier"] == (3, [space([1, 7]), space([3, 3])])
+
+
+@settings(max_examples=60, deadline=None)
+@given(order=st.permutations([s for s in range(len(SIDES)) if IS_INTERIOR[s]]), walls=st.integers(1, 247))
+def test_r8_r41_incremental_splits_match_a_full_flood_fill(order: list[int], walls: int) -> None:
+    laid = [0] * len(SIDES)
+    province = label_provinces(laid)
+    for side in order[:walls]:
+        laid[side] = 1
+        a, b = SIDE_SPACES[side]
+        if province[a] == province[b]:
+            split_by_wall(province, laid, a, b)
+        if side % 5 == 0:
+            assert province == label_provinces(laid)
+    assert province == label_provinces(laid)
