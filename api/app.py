@@ -19,7 +19,7 @@ from domain.kernel.chance import Chance
 from domain.kernel.log import canonical, for_viewer
 from domain.kernel.seats import Viewer
 from domain.kernel.verification import verify_records
-from infra.readside import ReadSide, embedded_read_side
+from infra.readside import BOARDS, SCOREBOARDS, ReadSide, embedded_read_side
 from infra.service import GameService, Invalid
 
 VIEWER_PAGE = Path(__file__).parent / "static" / "viewer.html"
@@ -114,12 +114,15 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
         return reads.games(game, status)
 
     @app.get("/games/{game_id}", summary="The game as the bearer may see it")
-    def get_game(game_id: str, credentials: Token, min_version: MinVersion = None) -> dict[str, Any]:
-        return reads.board(game_id, reads.viewer(game_id, token_of(credentials)), min_version)
+    async def get_game(game_id: str, credentials: Token, min_version: MinVersion = None) -> dict[str, Any]:
+        await reads.caught_up(BOARDS, game_id, min_version)
+        viewer = await run_in_threadpool(reads.viewer, game_id, token_of(credentials))
+        return await run_in_threadpool(reads.board, game_id, viewer, min_version)
 
     @app.get("/games/{game_id}/scoreboard", summary="Live scores, placings and winners")
-    def get_scoreboard(game_id: str, min_version: MinVersion = None) -> dict[str, Any]:
-        return reads.scoreboard(game_id, min_version)
+    async def get_scoreboard(game_id: str, min_version: MinVersion = None) -> dict[str, Any]:
+        await reads.caught_up(SCOREBOARDS, game_id, min_version)
+        return await run_in_threadpool(reads.scoreboard, game_id, min_version)
 
     @app.get("/games/{game_id}/stream", summary="Live updates (server-sent events) as the bearer may see them")
     async def stream(
@@ -129,9 +132,8 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
         after: Annotated[int, Query(ge=0, description="send the records after this version first")] = 0,
         min_version: MinVersion = None,
     ) -> StreamingResponse:
+        await reads.caught_up(BOARDS, game_id, min_version)
         viewer = await run_in_threadpool(reads.viewer, game_id, token_of(credentials))
-        if min_version is not None:
-            await run_in_threadpool(reads.board, game_id, viewer, min_version)
         return StreamingResponse(live_updates(game_id, viewer, after, request), media_type="text/event-stream")
 
     async def live_updates(game_id: str, viewer: Viewer, after: int, request: Request) -> AsyncIterator[str]:
@@ -148,6 +150,7 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
                     for record in records:
                         yield server_sent_event("record", for_viewer(record, viewer, reveal_all=False), record.position)
                     sent = records[-1].position
+                    await reads.caught_up(BOARDS, game_id, sent)
                     view = await run_in_threadpool(reads.board, game_id, viewer, sent)
                     yield server_sent_event("view", view, sent)
                     if records[-1].type == "GameEnded":

@@ -10,7 +10,10 @@ log before each read and after each write, so reads are always current. Scale-ou
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
+
+from anyio import to_thread
 
 from domain.kernel.log import Record
 from domain.kernel.seats import Viewer
@@ -25,6 +28,7 @@ from projections.lobby import GAMES_LISTED
 from projections.scoreboard import SCORES
 
 BOARDS, SCOREBOARDS, LOBBY, REPLAY_FRAMES = "boards", "scoreboards", "lobby", "frames"
+RECHECK_SECONDS = 0.25  # waits re-check the read model this often even without an announcement
 
 
 class ReadModelBehind(ServiceError):
@@ -58,8 +62,9 @@ class ReadSide:
         text = self.store.get(projection, HEADS, game_id)
         return 0 if text is None else int(text)
 
-    def wait_for(self, projection: str, game_id: str, min_version: int | None) -> int:
-        """The version ``projection`` holds of the game, once it is at least ``min_version``.
+    def _wanted(self, projection: str, game_id: str, min_version: int | None) -> int | None:
+        """None when ``projection`` already holds ``min_version`` (or any version) of the game;
+        else the version to wait for.
 
         A game the read model does not know yet is looked up in the event store: unknown there
         too is 404; known there means the projection is behind, so wait for its first version.
@@ -68,17 +73,41 @@ class ReadSide:
         version = self.head(projection, game_id)
         wanted = max(min_version or 0, 1)
         if version >= wanted:
-            return version
+            return None
         if version == 0 and not self.service.records(game_id, through=1):
             raise GameNotFound(f"there is no game {game_id!r}")
-        if not self.store.wait_until(
+        return wanted
+
+    def _behind(self, projection: str, game_id: str, wanted: int) -> ReadModelBehind:
+        return ReadModelBehind(
+            f"the {projection} read model of game {game_id} did not reach version {wanted} "
+            f"within {self.wait_seconds:g} s (it is at {self.head(projection, game_id)})"
+        )
+
+    def wait_for(self, projection: str, game_id: str, min_version: int | None) -> int:
+        """The version ``projection`` holds of the game, once it is at least ``min_version``
+        (blocking the calling thread while it waits)."""
+        wanted = self._wanted(projection, game_id, min_version)
+        if wanted is not None and not self.store.wait_until(
             game_id, lambda: self.head(projection, game_id) >= wanted, self.wait_seconds
         ):
-            raise ReadModelBehind(
-                f"the {projection} read model of game {game_id} did not reach version {wanted} "
-                f"within {self.wait_seconds:g} s (it is at {self.head(projection, game_id)})"
-            )
+            raise self._behind(projection, game_id, wanted)
         return self.head(projection, game_id)
+
+    async def caught_up(self, projection: str, game_id: str, min_version: int | None) -> None:
+        """Wait until ``projection`` holds ``min_version`` of the game without holding a thread:
+        a server has few threads, and many clients may wait at once for a move of another."""
+        wanted = await to_thread.run_sync(self._wanted, projection, game_id, min_version)
+        if wanted is None:
+            return
+        deadline = time.monotonic() + self.wait_seconds
+        async with self.store.subscribe(game_id) as subscription:
+            # Subscribed first, then checked: an announcement in between is not missed.
+            while await to_thread.run_sync(self.head, projection, game_id) < wanted:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise self._behind(projection, game_id, wanted)
+                await subscription.wait(min(remaining, RECHECK_SECONDS))
 
     def _document(self, projection: str, collection: str, key: str) -> Any:
         text = self.store.get(projection, collection, key)

@@ -1,0 +1,128 @@
+"""Scale-out benchmark over HTTP: PostgreSQL event store, Redis read models, one and then two
+API worker processes and one projection worker, on this machine.
+
+Bots play sealed-guess games (the kernel's fixture: two seats guessing at once, so commands on
+one game race) through every worker; each bot reads its own view with ``min_version`` before
+each command, as a client that reads its own writes. Reported:
+
+- commands per second (accepted commands over the wall time), p50/p99 command latency;
+- projection lag: from a command's response to the board read model's announcement of that
+  version (0 when the read model was updated before the client had the response).
+
+Needs PostgreSQL and Redis on 127.0.0.1 (as the integration tests):
+``python -m tests.benchmarks.bench_http_scaleout [games] [workers ...]`` (default 24 games, 1 2).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import redis
+
+from tests.infra import services
+from tests.infra.cluster import Accepted, Cluster, create_game, play_games
+
+fresh_database = contextmanager(services.fresh_database)
+fresh_prefix = contextmanager(services.fresh_prefix)
+postgres_server = contextmanager(services.postgres_server)
+redis_server = contextmanager(services.redis_server)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+class AnnouncementClock:
+    """When the board read model announced each version of each game."""
+
+    def __init__(self, url: str, prefix: str) -> None:
+        self.pubsub = redis.Redis.from_url(url).pubsub(ignore_subscribe_messages=True)
+        self.pubsub.psubscribe(f"{prefix}:live:*")
+        self.seen: dict[str, list[tuple[int, float]]] = {}
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._listen)
+        self.thread.start()
+
+    def _listen(self) -> None:
+        while not self.stop.is_set():
+            message = self.pubsub.get_message(timeout=0.1)
+            if message is None:
+                continue
+            now = time.perf_counter()
+            body = json.loads(message["data"])
+            if body["projection"] == "boards":
+                game_id = message["channel"].decode().rsplit(":", 1)[1]
+                self.seen.setdefault(game_id, []).append((body["version"], now))
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+        self.pubsub.close()
+
+    def lag(self, game_id: str, version: int, accepted_at: float) -> float | None:
+        for announced, at in self.seen.get(game_id, []):
+            if announced >= version:
+                return max(0.0, at - accepted_at)
+        return None
+
+
+def run(games: int, workers: int, database_server: str, redis_url: str) -> dict[str, float]:
+    with fresh_database(database_server) as database_url, fresh_prefix(redis_url) as prefix:
+        cluster = Cluster(database_url, redis_url, prefix, Path(tempfile.mkdtemp(prefix="alexandria-bench-")))
+        clock = AnnouncementClock(redis_url, prefix)
+        try:
+            apis = [cluster.start_api() for _ in range(workers)]
+            cluster.start_projector()
+            created = [create_game(apis[i % workers], f"bench-{i}") for i in range(games)]
+            for game in created:  # the clock starts once the projection worker is up and has every game
+                view = httpx.get(f"{apis[0]}/games/{game['game_id']}", params={"min_version": 1}, timeout=30)
+                view.raise_for_status()
+            accepted = Accepted()
+            started = time.perf_counter()
+            play_games(apis, created, accepted)
+            elapsed = time.perf_counter() - started
+            time.sleep(1.0)  # the last announcements
+            assert not accepted.errors, accepted.errors
+            lags = [clock.lag(game, version, at) for game, version, at in accepted.accepted_at]
+            measured = [lag for lag in lags if lag is not None]
+            return {
+                "commands": len(accepted.latencies),
+                "commands_per_second": len(accepted.latencies) / elapsed,
+                "p50_ms": 1000 * statistics.median(accepted.latencies),
+                "p99_ms": 1000 * percentile(accepted.latencies, 0.99),
+                "conflicts": accepted.conflicts,
+                "lag_p50_ms": 1000 * statistics.median(measured),
+                "lag_p99_ms": 1000 * percentile(measured, 0.99),
+                "lag_missing": len(lags) - len(measured),
+            }
+        finally:
+            clock.close()
+            cluster.stop()
+
+
+def main() -> None:
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 24
+    worker_counts = [int(a) for a in sys.argv[2:]] or [1, 2]
+    with postgres_server() as database_server, redis_server() as redis_url:
+        for workers in worker_counts:
+            r = run(games, workers, database_server, redis_url)
+            print(
+                f"{workers} API worker(s), {games} games x 2 bots: {r['commands']:.0f} commands, "
+                f"{r['commands_per_second']:.0f} commands/s, "
+                f"latency p50 {r['p50_ms']:.1f} ms p99 {r['p99_ms']:.1f} ms, "
+                f"{r['conflicts']:.0f} stale-version refusals; projection lag p50 {r['lag_p50_ms']:.1f} ms "
+                f"p99 {r['lag_p99_ms']:.1f} ms ({r['lag_missing']:.0f} unmatched)"
+            )
+
+
+if __name__ == "__main__":
+    main()
