@@ -37,15 +37,17 @@ from domain.catan_alexander.data import (
     CITIES_PER_PLAYER,
     CITY_COST,
     DEVELOPMENT_COST,
-    GOLD,
+    GEOMETRIES,
     GOODS,
     KNIGHT_BID_VALUE,
+    MAX_BID,
     RESOURCE_INDEX,
     RESOURCES,
     ROAD_COST,
     SETTLEMENT_COST,
     SETTLEMENTS_PER_PLAYER,
     TASK_ACCEPTS,
+    Geometry,
 )
 from domain.catan_alexander.rules import (
     bank_rate,
@@ -78,6 +80,31 @@ from domain.kernel import Chance, Command
 T = TypeVar("T")
 
 OFFER_LISTING_ODDS = 10  # the active player's listing includes a sampled trade offer 1 time in 10
+
+
+class CommandCache:
+    """Commands are immutable: the fixed ones of a board are built once and shared by all listings."""
+
+    def __init__(self, geometry: Geometry) -> None:
+        self.roads = [BuildRoad(edge=geometry.edge_ref(e)) for e in range(len(geometry.edges))]
+        self.settlements = [BuildSettlement(vertex=name) for name in geometry.vertices]
+        self.cities = [BuildCity(vertex=name) for name in geometry.vertices]
+        self.robber_moves = [
+            {victim: MoveRobber(hex=list(h), steal_from=victim) for victim in (None, 0, 1, 2, 3)}
+            for h in geometry.hexes
+        ]
+        self.bank_trades = [[BankTrade(give=give, receive=receive, lots=1) for receive in GOODS] for give in GOODS]
+
+
+CACHES = {board: CommandCache(geometry) for board, geometry in GEOMETRIES.items()}
+ROLL = RollDice()
+MOVE_ALEXANDER = MoveAlexander()
+END_TURN = EndTurn()
+PASS_BID = PassBid()
+BUY_CARD = BuyDevelopmentCard()
+MONOPOLIES = [PlayMonopoly(resource=r) for r in RESOURCES]
+BIDS = [PlaceBid(amount=a) for a in range(MAX_BID + 1)]
+
 
 TRADE_ACTIVE = (
     "offer_trade",
@@ -156,9 +183,9 @@ def legal_moves(state: State, seat: int, chance: Chance) -> list[Command]:
             return trade_build_moves(state, seat, rng)
         return negotiation_moves(state, seat, rng)
     if phase == BEFORE_ROLL:
-        return [RollDice(), *dev_card_moves(state, seat, rng)]
+        return [ROLL, *dev_card_moves(state, seat, rng)]
     if phase == ALEXANDER:
-        return [MoveAlexander(), *dev_card_moves(state, seat, rng)]
+        return [MOVE_ALEXANDER, *dev_card_moves(state, seat, rng)]
     if phase == AUCTION:
         return auction_moves(state, seat, rng)
     if phase == PAYMENT:
@@ -168,21 +195,22 @@ def legal_moves(state: State, seat: int, chance: Chance) -> list[Command]:
     if phase == DEFAULT_DISCARD:
         return discard_moves(state, seat, state.default_owed, rng)
     if phase == ROBBER:
-        return [MoveRobber(hex=h, steal_from=v) for h, v in robber_targets(state, seat)]
+        cache = CACHES[state.board].robber_moves
+        return [cache[h][v] for h, v in robber_targets(state, seat)]
     if phase == ADVISOR_CHOICE:
         assert state.handdown is not None
         return [ChooseAdvisorRecipient(seat=s) for s in state.handdown.eligible]
     if phase == FOUNDING_SETTLEMENT:
         geometry = state.geometry
         return [
-            BuildSettlement(vertex=geometry.vertices[v])
+            CACHES[state.board].settlements[v]
             for v in range(len(geometry.vertices))
             if settlement_refusal(state, seat, v, founding=True) is None
         ]
     if phase == FOUNDING_ROAD:
         geometry = state.geometry
         return [
-            BuildRoad(edge=geometry.edge_ref(e))
+            CACHES[state.board].roads[e]
             for e in geometry.vertex_edges[state.founding_vertex]
             if state.road_owner[e] == -1
         ]
@@ -248,18 +276,18 @@ def discard_moves(state: State, seat: int, owed: int, rng: Sampler) -> list[Comm
     return moves
 
 
-def robber_targets(state: State, seat: int) -> list[tuple[list[int], int | None]]:
-    geometry = state.geometry
-    targets: list[tuple[list[int], int | None]] = []
-    for h in range(len(geometry.hexes)):
+def robber_targets(state: State, seat: int) -> list[tuple[int, int | None]]:
+    """(hex, victim) for every hex but the robber's: each opponent with a building there, or nobody."""
+    owner = state.owner
+    targets: list[tuple[int, int | None]] = []
+    for h, corners in enumerate(state.geometry.hex_vertices):
         if h == state.robber:
             continue
-        victims = robber_victims(state, seat, h)
-        ref = hex_ref(geometry, h)
+        victims = {owner[v] for v in corners} - {-1, seat}
         if victims:
-            targets.extend((ref, v) for v in victims)
+            targets.extend((h, v) for v in sorted(victims))
         else:
-            targets.append((ref, None))
+            targets.append((h, None))
     return targets
 
 
@@ -295,7 +323,7 @@ def dev_card_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
                 picked = pick(rng, pool, wanted)
                 moves.append(PlayYearOfPlenty(resources=[RESOURCES[i] for i in sorted(picked)]))
     if "monopoly" in cards:
-        moves.extend(PlayMonopoly(resource=r) for r in RESOURCES)
+        moves.extend(MONOPOLIES)
     return moves
 
 
@@ -306,10 +334,10 @@ def auction_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
     items, knights = bid_capacity(state, seat, auction.task)
     capacity = items + KNIGHT_BID_VALUE * knights
     low = auction.high_bid + 1
-    moves: list[Command] = [PassBid()]
-    moves.extend(PlaceBid(amount=a) for a in range(low, min(low + 2, capacity) + 1))
+    moves: list[Command] = [PASS_BID]
+    moves.extend(BIDS[a] for a in range(low, min(low + 2, capacity, MAX_BID) + 1))
     if rng.below(20) == 0:
-        moves.append(PlaceBid(amount=low))
+        moves.append(BIDS[min(low, MAX_BID)])
     return moves
 
 
@@ -403,21 +431,22 @@ def negotiation_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
 
 def trade_build_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
     geometry = state.geometry
-    moves: list[Command] = [EndTurn()]
+    cache = CACHES[state.board]
+    moves: list[Command] = [END_TURN]
     hand = state.hands[seat]
     if can_pay(state, seat, ROAD_COST):
-        moves.extend(BuildRoad(edge=geometry.edge_ref(e)) for e in legal_road_edges(state, seat))
+        moves.extend(cache.roads[e] for e in legal_road_edges(state, seat))
     if can_pay(state, seat, SETTLEMENT_COST) and state.settlements[seat] < SETTLEMENTS_PER_PLAYER:
         ends = {v for e in state.roads_of[seat] for v in geometry.edges[e]}
         for v in sorted(ends):
             if settlement_refusal(state, seat, v, founding=False) is None:
-                moves.append(BuildSettlement(vertex=geometry.vertices[v]))
+                moves.append(cache.settlements[v])
     if can_pay(state, seat, CITY_COST) and state.cities[seat] < CITIES_PER_PLAYER:
         for v in state.buildings_of[seat]:
             if state.level[v] == 1:
-                moves.append(BuildCity(vertex=geometry.vertices[v]))
+                moves.append(cache.cities[v])
     if can_pay(state, seat, DEVELOPMENT_COST) and state.dev_deck:
-        moves.append(BuyDevelopmentCard())
+        moves.append(BUY_CARD)
     moves.extend(bank_trade_moves(state, seat, hand))
     moves.extend(dev_card_moves(state, seat, rng))
     moves.extend(response_moves(state, seat))
@@ -428,22 +457,24 @@ def trade_build_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
                 for partner, answer in offer.responses.items():
                     if answer and holds(state, partner, offer.receive):
                         moves.append(ConfirmTrade(offer_id=offer.offer_id, partner=partner))
-    # the offer space is huge: list one sampled offer now and then, so bots negotiate but also play on
-    if rng.below(OFFER_LISTING_ODDS) == 0:
+    # The offer space is huge: one sampled offer is listed now and then, so that bots negotiate but
+    # also play on. Whether it is listed depends on public counters and the seat's own hand (a keyed
+    # draw here would cost more than the rest of the listing).
+    if (state.turn * 31 + state.next_offer_id * 7 + sum(hand)) % OFFER_LISTING_ODDS == 0:
         moves.extend(sample_offers(state, seat, rng, 1))
     return moves
 
 
 def bank_trade_moves(state: State, seat: int, hand: list[int]) -> list[Command]:
+    holdings = [*hand, state.gold[seat]] if state.scenario else hand
+    if max(holdings) < 2:  # no rate is below 2
+        return []
     harbours = harbour_types(state, seat)
-    kinds = 6 if state.scenario else 5
+    available = [*state.bank, state.gold_supply] if state.scenario else state.bank
     moves: list[Command] = []
-    for give in range(kinds):
-        held = state.gold[seat] if give == GOLD else hand[give]
+    for give, held in enumerate(holdings):
         if held < 2 or held < bank_rate(state, seat, give, harbours):
             continue
-        for receive in range(kinds):
-            available = state.gold_supply if receive == GOLD else state.bank[receive]
-            if receive != give and available:
-                moves.append(BankTrade(give=GOODS[give], receive=GOODS[receive], lots=1))
+        trades = CACHES[state.board].bank_trades[give]
+        moves.extend(trades[receive] for receive, count in enumerate(available) if count and receive != give)
     return moves

@@ -432,40 +432,32 @@ def turn_start_events(state: State, chance: Chance) -> list[Event]:
 
 def produce(state: State, total: int) -> ev.ResourcesProduced:
     """R11 production with the R12 bank-shortage rule per product (gold included)."""
-    geometry = state.geometry
-    n = state.players
-    owed = [[0] * 6 for _ in range(n)]
+    hex_vertices = state.geometry.hex_vertices
     owner = state.owner
     level = state.level
+    owed: dict[int, dict[int, int]] = {}  # good -> seat -> units
     for h in state.number_hexes[total]:
         product = state.hex_product[h]
         if h == state.robber or product < 0:
             continue
-        for v in geometry.hex_vertices[h]:
+        for v in hex_vertices[h]:
             seat = owner[v]
             if seat >= 0:
-                owed[seat][product] += level[v]
+                per_seat = owed.setdefault(product, {})
+                per_seat[seat] = per_seat.get(seat, 0) + level[v]
     gains: dict[str, dict[str, int]] = {}
     withheld: list[str] = []
-    demands = [sum(column) for column in zip(*owed, strict=True)]
-    for good in range(6):
-        demand = demands[good]
-        if not demand:
-            continue
+    for good in sorted(owed):
+        per_seat = owed[good]
         available = state.gold_supply if good == GOLD else state.bank[good]
-        if available >= demand:
-            paid = [owed[s][good] for s in range(n)]
-        else:
+        if available < sum(per_seat.values()):
             withheld.append(GOODS[good])
-            receivers = [s for s in range(n) if owed[s][good]]
-            if len(receivers) != 1:
+            if len(per_seat) != 1 or not available:
                 continue
-            paid = [0] * n
-            paid[receivers[0]] = available
-        for s in range(n):
-            if paid[s]:
-                gains.setdefault(str(s), {})[GOODS[good]] = paid[s]
-    return ev.ResourcesProduced(gains=gains, withheld=withheld)
+            per_seat = {seat: available for seat in per_seat}
+        for seat, units in per_seat.items():
+            gains.setdefault(str(seat), {})[GOODS[good]] = units
+    return ev.ResourcesProduced(gains={key: gains[key] for key in sorted(gains)}, withheld=withheld)
 
 
 def decide_roll_dice(state: State, seat: int, command: Command, chance: Chance) -> list[Event]:
