@@ -1,16 +1,23 @@
 """Scale-out benchmark over HTTP: PostgreSQL event store, Redis read models, one and then two
 API worker processes and one projection worker, on this machine.
 
-Bots play sealed-guess games (the kernel's fixture: two seats guessing at once, so commands on
-one game race) through every worker; each bot reads its own view with ``min_version`` before
-each command, as a client that reads its own writes. Reported:
+Two workloads, each bot reading its view with ``min_version`` before each command, as a client
+that reads its own writes, and sending every request to a random worker:
+
+- ``peloponnes``: 3-player Peloponnes games, one client per game playing the awaited seat from
+  its legal moves (turn-based load: commands on one game do not race);
+- ``sealed_guess``: the kernel's fixture game, a client per seat, both seats guessing at once, so
+  commands on one game race across workers (most refusals are lost races).
+
+Reported:
 
 - commands per second (accepted commands over the wall time), p50/p99 command latency;
 - projection lag: from a command's response to the board read model's announcement of that
   version (0 when the read model was updated before the client had the response).
 
 Needs PostgreSQL and Redis on 127.0.0.1 (as the integration tests):
-``python -m tests.benchmarks.bench_http_scaleout [games] [workers ...]`` (default 24 games, 1 2).
+``python -m tests.benchmarks.bench_http_scaleout [peloponnes|sealed_guess] [games] [workers ...]``
+(default: peloponnes, 12 games, 1 and 2 workers).
 """
 
 from __future__ import annotations
@@ -75,20 +82,21 @@ class AnnouncementClock:
         return None
 
 
-def run(games: int, workers: int, database_server: str, redis_url: str) -> dict[str, float]:
+def run(workload: str, games: int, workers: int, database_server: str, redis_url: str) -> dict[str, float]:
     with fresh_database(database_server) as database_url, fresh_prefix(redis_url) as prefix:
         cluster = Cluster(database_url, redis_url, prefix, Path(tempfile.mkdtemp(prefix="alexandria-bench-")))
         clock = AnnouncementClock(redis_url, prefix)
         try:
             apis = [cluster.start_api() for _ in range(workers)]
             cluster.start_projector()
-            created = [create_game(apis[i % workers], f"bench-{i}") for i in range(games)]
+            players = 3 if workload == "peloponnes" else 2
+            created = [create_game(apis[i % workers], f"bench-{i}", players, workload) for i in range(games)]
             for game in created:  # the clock starts once the projection worker is up and has every game
                 view = httpx.get(f"{apis[0]}/games/{game['game_id']}", params={"min_version": 1}, timeout=30)
                 view.raise_for_status()
             accepted = Accepted()
             started = time.perf_counter()
-            play_games(apis, created, accepted)
+            play_games(apis, created, accepted, racing=workload == "sealed_guess")
             elapsed = time.perf_counter() - started
             time.sleep(1.0)  # the last announcements
             assert not accepted.errors, accepted.errors
@@ -110,13 +118,14 @@ def run(games: int, workers: int, database_server: str, redis_url: str) -> dict[
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 24
-    worker_counts = [int(a) for a in sys.argv[2:]] or [1, 2]
+    workload = sys.argv[1] if len(sys.argv) > 1 else "peloponnes"
+    games = int(sys.argv[2]) if len(sys.argv) > 2 else 12
+    worker_counts = [int(a) for a in sys.argv[3:]] or [1, 2]
     with postgres_server() as database_server, redis_server() as redis_url:
         for workers in worker_counts:
-            r = run(games, workers, database_server, redis_url)
+            r = run(workload, games, workers, database_server, redis_url)
             print(
-                f"{workers} API worker(s), {games} games x 2 bots: {r['commands']:.0f} commands, "
+                f"{workload}, {workers} API worker(s), {games} games: {r['commands']:.0f} commands, "
                 f"{r['commands_per_second']:.0f} commands/s, "
                 f"latency p50 {r['p50_ms']:.1f} ms p99 {r['p99_ms']:.1f} ms, "
                 f"{r['conflicts']:.0f} stale-version refusals; projection lag p50 {r['lag_p50_ms']:.1f} ms "

@@ -21,6 +21,7 @@ from infra.bootstrap import build_service
 from infra.service import GameService
 from infra.settings import Settings
 from tests.infra.services import free_port
+from tests.support.http import auth
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -102,8 +103,8 @@ class Accepted:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def create_game(api: str, seed: str, players: int = 2) -> dict[str, Any]:
-    response = httpx.post(f"{api}/games", json={"game": "sealed_guess", "players": players, "seed": seed})
+def create_game(api: str, seed: str, players: int = 2, game: str = "sealed_guess") -> dict[str, Any]:
+    response = httpx.post(f"{api}/games", json={"game": game, "players": players, "seed": seed})
     response.raise_for_status()
     created: dict[str, Any] = response.json()
     return created
@@ -115,7 +116,7 @@ def play_seat(apis: list[str], game: dict[str, Any], seat: int, accepted: Accept
     Every request goes to a random API worker, so commands on one game race across workers.
     """
     game_id = game["game_id"]
-    headers = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
+    headers = auth(game["seats"][seat]["token"])
     seen = 1
     with httpx.Client(timeout=30) as client:
         while True:
@@ -133,35 +134,66 @@ def play_seat(apis: list[str], game: dict[str, Any], seat: int, accepted: Accept
                 seen += 1  # wait for the next version: the other seat's move
                 continue
             command = {"type": "commit_guess", "guess": rng.randint(1, 6), "expected_version": view["version"]}
-            sent = time.perf_counter()
-            response = client.post(f"{rng.choice(apis)}/games/{game_id}/commands", json=command, headers=headers)
-            now = time.perf_counter()
-            with accepted.lock:
-                if response.status_code == 200:
-                    version = response.json()["version"]
-                    accepted.versions.setdefault(game_id, []).append(version)
-                    accepted.latencies.append(now - sent)
-                    accepted.accepted_at.append((game_id, version, now))
-                    seen = version
-                elif response.json()["error"]["code"] in ("STALE_VERSION", "NOT_YOUR_TURN"):
-                    accepted.conflicts += 1
-                else:
-                    raise AssertionError(response.text)
+            seen = send(client, rng.choice(apis), game_id, command, game["seats"][seat]["token"], accepted) or seen
 
 
-def play_games(apis: list[str], games: list[dict[str, Any]], accepted: Accepted, seed: int = 0) -> None:
-    """Both seats of every game at once, each in its own thread; a bot's failure is kept in ``accepted.errors``."""
+def send(client: httpx.Client, api: str, game_id: str, command: dict[str, Any], token: str, accepted: Accepted) -> int:
+    """Send a command; the new version, or 0 if refused for a stale version or out of turn."""
+    sent = time.perf_counter()
+    response = client.post(f"{api}/games/{game_id}/commands", json=command, headers=auth(token))
+    now = time.perf_counter()
+    with accepted.lock:
+        if response.status_code == 200:
+            version: int = response.json()["version"]
+            accepted.versions.setdefault(game_id, []).append(version)
+            accepted.latencies.append(now - sent)
+            accepted.accepted_at.append((game_id, version, now))
+            return version
+        if response.json()["error"]["code"] in ("STALE_VERSION", "NOT_YOUR_TURN"):
+            accepted.conflicts += 1
+            return 0
+    raise AssertionError(response.text)
 
-    def bot(game: dict[str, Any], seat: int, rng: random.Random) -> None:
+
+def play_with_legal_moves(apis: list[str], game: dict[str, Any], accepted: Accepted, rng: random.Random) -> None:
+    """One client per game playing whichever seat is awaited, from its legal moves: the load of
+    turn-based games, where commands on one game do not race."""
+    game_id = game["game_id"]
+    tokens = [s["token"] for s in game["seats"]]
+    seen = 1
+    with httpx.Client(timeout=30) as client:
+        while True:
+            response = client.get(f"{rng.choice(apis)}/games/{game_id}", params={"min_version": seen})
+            assert response.status_code == 200, response.text
+            view = response.json()
+            if view["status"] == "ended":
+                return
+            seat = int(rng.choice(sorted(view["awaited"])))
+            listed = client.get(f"{rng.choice(apis)}/games/{game_id}/legal-moves", headers=auth(tokens[seat])).json()
+            command = {**rng.choice(listed["moves"]), "expected_version": listed["version"]}
+            seen = send(client, rng.choice(apis), game_id, command, tokens[seat], accepted) or seen
+
+
+def play_games(
+    apis: list[str], games: list[dict[str, Any]], accepted: Accepted, seed: int = 0, racing: bool = True
+) -> None:
+    """Every game at once: racing, a thread per seat (``play_seat``); else a thread per game
+    (``play_with_legal_moves``). A bot's failure is kept in ``accepted.errors``."""
+
+    def bot(game: dict[str, Any], seat: int | None, rng: random.Random) -> None:
         try:
-            play_seat(apis, game, seat, accepted, rng)
+            if seat is None:
+                play_with_legal_moves(apis, game, accepted, rng)
+            else:
+                play_seat(apis, game, seat, accepted, rng)
         except BaseException as problem:
             accepted.errors.append(problem)
 
+    seats: list[int | None] = list(range(len(games[0]["seats"]))) if racing else [None]
     threads = [
         threading.Thread(target=bot, args=(game, seat, random.Random(f"{seed}-{i}-{seat}")))
         for i, game in enumerate(games)
-        for seat in range(len(game["seats"]))
+        for seat in seats
     ]
     for thread in threads:
         thread.start()

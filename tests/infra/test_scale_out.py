@@ -18,6 +18,7 @@ from infra.projector import Projector
 from infra.readmodels import MemoryStore, ReadModelStore, RedisStore
 from projections.registry import PROJECTION_NAMES
 from tests.infra.cluster import Accepted, Cluster, create_game, play_games
+from tests.support.http import auth
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
@@ -35,8 +36,8 @@ def rebuilt_from_the_event_store(cluster: Cluster) -> dict[str, Any]:
 
 
 def stream_messages(api: str, game: dict[str, Any], seat: int, out: list[tuple[str, Any]]) -> None:
-    headers = {"Authorization": f"Bearer {game['seats'][seat]['token']}"}
-    with httpx.stream("GET", f"{api}/games/{game['game_id']}/stream", headers=headers, timeout=60) as response:
+    path = f"{api}/games/{game['game_id']}/stream"
+    with httpx.stream("GET", path, headers=auth(game["seats"][seat]["token"]), timeout=60) as response:
         event = ""
         for line in response.iter_lines():
             if line.startswith("event: "):
