@@ -35,16 +35,12 @@ from domain.catan_alexander.commands import (
 )
 from domain.catan_alexander.data import (
     CITIES_PER_PLAYER,
-    CITY_COST,
-    DEVELOPMENT_COST,
     GEOMETRIES,
     GOODS,
     KNIGHT_BID_VALUE,
     MAX_BID,
     RESOURCE_INDEX,
     RESOURCES,
-    ROAD_COST,
-    SETTLEMENT_COST,
     SETTLEMENTS_PER_PLAYER,
     TASK_ACCEPTS,
     Geometry,
@@ -52,7 +48,6 @@ from domain.catan_alexander.data import (
 from domain.catan_alexander.rules import (
     bank_rate,
     bid_capacity,
-    can_pay,
     harbour_types,
     hex_ref,
     holds,
@@ -173,14 +168,13 @@ def may_negotiate(state: State, seat: int) -> bool:
 
 
 def legal_moves(state: State, seat: int, chance: Chance) -> list[Command]:
-    allowed = awaited(state).get(seat)
-    if not allowed:
-        return []
-    rng = Sampler(chance)
     phase = state.phase
+    rng = Sampler(chance)
+    if phase == TRADE_BUILD and seat == state.active:  # the most frequent case first
+        return trade_build_moves(state, seat, rng)
+    if seat not in awaited(state):
+        return []
     if phase == TRADE_BUILD:
-        if seat == state.active:
-            return trade_build_moves(state, seat, rng)
         return negotiation_moves(state, seat, rng)
     if phase == BEFORE_ROLL:
         return [ROLL, *dev_card_moves(state, seat, rng)]
@@ -430,33 +424,34 @@ def negotiation_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
 
 
 def trade_build_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
-    geometry = state.geometry
     cache = CACHES[state.board]
     moves: list[Command] = [END_TURN]
     hand = state.hands[seat]
-    if can_pay(state, seat, ROAD_COST):
+    brick, grain, lumber, ore, wool = hand
+    if brick and lumber:
         moves.extend(cache.roads[e] for e in legal_road_edges(state, seat))
-    if can_pay(state, seat, SETTLEMENT_COST) and state.settlements[seat] < SETTLEMENTS_PER_PLAYER:
-        ends = {v for e in state.roads_of[seat] for v in geometry.edges[e]}
-        for v in sorted(ends):
-            if settlement_refusal(state, seat, v, founding=False) is None:
-                moves.append(cache.settlements[v])
-    if can_pay(state, seat, CITY_COST) and state.cities[seat] < CITIES_PER_PLAYER:
-        for v in state.buildings_of[seat]:
-            if state.level[v] == 1:
-                moves.append(cache.cities[v])
-    if can_pay(state, seat, DEVELOPMENT_COST) and state.dev_deck:
+        if grain and wool and state.settlements[seat] < SETTLEMENTS_PER_PLAYER:
+            edges = state.geometry.edges
+            ends = {v for e in state.roads_of[seat] for v in edges[e]}
+            for v in sorted(ends):
+                if settlement_refusal(state, seat, v, founding=False) is None:
+                    moves.append(cache.settlements[v])
+    if ore >= 3 and grain >= 2 and state.cities[seat] < CITIES_PER_PLAYER:
+        moves.extend(cache.cities[v] for v in state.buildings_of[seat] if state.level[v] == 1)
+    if ore and grain and wool and state.dev_deck:
         moves.append(BUY_CARD)
     moves.extend(bank_trade_moves(state, seat, hand))
-    moves.extend(dev_card_moves(state, seat, rng))
-    moves.extend(response_moves(state, seat))
-    for offer in state.offers.values():
-        if offer.maker == seat:
-            moves.append(CancelTrade(offer_id=offer.offer_id))
-            if holds(state, seat, offer.give):
-                for partner, answer in offer.responses.items():
-                    if answer and holds(state, partner, offer.receive):
-                        moves.append(ConfirmTrade(offer_id=offer.offer_id, partner=partner))
+    if not state.played_dev and state.dev_hand[seat]:
+        moves.extend(dev_card_moves(state, seat, rng))
+    if state.offers:
+        moves.extend(response_moves(state, seat))
+        for offer in state.offers.values():
+            if offer.maker == seat:
+                moves.append(CancelTrade(offer_id=offer.offer_id))
+                if holds(state, seat, offer.give):
+                    for partner, answer in offer.responses.items():
+                        if answer and holds(state, partner, offer.receive):
+                            moves.append(ConfirmTrade(offer_id=offer.offer_id, partner=partner))
     # The offer space is huge: one sampled offer is listed now and then, so that bots negotiate but
     # also play on. Whether it is listed depends on public counters and the seat's own hand (a keyed
     # draw here would cost more than the rest of the listing).
