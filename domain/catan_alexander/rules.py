@@ -461,8 +461,9 @@ def produce(state: State, total: int) -> ev.ResourcesProduced:
 
 
 def decide_roll_dice(state: State, seat: int, command: Command, chance: Chance) -> list[Event]:
-    purpose = f"dice:{state.turn}"
-    die1, die2 = chance.die(purpose), chance.die(purpose)
+    # both dice from one draw of the turn's dice stream (36 equally likely outcomes)
+    outcome = chance.below(f"dice:{state.turn}", 36)
+    die1, die2 = outcome // 6 + 1, outcome % 6 + 1
     total = die1 + die2
     out: list[Event] = [ev.DiceRolled(seat=seat, die1=die1, die2=die2, total=total)]
     if total != 7:
@@ -773,6 +774,9 @@ def special_card_holder(holder: int | None, values: list[int], threshold: int) -
 
 
 def special_card_events(state: State) -> list[Event]:
+    if state.longest_road is None and max(state.road_length) < LONGEST_ROAD_MIN:
+        if state.largest_army is None and max(state.army) < LARGEST_ARMY_MIN:
+            return []  # the usual case: nobody qualifies for either card yet
     holder = special_card_holder(state.longest_road, state.road_length, LONGEST_ROAD_MIN)
     if holder != state.longest_road:
         length = state.road_length[holder] if holder is not None else max(state.road_length)

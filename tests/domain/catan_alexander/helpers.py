@@ -24,7 +24,8 @@ class Loaded(Chance):
     def below(self, purpose: str, n: int) -> int:
         if purpose.startswith("dice:") and self.dice:
             self.counters[purpose] = self.counters.get(purpose, 0) + 1
-            return self.dice.pop(0) - 1
+            first, second = self.dice.pop(0), self.dice.pop(0)
+            return (first - 1) * 6 + second - 1
         if purpose.startswith("steal:"):
             self.counters[purpose] = self.counters.get(purpose, 0) + 1
             return min(self.steal_index, n - 1)
