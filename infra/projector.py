@@ -27,7 +27,7 @@ from eventsourcing.postgres import PostgresApplicationRecorder
 from psycopg.sql import SQL, Identifier
 
 from domain.kernel.log import Record
-from infra.readmodels import ReadModelStore, json_text
+from infra.readmodels import Cursor, ReadModelStore, json_text
 from infra.service import GameService
 from projections.base import ProjectedRecord, Projection
 from projections.registry import all_projections
@@ -84,6 +84,7 @@ class Projector:
         self.batch_size = batch_size
         self.lease_seconds = lease_seconds
         self.owner = f"projector-{uuid.uuid4().hex[:12]}"
+        self.lost_races = 0  # batches another worker committed first (after a lease ran out)
         # In one process, one thread at a time steps (the compare-and-set would only waste work).
         self._stepping = threading.Lock()
 
@@ -106,10 +107,10 @@ class Projector:
                     continue
                 if not self.store.acquire_lease(projection.name, self.owner, self.lease_seconds):
                     continue
-                start = self.store.position(projection.name)
-                if start not in batches:
-                    batches[start] = self._read(start)
-                batch = batches[start]
+                start = self.store.cursor(projection.name)
+                if start.position not in batches:
+                    batches[start.position] = self._read(start.position)
+                batch = batches[start.position]
                 if batch:
                     self._apply(projection, start, batch)
                     seen += len(batch)
@@ -119,14 +120,23 @@ class Projector:
         notifications = self.service.recorder.select_notifications(start=after + 1, limit=self.batch_size)
         return [projected_record(self.service, n) for n in notifications]
 
-    def _apply(self, projection: Projection, start: int, batch: list[ProjectedRecord]) -> bool:
+    def _apply(self, projection: Projection, start: Cursor, batch: list[ProjectedRecord]) -> bool:
         documents = PendingDocuments(self.store, projection.name)
-        projection.apply(documents, batch)
+        try:
+            projection.apply(documents, batch)
+        except Exception:
+            # Documents are read as the batch goes: if another worker committed meanwhile, they
+            # may be ahead of the batch (the projection refuses them), and this batch is moot.
+            if self.store.cursor(projection.name) != start:
+                self.lost_races += 1
+                return False
+            raise
         heads = {item.game_id: item.record.position for item in batch}
         for game_id, version in heads.items():
             documents.put(HEADS, game_id, version)
         if not self.store.commit(projection.name, start, batch[-1].notification_id, documents.changes):
-            log.info("%s: another worker applied the batch after %d first", projection.name, start)
+            log.info("%s: another worker applied the batch after %d first", projection.name, start.position)
+            self.lost_races += 1
             return False
         for game_id, version in heads.items():
             self.store.announce(game_id, {"projection": projection.name, "version": version})

@@ -2,9 +2,11 @@
 
 Two implementations behind one interface: ``MemoryStore`` (in process, the embedded default)
 and ``RedisStore`` (shared by every API worker and projection worker). In both, a projection's
-documents and its position change in one atomic step, and only if the position is still the
-one the batch started from (compare-and-set), so no batch is ever applied twice, even by two
-workers racing after a lease expired.
+documents and its position change in one atomic step, and only if its cursor is still the one
+the batch started from (compare-and-set), so no batch is ever applied twice, even by two
+workers racing after a lease expired. The cursor is the position plus a generation that every
+reset increments: a batch that started before a reset cannot commit after it, even if the
+rebuild has reached the same position again (its reads may mix both generations).
 
 The stores also carry the live-update signal: after a projection commits, it announces the
 new version of every game the batch touched; API workers wait on that signal to serve
@@ -21,13 +23,18 @@ from abc import ABC, abstractmethod
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager, suppress
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import redis
 import redis.asyncio
 
 # (collection, key) -> the document as JSON text, or None to delete it
 Changes = Mapping[tuple[str, str], str | None]
+
+
+class Cursor(NamedTuple):
+    generation: int  # incremented by every reset
+    position: int  # the notification id of the last record applied (0: none)
 
 
 class Subscription(Protocol):
@@ -42,8 +49,11 @@ class ReadModelStore(ABC):
     # -- documents and positions ------------------------------------------------------------------
 
     @abstractmethod
+    def cursor(self, projection: str) -> Cursor: ...
+
     def position(self, projection: str) -> int:
         """The notification id of the last record the projection applied (0: none)."""
+        return self.cursor(projection).position
 
     @abstractmethod
     def get(self, projection: str, collection: str, key: str) -> str | None: ...
@@ -56,13 +66,13 @@ class ReadModelStore(ABC):
         """Every document of the projection, by collection (to compare a read model with a rebuild)."""
 
     @abstractmethod
-    def commit(self, projection: str, expected: int, position: int, changes: Changes) -> bool:
-        """Write ``changes`` and move the position from ``expected`` to ``position``, atomically;
-        False (and nothing written) when the position is no longer ``expected``."""
+    def commit(self, projection: str, expected: Cursor, position: int, changes: Changes) -> bool:
+        """Write ``changes`` and move the position to ``position``, atomically; False (and nothing
+        written) when the cursor is no longer ``expected``."""
 
     @abstractmethod
     def reset(self, projection: str) -> None:
-        """Forget the projection's documents and position (for a rebuild)."""
+        """Forget the projection's documents and position (for a rebuild); a new generation."""
 
     # -- leases: one worker at a time works on a projection ---------------------------------------
 
@@ -98,14 +108,14 @@ class MemoryStore(ReadModelStore):
 
     def __init__(self) -> None:
         self._documents: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
-        self._positions: dict[str, int] = {}
+        self._cursors: dict[str, Cursor] = {}
         self._leases: dict[str, tuple[str, float]] = {}
         self._changed = threading.Condition()
         self._announcements: dict[str, int] = defaultdict(int)
 
-    def position(self, projection: str) -> int:
+    def cursor(self, projection: str) -> Cursor:
         with self._changed:
-            return self._positions.get(projection, 0)
+            return self._cursors.get(projection, Cursor(0, 0))
 
     def get(self, projection: str, collection: str, key: str) -> str | None:
         with self._changed:
@@ -119,9 +129,9 @@ class MemoryStore(ReadModelStore):
         with self._changed:
             return {c: dict(d) for (p, c), d in self._documents.items() if p == projection and d}
 
-    def commit(self, projection: str, expected: int, position: int, changes: Changes) -> bool:
+    def commit(self, projection: str, expected: Cursor, position: int, changes: Changes) -> bool:
         with self._changed:
-            if self._positions.get(projection, 0) != expected:
+            if self.cursor(projection) != expected:
                 return False
             for (collection, key), value in changes.items():
                 documents = self._documents[(projection, collection)]
@@ -129,14 +139,14 @@ class MemoryStore(ReadModelStore):
                     documents.pop(key, None)
                 else:
                     documents[key] = value
-            self._positions[projection] = position
+            self._cursors[projection] = Cursor(expected.generation, position)
             return True
 
     def reset(self, projection: str) -> None:
         with self._changed:
             for name in [n for n in self._documents if n[0] == projection]:
                 del self._documents[name]
-            self._positions.pop(projection, None)
+            self._cursors[projection] = Cursor(self.cursor(projection).generation + 1, 0)
 
     def acquire_lease(self, projection: str, owner: str, ttl: float) -> bool:
         with self._changed:
@@ -194,12 +204,14 @@ class _MemorySubscription:
 
 # Compare-and-set of the position and the document writes in one script: Redis runs a script
 # atomically, so readers see either none or all of a batch, and a stale writer changes nothing.
-# KEYS[1]: the positions hash; KEYS[2..]: the projection's collection hashes.
-# ARGV: projection, expected, new position, then (KEYS index, field, JSON or "" to delete)...
+# KEYS[1]: the positions hash (fields NAME and NAME:generation); KEYS[2..]: the collection hashes.
+# ARGV: projection, expected generation, expected position, new position,
+# then (KEYS index, field, JSON or "" to delete)...
 COMMIT_SCRIPT = """
-local current = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
-if current ~= tonumber(ARGV[2]) then return 0 end
-for i = 4, #ARGV, 3 do
+local generation = tonumber(redis.call('HGET', KEYS[1], ARGV[1] .. ':generation') or '0')
+local position = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+if generation ~= tonumber(ARGV[2]) or position ~= tonumber(ARGV[3]) then return 0 end
+for i = 5, #ARGV, 3 do
   local key = KEYS[tonumber(ARGV[i])]
   if ARGV[i + 2] == '' then
     redis.call('HDEL', key, ARGV[i + 1])
@@ -207,7 +219,7 @@ for i = 4, #ARGV, 3 do
     redis.call('HSET', key, ARGV[i + 1], ARGV[i + 2])
   end
 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[4])
 return 1
 """
 
@@ -250,8 +262,9 @@ class RedisStore(ReadModelStore):
     def channel(self, game_id: str) -> str:
         return f"{self.prefix}:live:{game_id}"
 
-    def position(self, projection: str) -> int:
-        return int(self.redis.hget(self.positions_key, projection) or 0)
+    def cursor(self, projection: str) -> Cursor:
+        position, generation = self.redis.hmget(self.positions_key, [projection, f"{projection}:generation"])
+        return Cursor(int(generation or 0), int(position or 0))
 
     def get(self, projection: str, collection: str, key: str) -> str | None:
         return self.redis.hget(self.collection_key(projection, collection), key)
@@ -264,10 +277,10 @@ class RedisStore(ReadModelStore):
         keys = self.redis.scan_iter(match=f"{self.collection_key(projection, '')}*", count=1000)
         return {key[start:]: self.redis.hgetall(key) for key in keys}
 
-    def commit(self, projection: str, expected: int, position: int, changes: Changes) -> bool:
+    def commit(self, projection: str, expected: Cursor, position: int, changes: Changes) -> bool:
         keys = [self.positions_key]
         key_index: dict[str, int] = {}
-        args: list[str | int] = [projection, expected, position]
+        args: list[str | int] = [projection, expected.generation, expected.position, position]
         for (collection, field), value in changes.items():
             key = self.collection_key(projection, collection)
             if key not in key_index:
@@ -287,7 +300,8 @@ class RedisStore(ReadModelStore):
                     pipe.multi()
                     if keys:
                         pipe.delete(*keys)
-                    pipe.hdel(self.positions_key, projection)
+                    pipe.hset(self.positions_key, projection, 0)
+                    pipe.hincrby(self.positions_key, f"{projection}:generation", 1)
                     pipe.execute()
                     return
                 except redis.WatchError:
@@ -297,7 +311,7 @@ class RedisStore(ReadModelStore):
         return f"{self.prefix}:rm:lease:{projection}"
 
     def acquire_lease(self, projection: str, owner: str, ttl: float) -> bool:
-        return bool(self._lease(keys=[self.lease_key(projection)], args=[owner, int(ttl * 1000)]))
+        return bool(self._lease(keys=[self.lease_key(projection)], args=[owner, max(1, int(ttl * 1000))]))
 
     def release_lease(self, projection: str, owner: str) -> None:
         self._release(keys=[self.lease_key(projection)], args=[owner])

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from infra.readmodels import MemoryStore, ReadModelStore, RedisStore
+from infra.readmodels import Cursor, MemoryStore, ReadModelStore, RedisStore
 
 
 @pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.services)])
@@ -23,22 +23,32 @@ def store(request: pytest.FixtureRequest) -> Iterator[ReadModelStore]:
 
 def test_documents_and_position_move_together_and_only_from_the_expected_position(store: ReadModelStore) -> None:
     assert store.position("boards") == 0
-    assert store.commit("boards", 0, 7, {("views", "g/public"): '{"v":1}', ("seats", "g"): '["h"]'})
-    assert not store.commit("boards", 3, 9, {("views", "g/public"): '{"v":2}'})
-    assert not store.commit("boards", 0, 9, {("views", "other"): '{"v":2}'})
+    assert store.commit("boards", Cursor(0, 0), 7, {("views", "g/public"): '{"v":1}', ("seats", "g"): '["h"]'})
+    assert not store.commit("boards", Cursor(0, 3), 9, {("views", "g/public"): '{"v":2}'})
+    assert not store.commit("boards", Cursor(0, 0), 9, {("views", "other"): '{"v":2}'})
     assert store.position("boards") == 7
     assert store.export("boards") == {"views": {"g/public": '{"v":1}'}, "seats": {"g": '["h"]'}}
-    assert store.commit("boards", 7, 8, {("views", "g/public"): None, ("views", "g/0"): "1"})
+    assert store.commit("boards", Cursor(0, 7), 8, {("views", "g/public"): None, ("views", "g/0"): "1"})
     assert store.get_all("boards", "views") == {"g/0": "1"}
     assert store.position("lobby") == 0, "positions are per projection"
 
 
 def test_reset_forgets_one_projection_only(store: ReadModelStore) -> None:
-    store.commit("boards", 0, 4, {("views", "a"): "1"})
-    store.commit("lobby", 0, 4, {("games", "a"): "2"})
+    store.commit("boards", Cursor(0, 0), 4, {("views", "a"): "1"})
+    store.commit("lobby", Cursor(0, 0), 4, {("games", "a"): "2"})
     store.reset("boards")
     assert store.position("boards") == 0 and store.export("boards") == {}
     assert store.position("lobby") == 4 and store.get("lobby", "games", "a") == "2"
+
+
+def test_a_batch_begun_before_a_reset_cannot_commit_after_it_even_at_the_same_position(store: ReadModelStore) -> None:
+    store.commit("boards", Cursor(0, 0), 4, {("views", "a"): "1"})
+    begun = store.cursor("boards")
+    store.reset("boards")
+    assert store.commit("boards", store.cursor("boards"), 4, {("views", "a"): "rebuilt"})
+    assert store.position("boards") == begun.position
+    assert not store.commit("boards", begun, 6, {("views", "a"): "stale"})
+    assert store.get("boards", "views", "a") == "rebuilt"
 
 
 def test_leases_exclude_other_owners_until_released_or_expired(store: ReadModelStore) -> None:
@@ -56,7 +66,7 @@ def test_leases_exclude_other_owners_until_released_or_expired(store: ReadModelS
 def test_a_waiting_reader_wakes_on_the_announcement(store: ReadModelStore) -> None:
     def later() -> None:
         time.sleep(0.2)
-        store.commit("boards", 0, 1, {("heads", "g"): "3"})
+        store.commit("boards", Cursor(0, 0), 1, {("heads", "g"): "3"})
         store.announce("g", {"projection": "boards", "version": 3})
 
     threading.Thread(target=later).start()

@@ -93,23 +93,6 @@ def test_every_past_version_comes_from_the_nearest_frame(service: GameService, m
     assert len(store.get_all("frames", "frames")) == 1 + last // 4
 
 
-def test_a_stale_commit_changes_nothing() -> None:
-    store = MemoryStore()
-    assert store.commit("boards", 0, 5, {("views", "a"): '"first"'})
-    assert not store.commit("boards", 0, 9, {("views", "a"): '"second"', ("views", "b"): '"x"'})
-    assert store.get("boards", "views", "a") == '"first"' and store.get("boards", "views", "b") is None
-    assert store.position("boards") == 5
-
-
-def test_a_lease_keeps_other_workers_out_until_it_expires() -> None:
-    store = MemoryStore()
-    assert store.acquire_lease("boards", "a", ttl=0.05)
-    assert not store.acquire_lease("boards", "b", ttl=10)
-    assert store.acquire_lease("boards", "a", ttl=10)  # renewing
-    store.release_lease("boards", "a")
-    assert store.acquire_lease("boards", "b", ttl=10)
-
-
 def test_records_out_of_order_are_refused_not_skipped(service: GameService) -> None:
     game_id = play(service, "order", commands=1).game_id
     records = service.records(game_id)
