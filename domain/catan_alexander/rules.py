@@ -754,13 +754,47 @@ def road_length(state: State, seat: int) -> int:
                 walk(b if a == vertex else a, length + 1)
                 used.discard(e)
 
+    # A longest trail can be taken to start where it cannot be extended backwards: at a vertex with
+    # an odd number of own roads, or at another player's building. A component with neither is
+    # walked from any of its vertices.
+    degree: dict[int, int] = {}
     for e in own:
-        a, b = edges[e]
-        used.add(e)
-        walk(a, 1)
-        walk(b, 1)
-        used.discard(e)
-    return best
+        for v in edges[e]:
+            degree[v] = degree.get(v, 0) + 1
+    starts = [v for v, d in degree.items() if d % 2 or owner[v] not in (-1, seat)]
+    reached: set[int] = set()
+    while True:
+        for v in starts:
+            for e in vertex_edges[v]:
+                if road_owner[e] == seat:
+                    a, b = edges[e]
+                    used.add(e)
+                    walk(b if a == v else a, 1)
+                    used.discard(e)
+        reached.update(e for v in starts for e in component_edges(state, seat, v))
+        left = [e for e in own if e not in reached]
+        if not left:
+            return best
+        starts = [edges[left[0]][0]]
+
+
+def component_edges(state: State, seat: int, start: int) -> set[int]:
+    """The seat's roads connected to ``start`` (through any intersection)."""
+    geometry = state.geometry
+    found: set[int] = set()
+    stack = [start]
+    seen = {start}
+    while stack:
+        v = stack.pop()
+        for e in geometry.vertex_edges[v]:
+            if state.road_owner[e] == seat and e not in found:
+                found.add(e)
+                a, b = geometry.edges[e]
+                other = b if a == v else a
+                if other not in seen:
+                    seen.add(other)
+                    stack.append(other)
+    return found
 
 
 def special_card_holder(holder: int | None, values: list[int], threshold: int) -> int | None:
@@ -774,9 +808,13 @@ def special_card_holder(holder: int | None, values: list[int], threshold: int) -
 
 
 def special_card_events(state: State) -> list[Event]:
-    if state.longest_road is None and max(state.road_length) < LONGEST_ROAD_MIN:
-        if state.largest_army is None and max(state.army) < LARGEST_ARMY_MIN:
-            return []  # the usual case: nobody qualifies for either card yet
+    if (
+        state.longest_road is None
+        and max(state.road_length) < LONGEST_ROAD_MIN
+        and state.largest_army is None
+        and max(state.army) < LARGEST_ARMY_MIN
+    ):
+        return []  # the usual case: nobody qualifies for either card yet
     holder = special_card_holder(state.longest_road, state.road_length, LONGEST_ROAD_MIN)
     if holder != state.longest_road:
         length = state.road_length[holder] if holder is not None else max(state.road_length)

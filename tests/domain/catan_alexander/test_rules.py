@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from domain.catan_alexander import GAME
 from domain.catan_alexander.commands import (
@@ -550,3 +552,50 @@ def test_base_random_layout_is_seeded_and_keeps_the_numbers() -> None:
     assert one.hex_product != two.hex_product or one.hex_number != two.hex_number
     desert = one.hex_product.index(-1)
     assert one.hex_number[desert] == 0 and one.robber == desert
+
+
+def brute_force_road_length(state: State, seat: int) -> int:
+    """R52 by trying every trail from both ends of every road."""
+    geometry = state.geometry
+    best = 0
+    used: set[int] = set()
+
+    def walk(vertex: int, length: int) -> None:
+        nonlocal best
+        best = max(best, length)
+        if state.owner[vertex] not in (-1, seat):
+            return
+        for e in geometry.vertex_edges[vertex]:
+            if state.road_owner[e] == seat and e not in used:
+                used.add(e)
+                a, b = geometry.edges[e]
+                walk(b if a == vertex else a, length + 1)
+                used.discard(e)
+
+    for e in state.roads_of[seat]:
+        used.add(e)
+        for v in geometry.edges[e]:
+            walk(v, 1)
+        used.discard(e)
+    return best
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    base=st.booleans(),
+    picks=st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=15),
+    blockers=st.lists(st.tuples(st.integers(min_value=0, max_value=10_000), st.integers(1, 3)), max_size=4),
+)
+def test_r52_road_length_matches_brute_force(base: bool, picks: list[int], blockers: list[tuple[int, int]]) -> None:
+    state, _ = new_game(4, {"board": "base"} if base else {})
+    geometry = state.geometry
+    for pick in picks:  # grow a network: each road touches the previous ones when it can
+        frontier = {e for r in state.roads_of[0] for v in geometry.edges[r] for e in geometry.vertex_edges[v]}
+        options = sorted(e for e in frontier if state.road_owner[e] == -1) or list(range(len(geometry.edges)))
+        edge = options[pick % len(options)]
+        if state.road_owner[edge] == -1:
+            state.road_owner[edge] = 0
+            state.roads_of[0].append(edge)
+    for where, seat in blockers:
+        state.owner[where % len(geometry.vertices)] = seat
+    assert road_length(state, 0) == brute_force_road_length(state, 0)
