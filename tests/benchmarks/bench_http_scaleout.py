@@ -17,7 +17,8 @@ Reported:
 
 Needs PostgreSQL and Redis on 127.0.0.1 (as the integration tests):
 ``python -m tests.benchmarks.bench_http_scaleout [peloponnes|sealed_guess] [games] [workers ...]``
-(default: peloponnes, 12 games, 1 and 2 workers).
+(default: peloponnes, 12 games, 1 and 2 workers); ``--no-synchronous-commit`` runs with the
+benchmark database's ``synchronous_commit`` off, to show what the commit's WAL flush costs.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
+import psycopg
 import redis
 
 from tests.infra import services
@@ -82,8 +84,15 @@ class AnnouncementClock:
         return None
 
 
-def run(workload: str, games: int, workers: int, database_server: str, redis_url: str) -> dict[str, float]:
+def run(
+    workload: str, games: int, workers: int, database_server: str, redis_url: str, synchronous_commit: bool = True
+) -> dict[str, float]:
     with fresh_database(database_server) as database_url, fresh_prefix(redis_url) as prefix:
+        if not synchronous_commit:
+            # Each insert holds the event table's lock through its commit's WAL flush: without
+            # waiting for the flush, the ceiling rises (a crash may lose the last few commits).
+            with psycopg.connect(database_url, autocommit=True) as connection:
+                connection.execute(f'ALTER DATABASE "{database_url.rsplit("/", 1)[1]}" SET synchronous_commit = off')
         cluster = Cluster(database_url, redis_url, prefix, Path(tempfile.mkdtemp(prefix="alexandria-bench-")))
         clock = AnnouncementClock(redis_url, prefix)
         try:
@@ -118,14 +127,17 @@ def run(workload: str, games: int, workers: int, database_server: str, redis_url
 
 
 def main() -> None:
-    workload = sys.argv[1] if len(sys.argv) > 1 else "peloponnes"
-    games = int(sys.argv[2]) if len(sys.argv) > 2 else 12
-    worker_counts = [int(a) for a in sys.argv[3:]] or [1, 2]
+    arguments = [a for a in sys.argv[1:] if a != "--no-synchronous-commit"]
+    synchronous_commit = len(arguments) == len(sys.argv) - 1
+    workload = arguments[0] if arguments else "peloponnes"
+    games = int(arguments[1]) if len(arguments) > 1 else 12
+    worker_counts = [int(a) for a in arguments[2:]] or [1, 2]
     with postgres_server() as database_server, redis_server() as redis_url:
         for workers in worker_counts:
-            r = run(workload, games, workers, database_server, redis_url)
+            r = run(workload, games, workers, database_server, redis_url, synchronous_commit)
             print(
-                f"{workload}, {workers} API worker(s), {games} games: {r['commands']:.0f} commands, "
+                f"{workload}{'' if synchronous_commit else ' (synchronous_commit off)'}, "
+                f"{workers} API worker(s), {games} games: {r['commands']:.0f} commands, "
                 f"{r['commands_per_second']:.0f} commands/s, "
                 f"latency p50 {r['p50_ms']:.1f} ms p99 {r['p99_ms']:.1f} ms, "
                 f"{r['conflicts']:.0f} stale-version refusals; projection lag p50 {r['lag_p50_ms']:.1f} ms "
