@@ -132,7 +132,7 @@ def normalize_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
 
 def initial_state(players: int, options: dict[str, Any]) -> State:
     board = options.get("board", "alexander")
-    state = State(players=players, board=board, options=dict(options))
+    state = State(players=players, board=board, options=dict(options), scenario=board == "alexander")
     geometry = state.geometry
     n = players
     state.hands = [[0] * 5 for _ in range(n)]
@@ -284,17 +284,26 @@ def total_vp(state: State, seat: int) -> int:
     return public_vp(state, seat) + vp_cards(state, seat)
 
 
+def may_have(state: State, seat: int, goal: int) -> bool:
+    """Whether ``seat`` could have ``goal`` VP: a cheap bound before counting (buildings, both
+    special cards, the best Advisor and every development card as a VP card)."""
+    bound = state.settlements[seat] + 2 * state.cities[seat] + 8
+    return bound + len(state.dev_hand[seat]) + len(state.dev_new[seat]) >= goal
+
+
 def end_reason(state: State) -> str | None:
     """R19/R57 Persepolis first, then R56 (14 VP, anyone, any time); base: 10 VP on one's own turn."""
     if state.scenario:
         if state.position >= PERSEPOLIS_POSITION:
             return "persepolis"
-        if any(total_vp(state, s) >= SCENARIO_GOAL for s in range(state.players)):
-            return "vp14"
+        for s in range(state.players):
+            if may_have(state, s, SCENARIO_GOAL) and total_vp(state, s) >= SCENARIO_GOAL:
+                return "vp14"
         return None
     if state.phase in (FOUNDING_SETTLEMENT, FOUNDING_ROAD):
         return None
-    return "vp10" if total_vp(state, state.active) >= BASE_GOAL else None
+    active = state.active
+    return "vp10" if may_have(state, active, BASE_GOAL) and total_vp(state, active) >= BASE_GOAL else None
 
 
 def winners_of(state: State, reason: str) -> list[int]:

@@ -66,6 +66,7 @@ class State:
     players: int
     board: str  # "alexander" or "base"
     options: dict[str, Any]
+    scenario: bool = True  # the Alexander board (False: the base game option)
     phase: str = SETUP
     turn: int = 0
     active: int = 0
@@ -125,9 +126,6 @@ class State:
     def geometry(self) -> Geometry:
         return GEOMETRIES[self.board]
 
-    @property
-    def scenario(self) -> bool:
-        return self.board == "alexander"
 
     def founding_seat(self) -> int:
         n = self.players
