@@ -18,6 +18,7 @@ from infra.projector import Projector
 from infra.readmodels import MemoryStore, ReadModelStore, RedisStore
 from projections.registry import PROJECTION_NAMES
 from tests.infra.cluster import Accepted, Cluster, create_game, play_games
+from tests.projections.test_stream import sse_messages
 from tests.support.http import auth
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
@@ -38,12 +39,7 @@ def rebuilt_from_the_event_store(cluster: Cluster) -> dict[str, Any]:
 def stream_messages(api: str, game: dict[str, Any], seat: int, out: list[tuple[str, Any]]) -> None:
     path = f"{api}/games/{game['game_id']}/stream"
     with httpx.stream("GET", path, headers=auth(game["seats"][seat]["token"]), timeout=60) as response:
-        event = ""
-        for line in response.iter_lines():
-            if line.startswith("event: "):
-                event = line.removeprefix("event: ")
-            elif line.startswith("data: "):
-                out.append((event, json.loads(line.removeprefix("data: "))))
+        out.extend(sse_messages(response.iter_lines()))
 
 
 def wait_until_projected(store: RedisStore, cluster: Cluster, seconds: float = 30) -> None:

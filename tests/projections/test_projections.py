@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from domain.kernel.bots import RandomBot
 from infra.projector import Projector
 from infra.readmodels import MemoryStore, ReadModelStore
 from infra.readside import ReadSide
@@ -16,22 +15,13 @@ from projections.base import ProjectedRecord
 from projections.board import board_view
 from projections.checkpoint import MatchCheckpoints, OutOfOrder
 from projections.registry import PROJECTION_NAMES
+from tests.infra.test_service import play as play_game
 
 
 def play(service: GameService, seed: str, commands: int | None = None) -> CreatedGame:
     """A sealed-guess game played by a random bot, to the end or for ``commands`` commands."""
     created = service.create_game("sealed_guess", 2, None, seed.encode())
-    bot = RandomBot(f"bot-{seed}".encode())
-    played = 0
-    while commands is None or played < commands:
-        with service.reading(created.game_id) as aggregate:
-            match = aggregate.match
-            if match.is_over:
-                break
-            seat = bot.choose_seat(list(match.game.awaited(match.state)))
-            command = bot.choose(match.game, match.state, seat)
-        service.execute(created.game_id, created.tokens[seat], {"type": command.type, **command.to_dict()})
-        played += 1
+    play_game(service, created, f"bot-{seed}".encode(), commands)
     return created
 
 

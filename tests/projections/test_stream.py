@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -13,19 +14,23 @@ from tests.projections.test_projections import play
 from tests.support.http import auth
 
 
-def read_stream(client: TestClient, path: str, headers: dict[str, str]) -> list[tuple[str, Any]]:
-    """The (event, data) messages of a stream that ends (the game ends)."""
+def sse_messages(lines: Iterable[str]) -> list[tuple[str, Any]]:
+    """The (event, data) messages of a server-sent event stream, until it ends."""
     messages: list[tuple[str, Any]] = []
+    event = ""
+    for line in lines:
+        if line.startswith("event: "):
+            event = line.removeprefix("event: ")
+        elif line.startswith("data: "):
+            messages.append((event, json.loads(line.removeprefix("data: "))))
+    return messages
+
+
+def read_stream(client: TestClient, path: str, headers: dict[str, str]) -> list[tuple[str, Any]]:
     with client.stream("GET", path, headers=headers) as response:
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/event-stream")
-        event = ""
-        for line in response.iter_lines():
-            if line.startswith("event: "):
-                event = line.removeprefix("event: ")
-            elif line.startswith("data: "):
-                messages.append((event, json.loads(line.removeprefix("data: "))))
-    return messages
+        return sse_messages(response.iter_lines())
 
 
 def test_a_seat_streams_every_record_in_order_as_that_seat_may_see_it(client: TestClient, service: GameService) -> None:
