@@ -18,16 +18,17 @@ from anyio import to_thread
 from domain.kernel.log import Record
 from domain.kernel.seats import Viewer
 from infra.projector import HEADS, Projector
-from infra.readmodels import MemoryStore, ReadModelStore, RedisStore, Subscription
+from infra.readmodels import MemoryStore, ReadModelStore, RedisStore
 from infra.service import GameNotFound, GameService, Invalid, ServiceError, Unauthorized, parse_game_id, token_hash
 from infra.settings import Settings
-from projections.board import SEATS, VIEWS, board_view, view_key
+from projections.board import SEATS, VIEWS, BoardProjection, board_view, view_key
 from projections.checkpoint import decode_match
-from projections.frames import FRAMES, frame_key, nearest_frame
-from projections.lobby import GAMES_LISTED
-from projections.scoreboard import SCORES
+from projections.frames import FRAMES, FramesProjection, frame_key, nearest_frame
+from projections.lobby import GAMES_LISTED, LobbyProjection
+from projections.scoreboard import SCORES, ScoreboardProjection
 
-BOARDS, SCOREBOARDS, LOBBY, REPLAY_FRAMES = "boards", "scoreboards", "lobby", "frames"
+BOARDS, SCOREBOARDS = BoardProjection.name, ScoreboardProjection.name
+LOBBY, REPLAY_FRAMES = LobbyProjection.name, FramesProjection.name
 RECHECK_SECONDS = 0.25  # waits re-check the read model this often even without an announcement
 
 
@@ -166,7 +167,8 @@ class ReadSide:
         return self.service.records(game_id, after=after)
 
     def subscribe(self, game_id: str) -> Any:
-        """Async context manager: a ``Subscription`` woken whenever a projection moves the game on."""
+        """Async context manager: an ``infra.readmodels.Subscription`` woken whenever a projection
+        moves the game on."""
         return self.store.subscribe(game_id)
 
 
@@ -182,5 +184,3 @@ def build_read_side(service: GameService, settings: Settings | None = None) -> R
         return embedded_read_side(service)
     return ReadSide(service, RedisStore(settings.redis_url, settings.redis_prefix))
 
-
-__all__ = ["ReadModelBehind", "ReadSide", "Subscription", "build_read_side", "embedded_read_side"]
