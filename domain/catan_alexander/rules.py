@@ -764,15 +764,17 @@ def road_length(state: State, seat: int) -> int:
                 used.discard(e)
 
     # A longest trail can be taken to start where it cannot be extended backwards: at a vertex with
-    # an odd number of own roads, or at another player's building. A component with neither is
+    # an odd number of own roads, or at another player's building. A network with neither is
     # walked from any of its vertices.
-    degree: dict[int, int] = {}
-    for e in own:
-        for v in edges[e]:
-            degree[v] = degree.get(v, 0) + 1
-    starts = [v for v, d in degree.items() if d % 2 or owner[v] not in (-1, seat)]
-    reached: set[int] = set()
-    while True:
+    remaining = set(own)
+    while remaining:
+        network = component_edges(state, seat, edges[min(remaining)][0])
+        remaining -= network
+        degree: dict[int, int] = {}
+        for e in network:
+            for v in edges[e]:
+                degree[v] = degree.get(v, 0) + 1
+        starts = [v for v, d in degree.items() if d % 2 or owner[v] not in (-1, seat)] or [next(iter(degree))]
         for v in starts:
             for e in vertex_edges[v]:
                 if road_owner[e] == seat:
@@ -780,11 +782,7 @@ def road_length(state: State, seat: int) -> int:
                     used.add(e)
                     walk(b if a == v else a, 1)
                     used.discard(e)
-        reached.update(e for v in starts for e in component_edges(state, seat, v))
-        left = [e for e in own if e not in reached]
-        if not left:
-            return best
-        starts = [edges[left[0]][0]]
+    return best
 
 
 def component_edges(state: State, seat: int, start: int) -> set[int]:

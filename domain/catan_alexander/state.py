@@ -126,7 +126,6 @@ class State:
     def geometry(self) -> Geometry:
         return GEOMETRIES[self.board]
 
-
     def founding_seat(self) -> int:
         n = self.players
         step = self.founding_step
