@@ -18,6 +18,7 @@ import logging
 import threading
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -37,18 +38,52 @@ log = logging.getLogger(__name__)
 HEADS = "heads"  # every projection: game id -> the last version of the game it applied
 
 
-class PendingDocuments:
-    """A projection's documents during one batch: reads fall through to the store, writes wait
-    for the commit."""
+class WrittenDocuments:
+    """The documents this runner last committed for one projection, valid while the projection's
+    cursor is still the one that commit left (no other worker has committed or reset since).
 
-    def __init__(self, store: ReadModelStore, projection: str) -> None:
+    Under a lease one runner does all the commits, so reads during a batch (a game's checkpoint,
+    a lobby entry) are mostly of documents it wrote itself: this saves a store round trip each.
+    """
+
+    MAX_DOCUMENTS = 5000
+
+    def __init__(self) -> None:
+        self.cursor: Cursor | None = None
+        self.texts: OrderedDict[tuple[str, str], str | None] = OrderedDict()
+
+    def valid_at(self, cursor: Cursor) -> bool:
+        return self.cursor == cursor
+
+    def committed(self, cursor: Cursor, changes: dict[tuple[str, str], str | None]) -> None:
+        self.cursor = cursor
+        for address, text in changes.items():
+            self.texts[address] = text
+            self.texts.move_to_end(address)
+        while len(self.texts) > self.MAX_DOCUMENTS:
+            self.texts.popitem(last=False)
+
+    def forget(self) -> None:
+        self.cursor = None
+        self.texts.clear()
+
+
+class PendingDocuments:
+    """A projection's documents during one batch: reads fall through to what this runner wrote
+    (when still valid), then to the store; writes wait for the commit."""
+
+    def __init__(self, store: ReadModelStore, projection: str, written: WrittenDocuments | None = None) -> None:
         self.store = store
         self.projection = projection
+        self.written = written
         self.changes: dict[tuple[str, str], str | None] = {}
 
     def get(self, collection: str, key: str) -> Any | None:
-        if (collection, key) in self.changes:
-            text = self.changes[(collection, key)]
+        address = (collection, key)
+        if address in self.changes:
+            text = self.changes[address]
+        elif self.written is not None and address in self.written.texts:
+            text = self.written.texts[address]
         else:
             text = self.store.get(self.projection, collection, key)
         return None if text is None else json.loads(text)
@@ -85,6 +120,7 @@ class Projector:
         self.lease_seconds = lease_seconds
         self.owner = f"projector-{uuid.uuid4().hex[:12]}"
         self.lost_races = 0  # batches another worker committed first (after a lease ran out)
+        self._written = {p.name: WrittenDocuments() for p in self.projections}
         # In one process, one thread at a time steps (the compare-and-set would only waste work).
         self._stepping = threading.Lock()
 
@@ -121,7 +157,10 @@ class Projector:
         return [projected_record(self.service, n) for n in notifications]
 
     def _apply(self, projection: Projection, start: Cursor, batch: list[ProjectedRecord]) -> bool:
-        documents = PendingDocuments(self.store, projection.name)
+        written = self._written[projection.name]
+        if not written.valid_at(start):
+            written.forget()
+        documents = PendingDocuments(self.store, projection.name, written)
         try:
             projection.apply(documents, batch)
         except Exception:
@@ -129,15 +168,19 @@ class Projector:
             # may be ahead of the batch (the projection refuses them), and this batch is moot.
             if self.store.cursor(projection.name) != start:
                 self.lost_races += 1
+                written.forget()
                 return False
             raise
         heads = {item.game_id: item.record.position for item in batch}
         for game_id, version in heads.items():
             documents.put(HEADS, game_id, version)
-        if not self.store.commit(projection.name, start, batch[-1].notification_id, documents.changes):
+        position = batch[-1].notification_id
+        if not self.store.commit(projection.name, start, position, documents.changes):
             log.info("%s: another worker applied the batch after %d first", projection.name, start.position)
             self.lost_races += 1
+            written.forget()
             return False
+        written.committed(Cursor(start.generation, position), documents.changes)
         for game_id, version in heads.items():
             self.store.announce(game_id, {"projection": projection.name, "version": version})
         return True
