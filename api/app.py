@@ -141,6 +141,10 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
         view, and so on as the game moves. An announcement only wakes the stream: the records
         come from the event store, so a missed announcement can delay but never lose one."""
         sent = after
+        board = await run_in_threadpool(reads.board, game_id, viewer)
+        if board["status"] == "ended" and board["version"] <= after:  # nothing will ever follow
+            yield server_sent_event("end", {"version": board["version"]}, board["version"])
+            return
         async with reads.subscribe(game_id) as subscription:
             while not await request.is_disconnected():
                 records = await run_in_threadpool(reads.records, game_id, sent)

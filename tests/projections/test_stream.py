@@ -45,3 +45,10 @@ def test_a_seat_streams_every_record_in_order_as_that_seat_may_see_it(client: Te
     assert private_to_seat_0 and all(streamed[r.position - 1]["data"] == r.public for r in private_to_seat_0)
     assert messages[-2][0] == "view" and messages[-2][1]["version"] == len(records)
     assert messages[-1] == ("end", {"version": len(records)})
+
+
+def test_a_stream_after_the_last_record_of_an_ended_game_just_ends(client: TestClient, service: GameService) -> None:
+    created = play(service, "ended")
+    version = service.load(created.game_id).version
+    messages = read_stream(client, f"/games/{created.game_id}/stream?after={version}", {})
+    assert messages == [("end", {"version": version})]
