@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -14,23 +15,29 @@ from tests.projections.test_projections import play
 from tests.support.http import auth
 
 
-def sse_messages(lines: Iterable[str]) -> list[tuple[str, Any]]:
-    """The (event, data) messages of a server-sent event stream, until it ends."""
-    messages: list[tuple[str, Any]] = []
+def sse_messages(lines: Iterable[str]) -> Iterator[tuple[str, Any]]:
+    """The (event, data) messages of a server-sent event stream, as they come."""
     event = ""
     for line in lines:
         if line.startswith("event: "):
             event = line.removeprefix("event: ")
         elif line.startswith("data: "):
-            messages.append((event, json.loads(line.removeprefix("data: "))))
-    return messages
+            yield event, json.loads(line.removeprefix("data: "))
 
 
-def read_stream(client: TestClient, path: str, headers: dict[str, str]) -> list[tuple[str, Any]]:
+def read_stream(
+    client: TestClient, path: str, headers: dict[str, str], first_view: threading.Event | None = None
+) -> list[tuple[str, Any]]:
+    """The messages of a stream until it ends; ``first_view`` is set when the first view arrives."""
+    messages: list[tuple[str, Any]] = []
     with client.stream("GET", path, headers=headers) as response:
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/event-stream")
-        return sse_messages(response.iter_lines())
+        for message in sse_messages(response.iter_lines()):
+            messages.append(message)
+            if first_view is not None and message[0] == "view":
+                first_view.set()
+    return messages
 
 
 def test_a_seat_streams_every_record_in_order_as_that_seat_may_see_it(client: TestClient, service: GameService) -> None:
@@ -52,3 +59,28 @@ def test_a_stream_after_the_last_record_of_an_ended_game_just_ends(client: TestC
     version = service.load(created.game_id).version
     messages = read_stream(client, f"/games/{created.game_id}/stream?after={version}", {})
     assert messages == [("end", {"version": version})]
+
+
+def test_a_stream_follows_a_game_played_while_it_is_open(client: TestClient, service: GameService) -> None:
+    created = service.create_game("sealed_guess", 2, None, b"live")
+    messages: list[tuple[str, Any]] = []
+    open_now = threading.Event()
+    watcher = threading.Thread(
+        target=lambda: messages.extend(read_stream(client, f"/games/{created.game_id}/stream", {}, open_now))
+    )
+    watcher.start()
+    assert open_now.wait(10), "the stream should send the game as it is first"
+    for _ in range(3):  # rounds: both seats guess, then the die is rolled
+        for seat in (0, 1):
+            client.post(
+                f"/games/{created.game_id}/commands",
+                json={"type": "commit_guess", "guess": 2},
+                headers=auth(created.tokens[seat]),
+            )
+    watcher.join(timeout=20)
+    assert not watcher.is_alive()
+    records = service.records(created.game_id)
+    streamed = [data for event, data in messages if event == "record"]
+    assert streamed == [json.loads(json.dumps(for_viewer(r, None, reveal_all=False))) for r in records]
+    assert messages[-1] == ("end", {"version": len(records)})
+    assert sum(event == "view" for event, _ in messages) >= 2, "the first view, then the game as it moved"
