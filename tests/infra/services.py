@@ -58,7 +58,9 @@ def redis_server() -> Iterator[str]:
     if binary is None:
         unavailable("no Redis on 127.0.0.1:6379 and no redis-server binary to start one")
     port = free_port()
-    process = subprocess.Popen([binary, "--port", str(port), "--save", "", "--appendonly", "no"])
+    process = subprocess.Popen(
+        [binary, "--port", str(port), "--save", "", "--appendonly", "no"], stdout=subprocess.DEVNULL
+    )
     try:
         wait_for_port(port, process, "redis-server")
         yield f"redis://{HOST}:{port}/15"
