@@ -134,7 +134,12 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
     ) -> StreamingResponse:
         await reads.caught_up(BOARDS, game_id, min_version)
         viewer = await run_in_threadpool(reads.viewer, game_id, token_of(credentials))
-        return StreamingResponse(live_updates(game_id, viewer, after, request), media_type="text/event-stream")
+        return StreamingResponse(
+            live_updates(game_id, viewer, after, request),
+            media_type="text/event-stream",
+            # Proxies must pass each event on as it comes, not buffer or cache the stream.
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
 
     async def live_updates(game_id: str, viewer: Viewer, after: int, request: Request) -> AsyncIterator[str]:
         """Every record after ``after`` in order (through the per-viewer filter), then the board
