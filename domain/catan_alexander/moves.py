@@ -74,7 +74,7 @@ from domain.kernel import Chance, Command
 
 T = TypeVar("T")
 
-OFFER_LISTING_ODDS = 20  # the active player's listing includes a sampled trade offer 1 time in 20
+OFFER_LISTING_ODDS = 30  # the active player's listing includes a sampled trade offer 1 time in 30
 
 
 class CommandCache:

@@ -270,9 +270,10 @@ def public_vp(state: State, seat: int) -> int:
         points += 2
     if state.largest_army == seat:
         points += 2
-    for card, holder in state.advisors.items():
-        if holder == seat:
-            points += ADVISOR_VP[card]
+    if state.scenario:
+        for card, holder in state.advisors.items():
+            if holder == seat:
+                points += ADVISOR_VP[card]
     return points
 
 
@@ -284,11 +285,14 @@ def total_vp(state: State, seat: int) -> int:
     return public_vp(state, seat) + vp_cards(state, seat)
 
 
-def may_have(state: State, seat: int, goal: int) -> bool:
-    """Whether ``seat`` could have ``goal`` VP: a cheap bound before counting (buildings, both
-    special cards, the best Advisor and every development card as a VP card)."""
-    bound = state.settlements[seat] + 2 * state.cities[seat] + 8
-    return bound + len(state.dev_hand[seat]) + len(state.dev_new[seat]) >= goal
+def reaches(state: State, seat: int, goal: int) -> bool:
+    """total_vp(state, seat) >= goal, counting the hidden VP cards only when they could matter."""
+    points = public_vp(state, seat)
+    if points >= goal:
+        return True
+    if points + len(state.dev_hand[seat]) + len(state.dev_new[seat]) < goal:
+        return False
+    return points + vp_cards(state, seat) >= goal
 
 
 def end_reason(state: State) -> str | None:
@@ -297,13 +301,12 @@ def end_reason(state: State) -> str | None:
         if state.position >= PERSEPOLIS_POSITION:
             return "persepolis"
         for s in range(state.players):
-            if may_have(state, s, SCENARIO_GOAL) and total_vp(state, s) >= SCENARIO_GOAL:
+            if reaches(state, s, SCENARIO_GOAL):
                 return "vp14"
         return None
     if state.phase in (FOUNDING_SETTLEMENT, FOUNDING_ROAD):
         return None
-    active = state.active
-    return "vp10" if may_have(state, active, BASE_GOAL) and total_vp(state, active) >= BASE_GOAL else None
+    return "vp10" if reaches(state, state.active, BASE_GOAL) else None
 
 
 def winners_of(state: State, reason: str) -> list[int]:
