@@ -599,3 +599,20 @@ def test_r52_road_length_matches_brute_force(base: bool, picks: list[int], block
     for where, seat in blockers:
         state.owner[where % len(geometry.vertices)] = seat
     assert road_length(state, 0) == brute_force_road_length(state, 0)
+
+
+def test_r2_views_show_hand_sizes_but_only_ones_own_cards() -> None:
+    """R2, R3, §8: own hand and development cards for the owner; counts and gold for everybody."""
+    state, _ = new_game(4)
+    state.dev_hand[0] = ["victory_point"]
+    mine = GAME.view(state, 0)["players"]
+    theirs = GAME.view(state, 1)["players"]
+    spectator = GAME.view(state, None)["players"]
+    assert mine[0]["hand"] == {
+        r: n for r, n in zip(("brick", "grain", "lumber", "ore", "wool"), state.hands[0], strict=True) if n
+    }
+    assert mine[0]["development"] == ["victory_point"] and mine[0]["total_vp"] == 1
+    assert "hand" not in theirs[0] and "development" not in theirs[0] and "total_vp" not in theirs[0]
+    assert theirs[0]["hand_size"] == 5 and theirs[0]["gold"] == 8 and theirs[0]["development_cards"] == 1
+    assert all("hand" not in p for p in spectator)
+    assert "tokens_on_board" not in GAME.view(state, None) and len(GAME.view(state, None)["face_down_tokens"]) == 25
