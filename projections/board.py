@@ -8,7 +8,7 @@ from typing import Any
 from domain.kernel.match import Match
 from domain.kernel.seats import Viewer
 from projections.base import Documents, ProjectedRecord
-from projections.checkpoint import MatchCheckpoints
+from projections.checkpoint import matches_after
 
 
 def status_of(match: Match) -> str:
@@ -57,12 +57,9 @@ class BoardProjection:
     name = "boards"
 
     def apply(self, documents: Documents, batch: Sequence[ProjectedRecord]) -> None:
-        checkpoints = MatchCheckpoints(documents)
         for item in batch:
-            checkpoints.advance(item)
             if item.token_hashes is not None:
                 documents.put(SEATS, item.game_id, item.token_hashes)
-        for game_id, match in checkpoints.matches.items():
+        for game_id, match in matches_after(documents, batch).items():
             for viewer in [None, *range(match.players)]:
                 documents.put(VIEWS, view_key(game_id, viewer), board_view(game_id, match, viewer))
-        checkpoints.save()

@@ -8,7 +8,7 @@ from typing import Any
 from domain.kernel.match import Match
 from projections.base import Documents, ProjectedRecord
 from projections.board import status_of
-from projections.checkpoint import MatchCheckpoints
+from projections.checkpoint import matches_after
 
 SCORES = "scores"
 
@@ -32,9 +32,5 @@ class ScoreboardProjection:
     name = "scoreboards"
 
     def apply(self, documents: Documents, batch: Sequence[ProjectedRecord]) -> None:
-        checkpoints = MatchCheckpoints(documents)
-        for item in batch:
-            checkpoints.advance(item)
-        for game_id, match in checkpoints.matches.items():
+        for game_id, match in matches_after(documents, batch).items():
             documents.put(SCORES, game_id, scoreboard_entry(game_id, match))
-        checkpoints.save()
