@@ -273,15 +273,18 @@ def discard_moves(state: State, seat: int, owed: int, rng: Sampler) -> list[Comm
 def robber_targets(state: State, seat: int) -> list[tuple[int, int | None]]:
     """(hex, victim) for every hex but the robber's: each opponent with a building there, or nobody."""
     owner = state.owner
+    robber = state.robber
     targets: list[tuple[int, int | None]] = []
     for h, corners in enumerate(state.geometry.hex_vertices):
-        if h == state.robber:
+        if h == robber:
             continue
-        victims = {owner[v] for v in corners} - {-1, seat}
-        if victims:
-            targets.extend((h, v) for v in sorted(victims))
-        else:
+        victims = [o for o in map(owner.__getitem__, corners) if o >= 0 and o != seat]
+        if not victims:
             targets.append((h, None))
+        elif len(victims) == 1:
+            targets.append((h, victims[0]))
+        else:
+            targets.extend((h, v) for v in sorted(set(victims)))
     return targets
 
 
