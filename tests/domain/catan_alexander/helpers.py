@@ -5,11 +5,14 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+import pytest
+
 from domain.catan_alexander import GAME
+from domain.catan_alexander.commands import PassBid, PlaceBid
 from domain.catan_alexander.data import RESOURCE_INDEX
 from domain.catan_alexander.rules import recompute_road_lengths
 from domain.catan_alexander.state import State
-from domain.kernel import Chance, Command, Event, engine
+from domain.kernel import Chance, Command, Event, RuleViolation, engine
 from domain.kernel.bots import RandomBot
 
 
@@ -49,6 +52,23 @@ def run(state: State, seat: int, command: Command, chance: Chance | None = None)
     new_state, events = engine.execute(GAME, state, seat, command, chance or Chance(b"run"))
     assert new_state is state
     return events
+
+
+def refused(state: State, seat: int, command: Command, code: str, chance: Chance | None = None) -> None:
+    """``command`` is refused with ``code`` and changes nothing."""
+    before = repr(state)
+    with pytest.raises(RuleViolation) as caught:
+        run(state, seat, command, chance)
+    assert caught.value.code == code, caught.value
+    assert repr(state) == before, "a refused command changed the state"
+
+
+def bids(state: State, moves: list[tuple[int, int | None]]) -> list[Event]:
+    """Run (seat, amount) bids in order; None passes."""
+    out: list[Event] = []
+    for seat, amount in moves:
+        out += run(state, seat, PassBid() if amount is None else PlaceBid(amount=amount))
+    return out
 
 
 def types(events: list[Event]) -> list[str]:

@@ -40,9 +40,11 @@ from domain.catan_alexander.state import (
 from domain.kernel import Chance, RuleViolation
 from tests.domain.catan_alexander.helpers import (
     Loaded,
+    bids,
     build,
     new_game,
     of_type,
+    refused,
     road,
     road_chain,
     run,
@@ -52,20 +54,6 @@ from tests.domain.catan_alexander.helpers import (
     turn,
     types,
 )
-
-
-def refused(state: State, seat: int, command: object, code: str, chance: Chance | None = None) -> None:
-    with pytest.raises(RuleViolation) as caught:
-        run(state, seat, command, chance)  # type: ignore[arg-type]
-    assert caught.value.code == code
-
-
-def bids(state: State, moves: list[tuple[int, int | None]]) -> list:
-    """Run (seat, amount) bids; None passes."""
-    out = []
-    for seat, amount in moves:
-        out += run(state, seat, PassBid() if amount is None else PlaceBid(amount=amount))
-    return out
 
 
 def test_ex1_battle_auction_karel_and_jana() -> None:

@@ -52,6 +52,7 @@ from tests.domain.catan_alexander.helpers import (
     build,
     new_game,
     of_type,
+    refused,
     road,
     road_chain,
     run,
@@ -60,14 +61,6 @@ from tests.domain.catan_alexander.helpers import (
     turn,
     types,
 )
-
-
-def refused(state: State, seat: int, command: object, code: str, chance: Chance | None = None) -> None:
-    before = repr(state)
-    with pytest.raises(RuleViolation) as caught:
-        run(state, seat, command, chance)  # type: ignore[arg-type]
-    assert caught.value.code == code, caught.value
-    assert repr(state) == before, "a refused command changed the state"
 
 
 def trading(seat: int = 0, players: int = 4, **cards: int) -> State:
