@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -187,3 +188,12 @@ def test_the_stacks_are_sealed_for_everybody() -> None:
     for viewer in range(4):
         assert for_viewer(sealed, viewer, reveal_all=False)["data"] == {"sealed_for": []}
     assert len(TOKEN_CROSSINGS) == 25
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("setup", SETUPS)
+def test_many_games_every_listed_move_is_accepted(setup: tuple[int, dict]) -> None:
+    """A longer sweep of the listed-moves check (every awaited seat, every state) over several games."""
+    players, options = setup
+    for game in range(3):
+        play_recorded_game(GAME, players, options, seed=f"sweep-{game}".encode(), check_each_move=True)
