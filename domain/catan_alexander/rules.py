@@ -1497,9 +1497,9 @@ def on_settlement_built(state: State, e: ev.SettlementBuilt) -> None:
     else:
         state.founding_vertex = vertex
         state.phase = FOUNDING_ROAD
-    # a settlement can cut another player's road (R53)
-    cut = {state.road_owner[x] for x in geometry.vertex_edges[vertex]} - {-1, e.seat}
-    recompute_road_lengths(state, cut)
+    # a settlement cuts another player's road that passes through it (two of his roads meet there)
+    owners = [state.road_owner[x] for x in geometry.vertex_edges[vertex]]
+    recompute_road_lengths(state, {s for s in owners if s not in (-1, e.seat) and owners.count(s) > 1})
 
 
 def on_temple_left_empty(state: State, e: ev.TempleLeftEmpty) -> None:
