@@ -18,6 +18,7 @@ from domain.kernel.match import Match
 from domain.kernel.verification import verify_records
 from infra.bootstrap import build_service
 from infra.settings import Settings
+from infra.simulation import play_with_bot
 
 
 @click.group()
@@ -95,21 +96,7 @@ def simulate(
     total_records = 0
     for number in tqdm(range(1, count + 1), desc=f"{game_id} x{players}", unit="game", file=sys.stderr):
         created = service.create_game(game_id, players, options, f"{seed}-{number}".encode())
-        bot = RandomBot(f"bot:{seed}-{number}".encode())
-        while True:
-            with service.reading(created.game_id) as aggregate:
-                match = aggregate.match
-                if match.is_over:
-                    break
-                seat = bot.choose_seat(list(match.game.awaited(match.state)))
-                command = bot.choose(match.game, match.state, seat)
-                version = aggregate.version
-            service.execute(
-                created.game_id,
-                created.tokens[seat],
-                {"type": command.type, **command.to_dict()},
-                expected_version=version,
-            )
+        play_with_bot(service, created, RandomBot(f"bot:{seed}-{number}".encode()))
         records = service.records(created.game_id)
         total_records += len(records)
         if out is not None:
@@ -159,7 +146,6 @@ def replay(file: Path, version: int | None, seat: int | None) -> None:
             )
         match.apply_record(Record.from_dict(entry))
     click.echo(json.dumps(board_view(created.get("game_id", file.stem), match, seat), indent=2))
-
 
 
 @main.command()

@@ -22,6 +22,11 @@ class RandomBot:
     def choose_seat(self, awaited: list[Seat]) -> Seat:
         return self.rng.choice("bot:seat", sorted(awaited))
 
+    def next_move(self, game: GameDefinition[Any], state: Any) -> tuple[Seat, Command]:
+        """An awaited seat and its move."""
+        seat = self.choose_seat(list(game.awaited(state)))
+        return seat, self.choose(game, state, seat)
+
     def choose(self, game: GameDefinition[Any], state: Any, seat: Seat) -> Command:
         moves = game.legal_moves(state, seat, self.rng)
         if not moves:

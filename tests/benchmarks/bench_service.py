@@ -25,6 +25,7 @@ from domain.kernel.match import Match
 from infra.bootstrap import build_service
 from infra.service import GameService
 from infra.settings import Settings
+from infra.simulation import play_with_bot
 from tests.kernel.fixture_game import GAME as SEALED_GUESS
 
 GAMES.register(SEALED_GUESS)
@@ -50,17 +51,7 @@ def in_process(service: GameService, games: int) -> None:
     started = time.perf_counter()
     for number in range(games):
         created = service.create_game(GAME, PLAYERS, {}, f"bench-{number}".encode())
-        bot = RandomBot(f"bot-{number}".encode())
-        while True:
-            with service.reading(created.game_id) as aggregate:
-                match = aggregate.match
-                if match.is_over:
-                    break
-                seat = bot.choose_seat(list(match.game.awaited(match.state)))
-                command = bot.choose(match.game, match.state, seat)
-            t0 = time.perf_counter()
-            service.execute(created.game_id, created.tokens[seat], {"type": command.type, **command.to_dict()})
-            latencies.append(time.perf_counter() - t0)
+        latencies += play_with_bot(service, created, RandomBot(f"bot-{number}".encode()))
     report("in process, SQLite   ", latencies, time.perf_counter() - started)
 
 
@@ -107,15 +98,7 @@ def over_http(games: int, db: Path) -> None:
 
 def load_versions(service: GameService, game: str, players: int, options: dict) -> None:
     created = service.create_game(game, players, options, b"long-game")
-    bot = RandomBot(b"long-bot")
-    while True:
-        with service.reading(created.game_id) as aggregate:
-            match = aggregate.match
-            if match.is_over:
-                break
-            seat = bot.choose_seat(list(match.game.awaited(match.state)))
-            command = bot.choose(match.game, match.state, seat)
-        service.execute(created.game_id, created.tokens[seat], {"type": command.type, **command.to_dict()})
+    play_with_bot(service, created, RandomBot(b"long-bot"))
     records = service.records(created.game_id)
     final = service.load(created.game_id)
     print(f"a {len(records)}-record {players}-player {game} game (snapshots every 100 versions):")

@@ -16,6 +16,7 @@ from domain.kernel.verification import verify_records
 from infra.bootstrap import build_service
 from infra.service import CreatedGame, GameService, StaleVersion
 from infra.settings import Settings
+from infra.simulation import play_with_bot
 
 
 @pytest.fixture
@@ -31,17 +32,7 @@ def service(db: Path) -> GameService:
 
 
 def play(service: GameService, created: CreatedGame, bot_seed: bytes = b"bot", commands: int | None = None) -> None:
-    bot = RandomBot(bot_seed)
-    sent = 0
-    while commands is None or sent < commands:
-        with service.reading(created.game_id) as aggregate:
-            match = aggregate.match
-            if match.is_over:
-                return
-            seat = bot.choose_seat(list(match.game.awaited(match.state)))
-            command = bot.choose(match.game, match.state, seat)
-        service.execute(created.game_id, created.tokens[seat], {"type": command.type, **command.to_dict()})
-        sent += 1
+    play_with_bot(service, created, RandomBot(bot_seed), commands)
 
 
 def test_two_commands_at_the_same_version_one_wins_and_the_log_has_no_gap(service: GameService) -> None:

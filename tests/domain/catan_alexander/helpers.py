@@ -140,6 +140,6 @@ def partly_played(
     for _ in range(commands):
         if GAME.is_over(state):
             break
-        seat = bot.choose_seat(list(GAME.awaited(state)))
-        state, _ = engine.execute(GAME, state, seat, bot.choose(GAME, state, seat), chance)
+        seat, command = bot.next_move(GAME, state)
+        state, _ = engine.execute(GAME, state, seat, command, chance)
     return state, chance

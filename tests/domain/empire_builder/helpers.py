@@ -131,8 +131,8 @@ def bot_game(players: int, seed: bytes, **options: Any) -> Iterator[tuple[State,
     state, _ = start(players, chance, **options)
     while not GAME.is_over(state):
         yield state, chance
-        seat = bot.choose_seat(list(GAME.awaited(state)))
-        state, _events = engine.execute(GAME, state, seat, bot.choose(GAME, state, seat), chance)
+        seat, command = bot.next_move(GAME, state)
+        state, _events = engine.execute(GAME, state, seat, command, chance)
     yield state, chance
 
 

@@ -214,8 +214,8 @@ def match_at_open_reallocation(players: int) -> tuple[Match, list[Record]]:
             state = match.state
             if state.phase == REALLOCATION and len(GAME.awaited(state)) >= 2 and not state.sealed:
                 return match, records
-            seat = bot.choose_seat(list(GAME.awaited(state)))
-            records += match.execute(seat, bot.choose(GAME, state, seat))
+            seat, command = bot.next_move(GAME, state)
+            records += match.execute(seat, command)
     raise AssertionError("no open reallocation found")
 
 

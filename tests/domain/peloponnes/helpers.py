@@ -22,8 +22,8 @@ def partly_played(players: int, commands: int, seed: bytes = b"s", options: dict
     for _ in range(commands):
         if GAME.is_over(state):
             break
-        seat = bot.choose_seat(list(GAME.awaited(state)))
-        state, _events = engine.execute(GAME, state, seat, bot.choose(GAME, state, seat), chance)
+        seat, command = bot.next_move(GAME, state)
+        state, _events = engine.execute(GAME, state, seat, command, chance)
     return state
 
 
