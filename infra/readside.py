@@ -183,4 +183,3 @@ def build_read_side(service: GameService, settings: Settings | None = None) -> R
     if settings.redis_url is None:
         return embedded_read_side(service)
     return ReadSide(service, RedisStore(settings.redis_url, settings.redis_prefix))
-

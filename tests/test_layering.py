@@ -17,9 +17,26 @@ LAYERS = {
 OUR_PACKAGES = set(LAYERS)
 # What a pure domain must not touch: frameworks, stores, the network, clocks and global random.
 FORBIDDEN_IN_DOMAIN = {
-    "fastapi", "starlette", "redis", "psycopg", "psycopg_pool", "sqlite3", "eventsourcing", "requests",
-    "httpx", "socket", "random", "time", "datetime", "os", "subprocess", "threading", "asyncio", "secrets",
-    "uuid", "pickle",
+    "fastapi",
+    "starlette",
+    "redis",
+    "psycopg",
+    "psycopg_pool",
+    "sqlite3",
+    "eventsourcing",
+    "requests",
+    "httpx",
+    "socket",
+    "random",
+    "time",
+    "datetime",
+    "os",
+    "subprocess",
+    "threading",
+    "asyncio",
+    "secrets",
+    "uuid",
+    "pickle",
 }
 
 
