@@ -207,8 +207,8 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
         with service.reading(game_id) as aggregate:
             seat = service.seat_for_token(aggregate, token_of(credentials))
             match = aggregate.match
-            awaited = match.game.awaited(match.state)
-            if seat is None or seat not in awaited or match.is_over:
+            may_act = {*match.game.awaited(match.state), *match.game.optional(match.state)}
+            if seat is None or seat not in may_act or match.is_over:
                 return {"version": match.version, "seat": seat, "moves": []}
             # A sample (where the space is huge) drawn from a stream that is no secret of the game.
             rng = Chance(f"legal-moves:{game_id}:{match.version}".encode())

@@ -27,6 +27,7 @@ def board_view(game_id: str, match: Match, viewer: Viewer) -> dict[str, Any]:
         "status": status_of(match),
         "viewer": viewer,
         "awaited": {str(seat): list(types) for seat, types in sorted(game.awaited(match.state).items())},
+        "optional": {str(seat): list(types) for seat, types in sorted(game.optional(match.state).items())},
         "scoreboard": {
             "scores": scoreboard.scores,
             "placings": scoreboard.placings,

@@ -40,10 +40,10 @@ def check_turn(game: GameDefinition[S], state: S, seat: Seat, command: Command) 
     if game.is_over(state):
         raise RuleViolation(GAME_OVER, "the game is over; no more commands are accepted")
     awaited = game.awaited(state)
-    if seat not in awaited:
+    allowed = (*awaited.get(seat, ()), *game.optional(state).get(seat, ()))
+    if not allowed:
         waiting = ", ".join(str(s) for s in sorted(awaited)) or "nobody"
         raise RuleViolation(NOT_YOUR_TURN, f"seat {seat} is not awaited now (awaiting seat {waiting})")
-    allowed = awaited[seat]
     if command.type not in allowed:
         raise RuleViolation(
             WRONG_PHASE, f"{command.type} is not allowed now; seat {seat} may send: {', '.join(allowed)}"

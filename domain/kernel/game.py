@@ -42,7 +42,10 @@ class GameDefinition(Generic[S]):
       raises ``RuleViolation``. The platform has already checked that the seat is awaited
       for this command type.
     - ``evolve(state, event)`` applies one event.
-    - ``awaited(state)`` maps each awaited seat to the command types it may send.
+    - ``awaited(state)`` maps each awaited seat to the command types it may send: the game
+      waits for one of them to act.
+    - ``optional(state)`` maps seats that may act without being waited for (a counter-offer
+      in another player's turn) to those command types; by default nobody.
     - ``view(state, viewer)`` is what ``viewer`` (a seat, or None for a spectator) may know.
     - ``legal_moves(state, seat, rng)`` lists commands ``decide`` accepts (a sample drawn
       with ``rng`` where the space is huge); it uses only what ``seat`` may know.
@@ -65,6 +68,7 @@ class GameDefinition(Generic[S]):
     view: Callable[[S, Viewer], dict[str, Any]]
     legal_moves: Callable[[S, Seat, Chance], list[Command]]
     scoreboard: Callable[[S], Scoreboard]
+    optional: Callable[[S], Mapping[Seat, tuple[str, ...]]] = lambda _state: {}
 
     @property
     def command_types(self) -> dict[str, type[Command]]:

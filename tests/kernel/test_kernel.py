@@ -156,3 +156,22 @@ def test_only_a_batch_that_drew_on_chance_records_the_counters() -> None:
     assert all(r.chance is None for r in quiet)
     assert [r.chance for r in rolled if r.chance is not None] == [{"dice": 1}]
     assert rolled[-1].chance == {"dice": 1}
+
+
+def test_a_seat_may_send_an_optional_command_without_being_awaited() -> None:
+    from dataclasses import replace
+
+    from domain.kernel import engine
+
+    # Seat 1 may (optionally) commit while seat 0 is the one the game waits for.
+    game = replace(
+        GAME,
+        awaited=lambda s: {0: ("commit_guess",)} if 0 not in s.guesses else {},
+        optional=lambda s: {1: ("commit_guess",)} if 1 not in s.guesses else {},
+    )
+    state = game.initial_state(2, {"rounds": 1})
+    state, events = engine.execute(game, state, 1, CommitGuess(2), Chance(b"o"))
+    assert [e.type for e in events] == ["GuessCommitted"]
+    with pytest.raises(RuleViolation) as refused:
+        engine.execute(game, state, 1, CommitGuess(2), Chance(b"o"))
+    assert refused.value.code == "NOT_YOUR_TURN"
