@@ -20,17 +20,17 @@ from domain.peloponnes.commands import (
     ResolveSupply,
     WithdrawBid,
 )
-from domain.peloponnes.data import CHOICE_RESOURCES, CIVILIZATION_IDS, GOODS, SOLO_LEVELS, TILES, conquest_price
+from domain.peloponnes.data import CHOICE_RESOURCES, CIVILIZATION_IDS, GOODS, SOLO_LEVELS, TILES
 from domain.peloponnes.rules import (
     awaited,
     choice_tiles,
     completion_cost,
     feed_limit,
+    free_tile_price,
     luxury_for_goods,
     max_bid,
     move_targets,
     outbid_minimum,
-    solo_price,
     unfinished,
 )
 from domain.peloponnes.state import AUCTION, State
@@ -68,14 +68,14 @@ def bids(state: State, seat: int) -> list[Command]:
     moves: list[Command] = [PassTurn()]
     for slot in state.display:
         if state.is_solo:
-            price = solo_price(slot)
+            price = free_tile_price(slot)
             if price <= top:
                 moves.append(PlaceBid(slot.tile_id, price))
         elif slot.row == AUCTION:
             least = TILES[slot.tile_id].min_bid if slot.bidder is None else outbid_minimum(state, seat, slot)
             moves.extend(PlaceBid(slot.tile_id, amount) for amount in range(max(1, least), top + 1))
-        elif slot.bidder is None and conquest_price(slot.tile_id) <= top:
-            moves.append(PlaceBid(slot.tile_id, conquest_price(slot.tile_id)))
+        elif slot.bidder is None and free_tile_price(slot) <= top:
+            moves.append(PlaceBid(slot.tile_id, free_tile_price(slot)))
     return moves
 
 

@@ -122,9 +122,9 @@ def normalize_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
 # small rules shared by several steps
 
 
-def gain_goods(seat: SeatState, wood: int, stone: int, food: int) -> tuple[dict[str, int], int]:
-    """R4/R4a: goods beyond the storage caps become luxury. Returns the counters after and the overflow."""
-    after = seat.counters()
+def add_goods(counters: dict[str, int], wood: int, stone: int, food: int) -> tuple[dict[str, int], int]:
+    """R4/R4a: goods beyond the storage caps become luxury, on every gain. Returns new counters and the overflow."""
+    after = dict(counters)
     overflow = 0
     for good, amount in (("wood", wood), ("stone", stone), ("food", food)):
         total = after[good] + amount
@@ -165,8 +165,10 @@ def outbid_minimum(state: State, bidder: int, slot: Slot) -> int:
     return (holder_value - bonus) // 2 + 1
 
 
-def solo_price(slot: Slot) -> int:
-    """Solo (section 7): an auction-row tile costs its minimum bid, a conquest tile minimum bid + 3."""
+def free_tile_price(slot: Slot) -> int:
+    """The least a free display tile takes: its minimum bid in the auction row, minimum bid + 3 in the
+    conquest row (R14, R16). It is also the exact solo price (section 7) and the least a moved bid
+    needs (R19a)."""
     return TILES[slot.tile_id].min_bid if slot.row == AUCTION else conquest_price(slot.tile_id)
 
 
@@ -177,8 +179,7 @@ def move_targets(state: State, seat: int) -> list[str]:
     for slot in state.display:
         if slot.bidder is not None or slot.tile_id == state.displaced_from:
             continue
-        price = TILES[slot.tile_id].min_bid if slot.row == AUCTION else conquest_price(slot.tile_id)
-        if amount >= price:
+        if amount >= free_tile_price(slot):
             targets.append(slot.tile_id)
     return targets
 
@@ -311,11 +312,23 @@ def setup_events(state: State, chance: Chance) -> list[Event]:
 
 def deal_civilizations(state: State, chance: Chance) -> list[Event]:
     """Setup steps 2-3: deal one civilization per seat; the lowest turn number starts."""
-    dealt = chance.shuffle("civilizations", list(CIVILIZATION_IDS))[: state.players]
+    dealt = shuffled_civilizations(chance)[: state.players]
     events: list[Event] = [CivilizationAssigned(seat, civ, start_counters(civ)) for seat, civ in enumerate(dealt)]
     order = sorted(range(state.players), key=lambda seat: CIVILIZATIONS[dealt[seat]].turn_number)
     events.append(TurnOrderSet(0, order, {}))
     return events
+
+
+def shuffled_civilizations(chance: Chance) -> list[str]:
+    """Chance point 1 (section 9): the 7 civilization tiles shuffled; seat i gets the i-th, the rest stay in the box."""
+    return chance.shuffle("civilizations", list(CIVILIZATION_IDS))
+
+
+def undealt_civilizations(state: State) -> list[str]:
+    """The civilizations left in the box at setup, recomputed from the seed revealed at the end (section 8)."""
+    if state.seed is None or state.is_solo:
+        return []
+    return sorted(shuffled_civilizations(Chance.from_hex(state.seed))[state.players :])
 
 
 def start_counters(civ_id: str) -> dict[str, int]:
@@ -511,15 +524,10 @@ def place_tile(state: State, seat: int, mode: str | None) -> list[Event]:
 def one_time_income(s: SeatState, tile_id: str, after: dict[str, int], seat: int) -> OneTimeIncomeReceived:
     """R31: population change, coins, food (with overflow, R4a) and luxury printed on the tile."""
     tile = TILES[tile_id]
-    after = dict(after)
-    overflow = 0
-    if tile.food:
-        food = after["food"] + tile.food
-        overflow = max(0, food - CAPS["food"])
-        after["food"] = food - overflow
+    after, overflow = add_goods(after, 0, 0, tile.food)
     after["population"] = max(0, after["population"] + tile.population)
     after["coins"] += tile.coins
-    after["luxury"] += tile.luxury + overflow
+    after["luxury"] += tile.luxury
     return OneTimeIncomeReceived(seat, tile_id, tile.population, tile.coins, tile.food, tile.luxury, overflow, after)
 
 
@@ -529,35 +537,18 @@ def round_income(state: State, seat: int, choices: list[dict[str, str]]) -> Inco
     civ = CIVILIZATIONS[s.civilization or ""]
     gain = civ.income_population
     wood, stone, food = civ.income_wood, civ.income_stone, civ.income_food
-    for b in s.buildings:
-        tile = TILES[b.tile_id]
-        wood += tile.income_wood
-        stone += tile.income_stone
-        food += tile.income_food
-    for tile_id in s.lands:
+    for tile_id in (*(b.tile_id for b in s.buildings), *s.lands):  # unfinished buildings too (R27)
         tile = TILES[tile_id]
         wood += tile.income_wood
         stone += tile.income_stone
         food += tile.income_food
-    for good in s.extra_incomes:
-        if good == "wood":
-            wood += 1
-        elif good == "stone":
-            stone += 1
-        else:
-            food += 1
-    choice_coins = 0
-    for choice in choices:
-        resource = choice["resource"]
-        if resource == "wood":
-            wood += 1
-        elif resource == "stone":
-            stone += 1
-        elif resource == "food":
-            food += 1
-        else:
-            choice_coins += 1
-    after, overflow = gain_goods(s, wood, stone, food)
+    # solo extra incomes (R53) and the Port/Temple choices (R34) are one unit each
+    units = [*s.extra_incomes, *(c["resource"] for c in choices)]
+    wood += units.count("wood")
+    stone += units.count("stone")
+    food += units.count("food")
+    choice_coins = units.count("coin")
+    after, overflow = add_goods(s.counters(), wood, stone, food)
     after["population"] += gain
     coins, luxury = population_income(after["population"])
     after["coins"] += coins + choice_coins
@@ -708,7 +699,7 @@ def decide_place_bid(state: State, seat: int, command: PlaceBid) -> list[Event]:
     tile = TILES[slot.tile_id]
     outbid = None
     if state.is_solo:
-        price = solo_price(slot)
+        price = free_tile_price(slot)
         if amount != price:
             raise RuleViolation("SOLO_PRICE", f"in the solo game {slot.tile_id} costs exactly {price}")
     elif slot.row == CONQUEST:
@@ -1096,6 +1087,7 @@ def _game_ended(state: State, e: GameEnded) -> None:
     state.phase = ENDED
     state.results = [dict(r) for r in e.results]
     state.winners = list(e.winners)
+    state.seed = e.seed
 
 
 _APPLY: dict[type, Callable[[State, Any], None]] = {

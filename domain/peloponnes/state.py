@@ -120,6 +120,7 @@ class State:
     strike: str | None = None  # the disaster being resolved
     results: list[dict[str, Any]] | None = None
     winners: list[int] = field(default_factory=list)
+    seed: str | None = None  # revealed by GameEnded
 
     @property
     def is_solo(self) -> bool:

@@ -1,13 +1,21 @@
 """Per-viewer view. Peloponnes has no private information (rules file section 8): every viewer sees the same
-public table; only the undrawn order of stacks and chits is unknown, and the state does not hold it."""
+public table. Hidden from everyone: the undrawn order of stacks and chits (the state does not hold it) and the
+civilizations not dealt, which the view shows once the game has ended and revealed its seed."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from domain.kernel import Viewer
-from domain.peloponnes.rules import awaited
-from domain.peloponnes.state import SeatState, State
+from domain.peloponnes.rules import awaited, undealt_civilizations
+from domain.peloponnes.state import DISPLACED, SeatState, State
+
+
+def bid_view(s: SeatState) -> dict[str, Any] | None:
+    """R19: a displaced bid lies on no tile until it is moved or withdrawn, but its amount is known to all."""
+    if s.bid_status == DISPLACED:
+        return {"tile_id": None, "amount": s.bid_amount}
+    return None if s.bid_tile is None else {"tile_id": s.bid_tile, "amount": s.bid_amount}
 
 
 def seat_view(seat: int, s: SeatState) -> dict[str, Any]:
@@ -18,7 +26,7 @@ def seat_view(seat: int, s: SeatState) -> dict[str, Any]:
         "buildings": [{"tile_id": b.tile_id, "unfinished": b.unfinished} for b in s.buildings],
         "lands": list(s.lands),
         "extra_incomes": list(s.extra_incomes),
-        "bid": None if s.bid_tile is None else {"tile_id": s.bid_tile, "amount": s.bid_amount},
+        "bid": bid_view(s),
         "bid_status": s.bid_status,
         "won": s.won,
     }
@@ -50,4 +58,6 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "awaited": {str(seat): list(kinds) for seat, kinds in awaited(state).items()},
         "results": None if state.results is None else [dict(r) for r in state.results],
         "winners": list(state.winners),
+        # hidden from everyone while the game runs; public once GameEnded has revealed the seed
+        "undealt_civilizations": undealt_civilizations(state),
     }
