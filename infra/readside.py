@@ -67,16 +67,19 @@ class ReadSide:
         """None when ``projection`` already holds ``min_version`` (or any version) of the game;
         else the version to wait for.
 
-        A game the read model does not know yet is looked up in the event store: unknown there
-        too is 404; known there means the projection is behind, so wait for its first version.
+        The wanted version is looked up in the event store: a game unknown there is 404, a version
+        it has not reached is bad input; otherwise the projection is behind, so wait for it.
         """
         self.refresh()
         version = self.head(projection, game_id)
         wanted = max(min_version or 0, 1)
         if version >= wanted:
             return None
-        if version == 0 and not self.service.records(game_id, through=1):
-            raise GameNotFound(f"there is no game {game_id!r}")
+        if not self.service.records(game_id, after=wanted - 1, through=wanted):
+            # The store does not have that version: waiting could only end in a timeout.
+            if not self.service.records(game_id, through=1):
+                raise GameNotFound(f"there is no game {game_id!r}")
+            raise Invalid(f"game {game_id} has no version {wanted} yet; min_version must be one it has reached")
         return wanted
 
     def _behind(self, projection: str, game_id: str, wanted: int) -> ReadModelBehind:
