@@ -88,6 +88,8 @@ def _load() -> tuple[dict[int, Region], dict[str, Province], dict[str, dict[str,
 
 
 REGIONS, PROVINCES, ARROWS, SEA_ROUTES = _load()
+# The cheapest arrow out of each location: an army can move at all only if its owner can pay this (Ruling R27).
+CHEAPEST_EXIT: dict[str, int] = {origin: min(targets.values()) for origin, targets in ARROWS.items() if targets}
 SYMBOLS: frozenset[str] = frozenset(r.symbol for r in REGIONS.values())
 LOCATIONS: frozenset[str] = frozenset(PROVINCES) | SYMBOLS
 FULL_CAMPAIGNS = (1, 6)  # R3

@@ -17,6 +17,7 @@ from domain.empire_builder.commands import (
 )
 from domain.empire_builder.data import (
     ARROWS,
+    CHEAPEST_EXIT,
     CITY,
     CITY_PIECES,
     CITY_PRICE,
@@ -169,12 +170,21 @@ def build_options(state: State, seat: int) -> list[tuple[str, str]]:
     return options
 
 
+def movement_possible(state: State, seat: int) -> bool:
+    """Ruling R27: the movement step offers a decision only if some army can pay for some arrow out of where it
+    stands. Without armies, with armies only in dead ends (Kilikia, Karmania) or with no cube for any exit,
+    staying put is the only outcome, and a decision with one outcome is not asked for (the ruling's reason)."""
+    player = state.seats[seat]
+    budget = player.temples + player.cities
+    return any(CHEAPEST_EXIT.get(location, budget + 1) <= budget for location in player.at)
+
+
 def turn_step(state: State) -> str:
     """The active seat's step after Ruling R27's skips: MOVE, BUILD, or DONE."""
     seat = state.active_seat
     if seat is None or state.step == DONE:
         return DONE
-    if state.step == MOVE and state.seats[seat].armies > 0:
+    if state.step == MOVE and movement_possible(state, seat):
         return MOVE
     return BUILD if build_options(state, seat) else DONE
 

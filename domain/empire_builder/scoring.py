@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domain.empire_builder.data import (
-    FULL_CAMPAIGNS,
     MOST_CITIES,
     MOST_TEMPLES,
     PROVINCES,
     REGION_BUILDINGS,
     REGION_CITIES,
     REGION_TEMPLES,
-    SHORT_CAMPAIGNS,
+    REGIONS,
     award_vp,
 )
 from domain.empire_builder.events import AwardScored
@@ -49,19 +48,19 @@ def building_counts(state: State) -> tuple[dict[int, list[int]], dict[int, list[
 
 
 def final_awards(state: State) -> list[AwardScored]:
-    """R59: whole map cities, whole map temples, then per region cities then temples (or V1's combined award).
+    """R59: whole map cities, whole map temples, then per region 1..6 cities then temples (or V1's combined award).
 
-    Regions of campaigns the short game skips hold nothing and are not listed (V2).
+    The short game lists regions 1, 5 and 6 too: R59 names every region and V2 leaves it unchanged. They hold no
+    pieces, so R60 gives their awards to nobody.
     """
     short = state.short_game
-    first, last = SHORT_CAMPAIGNS if short else FULL_CAMPAIGNS
     temples, cities = building_counts(state)
     zero = [0] * state.players
     awards = [
         _award(MOST_CITIES, None, [p.cities_built for p in state.seats], short),
         _award(MOST_TEMPLES, None, [p.temples_built for p in state.seats], short),
     ]
-    for region in range(first, last + 1):
+    for region in sorted(REGIONS):
         t, c = temples.get(region, zero), cities.get(region, zero)
         if state.region_scoring_variant:
             awards.append(_award(REGION_BUILDINGS, region, [a + b for a, b in zip(t, c, strict=True)], short))

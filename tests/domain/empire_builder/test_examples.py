@@ -427,7 +427,10 @@ def test_e20_final_scoring_with_ties_standard_and_variant() -> None:
     assert totals(awards, 3) == [5, 10, 25]
     state = with_buildings(start(3, region_scoring_variant=True)[0], range(1, 7))
     awards = final_awards(state)
+    assert [(a.award, a.seat, a.vp) for a in awards[:2]] == [("most_cities", 2, 10), ("most_temples", None, 0)]
+    assert [a.award for a in awards[2:]] == ["region_buildings"] * 6, "V1 replaces both region awards"
     assert {a.region: a.seat for a in awards if a.award == "region_buildings"} == {1: 0, 2: 0, 3: 1, 4: 2, 5: 1, 6: 2}
+    assert {a.vp for a in awards[2:]} == {5}
     assert totals(awards, 3) == [10, 10, 20]
 
 
@@ -444,8 +447,26 @@ def test_e21_short_game_start_end_and_halving() -> None:
     assert CampaignEnded(4, "goal_reached") in events and isinstance(events[-1], GameEnded)
     awards = of_type(events, AwardScored)
     assert [(a.award, a.seat, a.vp) for a in awards[:2]] == [("most_cities", 2, 5), ("most_temples", 1, 7)]
-    assert {a.region: a.seat for a in awards if a.award == "region_temples"} == {2: None, 3: 1, 4: 2}
-    assert {a.region: a.seat for a in awards if a.award == "region_cities"} == {2: 2, 3: None, 4: None}
+    # R59 names regions 1..6 and V2 leaves that unchanged: the unplayed regions 1, 5, 6 go to nobody (R60)
+    assert {a.region: a.seat for a in awards if a.award == "region_temples"} == {
+        1: None,
+        2: None,
+        3: 1,
+        4: 2,
+        5: None,
+        6: None,
+    }
+    assert {a.region: a.seat for a in awards if a.award == "region_cities"} == {
+        1: None,
+        2: 2,
+        3: None,
+        4: None,
+        5: None,
+        6: None,
+    }
+    assert [a.region for a in awards[2:]] == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6], (
+        "cities then temples, region by region"
+    )
     assert totals(awards, 3) == [0, 9, 9]
     assert [p.vp - v for p, v in zip(state.seats, vp, strict=True)] == [2 + 0, 9, 9]  # seat 0 also held 4.5
     state = at_evaluation(3, 4, 3, {}, {}, [], short_game=True, region_scoring_variant=True)
@@ -453,7 +474,7 @@ def test_e21_short_game_start_end_and_halving() -> None:
     events = settle(state)
     assert CampaignEnded(4, "round_limit") in events
     combined = {a.region: (a.seat, a.vp) for a in of_type(events, AwardScored) if a.award == "region_buildings"}
-    assert combined == {2: (0, 2), 3: (1, 2), 4: (2, 2)}
+    assert combined == {1: (None, 0), 2: (0, 2), 3: (1, 2), 4: (2, 2), 5: (None, 0), 6: (None, 0)}, "Ruling R63"
 
 
 def test_e22_building_refusals() -> None:

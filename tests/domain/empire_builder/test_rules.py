@@ -218,6 +218,38 @@ def test_r27_movement_is_skipped_without_armies_and_building_without_an_attempt(
     )
 
 
+@pytest.mark.parametrize(
+    ("armies", "boxes", "awaited"),
+    [
+        ({"2.6": 2}, (5, 5), "attempt_builds"),  # Kilikia has no arrow out: stay is the only outcome
+        ({"2.3": 1}, (0, 0), "move_armies"),  # free arrows out of Karia-Lykia
+        ({"2.5": 1}, (0, 0), "attempt_builds"),  # Kappadokia's only exit costs 1 and the boxes are empty
+        ({"2.5": 1}, (1, 0), "move_armies"),
+        ({"2.5": 1}, (0, 1), "move_armies"),  # R32: either box pays
+        ({"2.5": 1, "2.6": 1}, (0, 0), "attempt_builds"),
+        ({"C2": 1, "2.6": 1}, (0, 0), "move_armies"),  # the campaign arrow is free (Ruling R12)
+    ],
+)
+def test_r27_movement_is_skipped_when_no_army_can_pay_for_any_arrow(
+    armies: dict[str, int], boxes: tuple[int, int], awaited: str
+) -> None:
+    state = at_turn(2, 2, 2, 0, boxes={0: boxes}, armies={0: armies, 1: {"2.1": 1}})
+    assert GAME.awaited(state) == {0: (awaited,)}
+    if awaited == "attempt_builds":
+        assert not of_type(settle(state), MovementPassed), "a skipped step emits no event"
+        assert refused(state, 0, MoveArmies([], 0, 0)) == "WRONG_PHASE"
+        assert GAME.view(state, None)["phase"] == "turn_build"
+
+
+def test_r27_a_turn_with_neither_decision_is_skipped_after_turn_started() -> None:
+    state = at_turn(2, 6, 1, 0, boxes={0: (0, 0)}, armies={0: {"6.6": 1}, 1: {"C6": 1}})
+    state.step = "done"
+    state.position = -1
+    events = settle(state)
+    assert types(events) == ["TurnStarted", "TurnStarted"], "Arachosia has no site and its exits cost 1 and 2"
+    assert GAME.awaited(state) == {1: ("move_armies",)}
+
+
 def test_r26_moving_then_building_and_empty_commands() -> None:
     state = at_turn(2, 2, 1, 0, boxes={0: (1, 1)}, armies={0: {"2.1": 1}})
     assert refused(state, 0, builds(("2.1", "temple"))) == "WRONG_PHASE", "no building before moving"
