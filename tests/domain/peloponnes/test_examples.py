@@ -149,8 +149,10 @@ def test_11_7_tempest_examples() -> None:
     after, _ = run(state, 0, ResolveDisaster(["A01"]))
     assert after.seats[0].lands == ["A01"]
     assert (after.seats[0].food, after.seats[0].coins) == (0, 4)
+    assert refused(after, 1, ResolveDisaster(["A05", "A06"])) == "TOO_MANY_KEPT"
     after, _ = run(after, 1, ResolveDisaster(["A06"]))
     assert after.seats[1].lands == ["A06"]
+    assert (after.seats[1].food, after.seats[1].coins) == (0, 0)
 
 
 def test_11_8_market_wins_a_tie() -> None:
@@ -227,6 +229,7 @@ def test_11_12_pass_versus_withdrawal_in_turn_order() -> None:
     state, events = run(state, 1, PlaceBid("A03", 4))
     (order,) = of_type(events, TurnOrderSet)
     assert order.order == [1, 3, 2, 0]
+    assert order.bid_values == {"0": 0, "1": 4, "2": 0, "3": 3}
 
 
 def test_11_13_supply_tile_in_the_middle_of_the_reveal() -> None:
@@ -255,6 +258,7 @@ def test_11_13_supply_tile_in_the_middle_of_the_reveal() -> None:
     assert revealed[2:] == [("B01", "auction", 2), ("B09", "conquest", 0), ("B14", "conquest", 1)]
     assert state.phase == "bidding"
     assert state.slot("B05") is not None
+    assert len(state.stacks["B"]) == 10 and state.auction_slots == 3
 
 
 def test_11_14_feeding_with_luxury() -> None:
@@ -287,6 +291,9 @@ def test_11_15_marked_building_protection_completion() -> None:
         GAME.evolve(state, event)
     assert income_of(state, 0).food == 1 + 2  # Aqueduct + Messene
     assert protector(state.seats[0], "plague") == "B01"
+    _, struck = settle(striking(state, "plague"))
+    assert of_type(struck, DisasterResolved)[0].protected_by == "B01"
+    assert of_type(struck, DisasterResolved)[0].after["population"] == 4
     supply = supplying(state)
     seat(supply, 0, wood=1, stone=3)
     assert GAME.awaited(supply) == {0: ("resolve_supply",)}
@@ -326,6 +333,9 @@ def test_11_17_tiryns_and_barracks_without_inhabitants() -> None:
         (2, "C10", "not_enough_inhabitants"),
     ]
     assert not of_type(events, OneTimeIncomeReceived)
+    after, _ = settle(state)
+    assert {"A11", "C10"} <= set(after.box)
+    assert (after.seats[1].coins, after.seats[2].coins) == (5, 5)  # Barracks' +4 is not paid
 
 
 def test_11_18_land_placement_and_barracks() -> None:
@@ -384,7 +394,7 @@ def test_11_22_large_population() -> None:
 
 def test_11_23_final_round_sequence() -> None:
     state = placing(table(2, round_=8), {0: "C02"})
-    seat(state, 0, coins=2, population=3, food=9)
+    seat(state, 0, coins=3, population=3, food=9)
     seat(state, 1, population=1, food=9)
     state.chits = ["blank", "decline"]
     state, events = settle(state)
@@ -401,9 +411,10 @@ def test_11_23_final_round_sequence() -> None:
     ]
     assert [e.draw for e in of_type(events, DisasterRevealed)] == [1, 2]
     ended = of_type(events, GameEnded)[0]
-    # C02 was marked (coins 2 -> 1), then abandoned in the final supply round: the coin counts again
+    # C02 was marked (coins 3 -> 2), then abandoned in the final supply round: the coin counts again
     assert "C02" in state.box and state.seats[0].buildings == []
-    assert state.seats[0].coins == 2 and ended.results[0]["coin_prestige"] == 0
+    assert not of_type(events, IncomeCollected)
+    assert state.seats[0].coins == 3 and ended.results[0]["coin_prestige"] == 1
 
 
 def test_11_24_tie_breaks() -> None:
