@@ -293,6 +293,14 @@ def _replan(state: State) -> None:
     state.final_order = plan.order
 
 
+def _check_counts(**counts: Any) -> None:
+    """§10.2 INVALID_FIELD (the platform's BAD_INPUT): the API parser checks types, but decide is also called
+    directly, and a negative count is a type the parser cannot express."""
+    for name, value in counts.items():
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise RuleViolation(BAD_INPUT, f"{name} must be a whole number of cubes, 0 or more")
+
+
 # -- movement (R28-R37) --------------------------------------------------------------------------
 
 
@@ -377,10 +385,7 @@ def check_groups(state: State, seat: int, groups: list[Group]) -> None:
 def decide_move(state: State, seat: int, command: MoveArmies) -> list[Event]:
     if not isinstance(command.groups, list):
         raise RuleViolation(BAD_INPUT, "groups must be a list")
-    for name in ("pay_temples", "pay_cities"):
-        value = getattr(command, name)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise RuleViolation(BAD_INPUT, f"{name} must be a whole number of cubes, 0 or more")
+    _check_counts(pay_temples=command.pay_temples, pay_cities=command.pay_cities)
     groups = [_parse_group(raw, i) for i, raw in enumerate(command.groups)]
     check_groups(state, seat, groups)
     costs = group_costs(groups)
@@ -449,12 +454,6 @@ def decide_builds(state: State, seat: int, command: AttemptBuilds) -> list[Event
 
 
 # -- sealed steps and the turn-order choice --------------------------------------------------------
-
-
-def _check_counts(**counts: Any) -> None:
-    for name, value in counts.items():
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise RuleViolation(BAD_INPUT, f"{name} must be a whole number of cubes, 0 or more")
 
 
 def decide_allocation(state: State, seat: int, command: AllocateResources) -> list[Event]:
@@ -748,6 +747,7 @@ def _province_scored(state: State, e: ProvinceScored) -> None:
 
 
 def _temple_built(state: State, e: TempleBuilt) -> None:
+    """R47/R49: paid from the temples box only."""
     p = state.seats[e.seat]
     p.temples -= e.paid
     p.spent += e.paid
@@ -757,6 +757,7 @@ def _temple_built(state: State, e: TempleBuilt) -> None:
 
 
 def _city_founded(state: State, e: CityFounded) -> None:
+    """R48/R49: paid from the cities box only; R53: the site's one city."""
     p = state.seats[e.seat]
     p.cities -= e.paid
     p.spent += e.paid
