@@ -1,4 +1,5 @@
-"""The per-viewer view: the whole public state (rules file section 8) plus the viewer's own hand."""
+"""The per-viewer view: the whole public state (rules file section 8) plus the viewer's own hand;
+once the game has ended nothing is hidden any more, so every hand and the supply order are shown."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Any
 
 from domain.alexandros.data import BOARD_ID, SPACE_SYMBOL, point_coord, side_coord, space_coord
 from domain.alexandros.rules import awaited, province_value, provinces
-from domain.alexandros.state import NOBODY, WALL_COLORS, AlexandrosState
+from domain.alexandros.state import NOBODY, OVER, WALL_COLORS, AlexandrosState
 from domain.kernel import Viewer
 
 
@@ -57,4 +58,7 @@ def view(state: AlexandrosState, viewer: Viewer) -> dict[str, Any]:
     }
     if viewer is not None and 0 <= viewer < state.players:
         result["hand"] = dict(state.hands[viewer])
+    if state.step == OVER:  # GameEnded reveals the seed, so hands and the supply order are no secret
+        result["hands"] = [dict(hand) for hand in state.hands]
+        result["supply"] = list(state.supply)
     return result

@@ -61,6 +61,25 @@ E15_LYRE_WALLS: list[Side] = [
     [[9, 3], [10, 2]],
 ]
 
+# Fig. 4-6 of the rule book, rebuilt on this board by the audit (the rules file only describes them):
+# Alexander at v(4,8) on a wall ring around the temple s(2,9) (the "existing province" of fig. 6),
+# with a chain of walls east of it that the fig. 5 route closes into a province.
+FIG4_RING: list[Side] = [
+    [[2, 8], [2, 10]],
+    [[2, 10], [3, 11]],
+    [[3, 11], [4, 10]],
+    [[4, 8], [4, 10]],
+    [[3, 7], [4, 8]],
+    [[2, 8], [3, 7]],
+]
+FIG4_CHAIN: list[Side] = [
+    [[3, 11], [3, 13]],
+    [[3, 13], [3, 15]],
+    [[3, 15], [4, 14]],
+    [[4, 14], [5, 15]],
+    [[5, 13], [5, 15]],
+]
+
 
 def chance() -> Chance:
     return Chance(b"alexandros-tests")
@@ -198,4 +217,12 @@ def e15_state() -> AlexandrosState:
     state = start_state(hands={0: hand(lyre=1)})
     add_walls(state, E15_LYRE_WALLS)
     assert state.black_left == 55
+    return state
+
+
+def fig4_state() -> AlexandrosState:
+    """Fig. 4: Alexander at v(4,8), the soldier card in display slot 0, the walls of FIG4_RING and FIG4_CHAIN."""
+    state = start_state(display=("soldier", "horse"))
+    add_walls(state, FIG4_RING + FIG4_CHAIN)
+    state.alexander = point([4, 8])
     return state

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from domain.alexandros import GAME
 from domain.alexandros.commands import EndTurn, LevyTaxes, OccupyProvince, RetireGovernor, TakeCard
 from domain.alexandros.data import DIST, SPACE_CORNERS, point_coord, space_coord
@@ -11,12 +13,14 @@ from domain.alexandros.state import ACTIONS, MOVE, OVER, TURN_OVER, empty_hand
 from domain.kernel import engine
 from tests.domain.alexandros.fixtures import (
     F3_WALLS,
+    FIG4_RING,
     add_walls,
     all_shortest_routes,
     chance,
     e5_state,
     e7_state,
     e15_state,
+    fig4_state,
     fixture_f,
     hand,
     move,
@@ -85,11 +89,73 @@ def test_f3_south_corner_three_routes() -> None:
             assert province_of(state, [1, 1]) == [[0, 1], [1, 1]]
 
 
-def test_f4_to_f6_patterns_are_legal_on_this_board() -> None:
-    """Fig. 4-6 are pinned down by E1, E3 and E4; here: a tie offers every corner of every space."""
-    state = start_state(hands={0: hand(soldier=1)})
-    corners = {(tuple(m.target), tuple(m.corner)) for m in legal_moves(state, 0, chance()) if m.source == "hand"}
-    assert len(corners) == 6
+# Fig. 4-6 come from the unknown printed board; FIG4_RING/FIG4_CHAIN rebuild their situation here so
+# that every outcome the rules file states for them is asserted on this board.
+FIG4_SOLDIERS = [[1, 7], [3, 3], [4, 12]]
+FIG5_ROUTE = [[4, 8], [5, 9], [5, 11], [5, 13]]
+FIG6_ROUTE = [[4, 8], [3, 7], [2, 8]]
+
+
+def test_f4_three_equally_near_soldier_spaces_offer_nine_corners() -> None:
+    state = fig4_state()
+    assert closest_free_spaces(state, "soldier") == (2, [space(s) for s in FIG4_SOLDIERS])
+    choices = {(tuple(m.target), tuple(m.corner)) for m in legal_moves(state, 0, chance()) if m.slot == 0}
+    corners = {(tuple(t), tuple(point_coord(c))) for t in FIG4_SOLDIERS for c in SPACE_CORNERS[space(t)]}
+    assert choices == corners and len(corners) == 9
+    for target, corner in sorted(corners):
+        route = all_shortest_routes([4, 8], list(corner))[0]
+        moved, _ = run(fig4_state(), 0, move(0, list(target), list(corner), route))
+        assert moved.alexander == point(list(corner))
+    farther = move(0, [1, 15], [1, 15], [[4, 8]])
+    assert refusal(state, 0, farther) == "NOT_CLOSEST"
+
+
+def test_f5_three_routes_the_chosen_one_encloses_the_largest_province() -> None:
+    routes = all_shortest_routes([4, 8], [5, 13])
+    assert len(routes) == 3 and FIG5_ROUTE in routes
+    enclosed = {}
+    for route in routes:
+        before = fig4_state()
+        assert len(province_of(before, [4, 12])) > 100, "the chain alone encloses nothing"
+        state, events = run(before, 0, move(0, [4, 12], [5, 13], route))
+        built = walls_of(events)
+        enclosed[str(route)] = province_of(state, [4, 12])
+        if route == FIG5_ROUTE:
+            assert built == [[a, b] for a, b in itertools.pairwise(route)], "no existing wall on the chosen route"
+        else:
+            assert route[:2] == [[4, 8], [4, 10]] and [[4, 8], [4, 10]] in FIG4_RING, "partly along a wall"
+            assert built == [[a, b] for a, b in itertools.pairwise(route[1:])], "only the remaining two"
+    sizes = sorted((len(p), r) for r, p in enclosed.items())
+    assert [size for size, _ in sizes] == [6, 8, 10] and sizes[-1][1] == str(FIG5_ROUTE)
+    assert enclosed[str(FIG5_ROUTE)] == [
+        [3, 10],
+        [3, 11],
+        [3, 12],
+        [3, 13],
+        [4, 8],
+        [4, 9],
+        [4, 10],
+        [4, 11],
+        [4, 12],
+        [4, 13],
+    ]
+
+
+def test_f6_northernmost_space_route_entirely_along_existing_walls() -> None:
+    northernmost = min(FIG4_SOLDIERS)
+    assert northernmost == [1, 7]
+    routes = all_shortest_routes([4, 8], [2, 8])
+    assert len(routes) == 2 and FIG6_ROUTE in routes
+    ring = province_of(fig4_state(), [2, 9])
+    assert ring == [[2, 7], [2, 8], [2, 9], [3, 7], [3, 8], [3, 9]]
+    state, events = run(fig4_state(), 0, move(0, northernmost, [2, 8], FIG6_ROUTE))
+    assert walls_of(events) == [] and state.alexander == point([2, 8])
+    assert province_of(state, [2, 9]) == ring
+    (other,) = [r for r in routes if r != FIG6_ROUTE]
+    state, events = run(fig4_state(), 0, move(0, northernmost, [2, 8], other))
+    assert len(walls_of(events)) == 2
+    assert province_of(state, [2, 7]) == [[2, 7], [3, 7]], "the other route splits the existing province in two"
+    assert province_of(state, [2, 9]) == [[2, 8], [2, 9], [3, 8], [3, 9]]
 
 
 # -- 11.2 own examples ------------------------------------------------------------------------------------

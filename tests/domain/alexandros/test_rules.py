@@ -370,6 +370,16 @@ def test_r66_hands_are_hidden_and_their_sizes_public() -> None:
     assert "supply" not in spectator and spectator["supply_count"] == len(state.supply)
 
 
+def test_r66_an_ended_game_shows_every_hand_and_the_supply() -> None:
+    state = start_state(hands={0: hand(lyre=2), 1: hand(temple=1)})
+    assert "hands" not in GAME.view(state, None) and "supply" not in GAME.view(state, 1)
+    state.step = OVER
+    for viewer in (None, 0, 1):
+        seen = GAME.view(state, viewer)
+        assert seen["hands"] == [hand(lyre=2), hand(temple=1)]
+        assert seen["supply"] == state.supply
+
+
 def test_supply_draw_is_private_display_take_public() -> None:
     state = to_actions(start_state())
     state, events = run(state, 0, TakeCard(source="supply"))
