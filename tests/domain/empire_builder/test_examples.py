@@ -64,6 +64,7 @@ def campaign_state(players: int, campaign: int, vp: list[int], **options: object
 
 
 def test_e01_first_campaign_turn_order() -> None:
+    """R16, R19(a), Ruling R22; E1 is the rule book's §5.1 example."""
     state, _ = start(4)
     events = allocate(state, {0: (1, 5, 5, 4), 1: (1, 3, 6, 5), 2: (0, 4, 6, 5), 3: (0, 3, 7, 5)})
     assert isinstance(events[-1], AllocationsRevealed)
@@ -86,6 +87,7 @@ def test_e01_first_campaign_turn_order() -> None:
 
 
 def test_e02_kilikia_and_kappadokia_are_not_adjacent() -> None:
+    """R7, R8, R30, R36: §3.1 names Kilikia and Kappadokia as not adjacent."""
     state = at_turn(2, 2, 2, 1, boxes={1: (3, 0)}, armies={1: {"2.5": 2}})
     assert refused(state, 1, move([("2.5", 2, ["2.6"])])) == "NO_ARROW"
     events = run(state, 1, move([("2.5", 2, ["2.4", "2.6"])], (3, 0)))
@@ -96,6 +98,7 @@ def test_e02_kilikia_and_kappadokia_are_not_adjacent() -> None:
 
 
 def test_e03_contested_temple_three_attempters() -> None:
+    """R46, R49: the runner-up + 1 price; the outbid pieces return (R49)."""
     state = at_evaluation(
         3,
         2,
@@ -117,6 +120,7 @@ def test_e03_contested_temple_three_attempters() -> None:
 
 
 def test_e04_tie_for_the_most_nobody_builds() -> None:
+    """R49: a tie for the most builds nothing and costs nothing; R24 reallocation then decides."""
     armies = {s: {"2.2": 1} for s in range(3)}
     state = at_evaluation(
         3,
@@ -145,6 +149,7 @@ def test_e04_tie_for_the_most_nobody_builds() -> None:
 
 
 def test_e05_single_attempter_cannot_pay_and_never_from_the_other_box() -> None:
+    """R47, R48: a single attempter pays from the matching box only."""
     state = at_evaluation(
         2,
         4,
@@ -162,6 +167,7 @@ def test_e05_single_attempter_cannot_pay_and_never_from_the_other_box() -> None:
 
 
 def test_e06_contested_city_runner_up_at_zero_and_tie_at_zero() -> None:
+    """Rulings R43 and R51: a 0-cube runner-up sets a price of 1; a tie at 0 builds nothing."""
     armies = {0: {"4.3": 1}, 2: {"4.3": 1}}
     state = at_evaluation(3, 4, 2, {0: (0, 1), 2: (0, 0)}, armies, [("4.3", "city", 0), ("4.3", "city", 2)])
     events = settle(state)
@@ -174,6 +180,7 @@ def test_e06_contested_city_runner_up_at_zero_and_tie_at_zero() -> None:
 
 
 def test_e07_evaluation_order_drains_a_box() -> None:
+    """Ruling R50: counts are read when each province is resolved, after earlier payments."""
     state = at_evaluation(
         3,
         2,
@@ -190,6 +197,7 @@ def test_e07_evaluation_order_drains_a_box() -> None:
 
 
 def test_e08_a_group_moves_together_then_splits() -> None:
+    """R33, Rulings R34 and R35: a shared prefix is paid once; the payment split must match exactly."""
     state = at_turn(2, 2, 1, 0, boxes={0: (3, 2)}, armies={0: {"C2": 4}})
     groups = [("C2", 2, ["2.1", "2.4", "2.6"]), ("C2", 2, ["2.1", "2.4", "2.5"])]
     assert refused(state, 0, move(groups, (1, 1))) == "PAYMENT_MISMATCH"
@@ -207,6 +215,7 @@ def test_e08_a_group_moves_together_then_splits() -> None:
 
 
 def test_e09_separate_groups_pay_separately() -> None:
+    """R33, Ruling R34: groups from different start locations pay separately."""
     state = at_turn(2, 2, 2, 1, boxes={1: (5, 0)}, armies={1: {"2.1": 1, "2.2": 1}})
     events = run(state, 1, move([("2.1", 1, ["2.4", "2.6"]), ("2.2", 1, ["2.4", "2.6"])], (5, 0)))
     assert [e.cost for e in of_type(events, ArmyMoved)] == [2, 3]
@@ -215,6 +224,7 @@ def test_e09_separate_groups_pay_separately() -> None:
 
 
 def test_e10_the_three_province_limit_counts_the_entry_move() -> None:
+    """R29 with Ruling R12: the free campaign arrow counts toward the 3 provinces; R8: the sea route costs 3."""
     state = at_turn(3, 2, 1, 2, boxes={2: (4, 2)}, armies={2: {"C2": 3}})
     assert refused(state, 2, move([("C2", 3, ["2.1", "2.2", "2.3", "2.6"])])) == "PATH_TOO_LONG"
     assert refused(state, 2, move([("C2", 4, ["2.1"])])) == "NOT_ENOUGH_ARMIES"
@@ -227,6 +237,7 @@ def test_e10_the_three_province_limit_counts_the_entry_move() -> None:
 
 
 def test_e11_the_campaign_ends_early_and_the_round_still_finishes() -> None:
+    """R37, R55(a), R13: the round finishes after the goal; the next campaign starts afresh."""
     state = at_turn(
         3,
         3,
@@ -267,6 +278,7 @@ def test_e11_the_campaign_ends_early_and_the_round_still_finishes() -> None:
 
 
 def test_e12_the_campaign_ends_after_round_3() -> None:
+    """R55(b), R56: the campaign ends after round 3, or after the round the goal is entered."""
     state = at_evaluation(2, 5, 3, {}, {0: {"5.2": 1}}, [])
     events = settle(state)
     assert CampaignEnded(5, "round_limit") in events
@@ -282,6 +294,7 @@ def test_e12_the_campaign_ends_after_round_3() -> None:
 
 
 def test_e13_later_campaign_chooser_lot_and_vp_lot() -> None:
+    """R17(a), R17(b), §9: the chooser lot, then a VP lot."""
     state = campaign_state(4, 3, [20, 14, 14, 9])
     chance = ScriptedChance([[3, 2], [2, 1]])
     events = allocate(state, {0: (0, 5, 5, 5), 1: (2, 5, 4, 4), 2: (3, 4, 4, 4), 3: (3, 4, 4, 4)}, chance)
@@ -296,6 +309,7 @@ def test_e13_later_campaign_chooser_lot_and_vp_lot() -> None:
 
 
 def test_e14_nobody_bids_in_a_later_campaign() -> None:
+    """Ruling R18: nobody bid, so the whole order goes by VP."""
     state = campaign_state(3, 2, [5, 9, 5])
     chance = ScriptedChance([[2, 0]])
     events = allocate(state, {s: (0, 5, 5, 5) for s in range(3)}, chance)
@@ -305,6 +319,7 @@ def test_e14_nobody_bids_in_a_later_campaign() -> None:
 
 
 def test_e15_first_campaign_nobody_bids() -> None:
+    """R19(b), Ruling R21: the oldest seat first, then clockwise."""
     state, _ = start(4, oldest_seat=2)
     events = allocate(state, {s: (0, 5, 5, 5) for s in range(4)})
     assert not of_type(events, LotDrawn)
@@ -312,6 +327,7 @@ def test_e15_first_campaign_nobody_bids() -> None:
 
 
 def test_e16_first_campaign_tie_down_to_the_temples_box_and_a_lot() -> None:
+    """R19(a): ranked by turn_order, armies, temples, then a lot."""
     state, _ = start(3)
     chance = ScriptedChance([[2, 1]])
     events = allocate(state, {0: (2, 4, 5, 4), 1: (2, 4, 6, 3), 2: (2, 4, 6, 3)}, chance)
@@ -324,6 +340,7 @@ def test_e16_first_campaign_tie_down_to_the_temples_box_and_a_lot() -> None:
 
 
 def test_e17_reallocation_in_round_2() -> None:
+    """R24, Ruling R25, §8: the sealed reallocation of temples and cities."""
     state = at_evaluation(3, 1, 1, {0: (2, 3), 1: (0, 0), 2: (1, 4)}, {}, [])
     events = settle(state)
     assert events[-1] == RoundStarted(1, 2)
@@ -349,6 +366,7 @@ def test_e17_reallocation_in_round_2() -> None:
 
 
 def test_e18_temples_again_in_later_rounds_a_city_only_once() -> None:
+    """R40, R41, R53, R54: temples may be added in later rounds; a city site takes one city."""
     armies = {0: {"4.2": 1}, 1: {"4.2": 1}, 2: {"4.2": 1}}
     state = at_evaluation(
         3, 4, 1, {0: (3, 0), 1: (0, 2), 2: (1, 0)}, armies, [("4.2", "temple", 0), ("4.2", "city", 1)]
@@ -376,6 +394,7 @@ def test_e18_temples_again_in_later_rounds_a_city_only_once() -> None:
 
 
 def test_e19_province_majority_armies_on_the_symbol_do_not_count() -> None:
+    """R46, Ruling R23: armies on the campaign symbol are in no province."""
     armies = {0: {"1.1": 1, "1.2": 3}, 1: {"1.2": 2, "1.4": 2, "C1": 4}, 2: {"1.2": 3}}
     state = at_evaluation(3, 1, 1, {}, armies, [])
     events = settle(state)
@@ -415,6 +434,7 @@ def totals(awards: list[AwardScored], players: int) -> list[int]:
 
 
 def test_e20_final_scoring_with_ties_standard_and_variant() -> None:
+    """R59, R60, V1: the final awards and their ties."""
     state = with_buildings(start(3)[0], range(1, 7))
     awards = final_awards(state)
     assert (awards[0].award, awards[0].seat, awards[0].vp) == ("most_cities", 2, 10)
@@ -435,6 +455,7 @@ def test_e20_final_scoring_with_ties_standard_and_variant() -> None:
 
 
 def test_e21_short_game_start_end_and_halving() -> None:
+    """V2, Ruling R20, R58, R61, Ruling R63: the short game."""
     state, events = start(3, short_game=True)
     assert events == [CampaignStarted(2, 2, "C2", True)]
     events = allocate(state, {s: (0, 5, 5, 5) for s in range(3)})
@@ -478,6 +499,7 @@ def test_e21_short_game_start_end_and_halving() -> None:
 
 
 def test_e22_building_refusals() -> None:
+    """R38, R10, Ruling R39, R40, Ruling R42: the building refusals."""
     state = at_turn(2, 2, 1, 0, armies={0: {"2.1": 2, "2.2": 1}})
     state.step = BUILD
     state.seats[0].temples_built = 9
@@ -490,6 +512,7 @@ def test_e22_building_refusals() -> None:
 
 
 def test_e23_passing_through_the_goal() -> None:
+    """Ruling R36: passing through the goal is entering it."""
     state = at_turn(3, 3, 2, 2, boxes={2: (3, 1)}, armies={2: {"3.3": 1}})
     events = run(state, 2, move([("3.3", 1, ["3.5", "3.4"])], (3, 0)))
     assert types(events) == ["ArmyMoved", "MovementPaid", "GoalReached"]
@@ -502,6 +525,7 @@ def test_e23_passing_through_the_goal() -> None:
 
 
 def test_e24_movement_needs_cubes_in_temples_or_cities() -> None:
+    """R32: movement is paid from temples and/or cities only."""
     state = at_turn(2, 5, 1, 0, boxes={0: (0, 1)}, armies={0: {"C5": 3}})
     assert refused(state, 0, move([("C5", 3, ["5.1", "5.4"])], (0, 1))) == "PAYMENT_MISMATCH"
     assert refused(state, 0, move([("C5", 3, ["5.1", "5.4"])], (0, 2))) == "CANNOT_PAY"

@@ -49,6 +49,7 @@ def cheapest_from(origin: str, max_moves: int | None = None) -> dict[str, int]:
 
 
 def test_regions_provinces_and_numbering() -> None:
+    """R9, R11: numbered provinces; each region's goal holds the next symbol."""
     assert [len(REGIONS[k].provinces) for k in range(1, 7)] == [6, 6, 5, 5, 5, 7]
     assert len(PROVINCES) == 34
     for k, region in REGIONS.items():
@@ -60,6 +61,7 @@ def test_regions_provinces_and_numbering() -> None:
 
 
 def test_arrows() -> None:
+    """R7, R8, Ruling R12: directed arrows with their entry costs."""
     for origin, targets in ARROWS.items():
         assert not set(targets) & SYMBOLS, "no arrow leads into a campaign symbol"
         for target, cost in targets.items():
@@ -86,6 +88,7 @@ def test_reachability_and_goal_distance() -> None:
 
 
 def test_sites() -> None:
+    """R10: temple and city symbols."""
     for k, region in REGIONS.items():
         temples = sum(PROVINCES[p].temple_site for p in region.provinces)
         cities = sum(PROVINCES[p].city_site for p in region.provinces)

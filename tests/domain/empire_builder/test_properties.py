@@ -53,14 +53,27 @@ def check_invariants(state: State, previous_vp: list[int]) -> None:
     assert len(state.cities) == sum(p.cities_built for p in state.seats)
 
 
+def check_buildings_stay(state: State, temples: dict[str, list[int]], cities: dict[str, int]) -> None:
+    """R6: built temples and cities never move and stay until the end of the game."""
+    for province, owners in temples.items():
+        assert state.temples[province][: len(owners)] == owners
+    for province, owner in cities.items():
+        assert state.cities[province] == owner
+
+
 def replay_checking_invariants(match: Match, records: list[Record]) -> None:
     state = initial_state(match.players, match.options)
     vp = [0] * match.players
+    temples: dict[str, list[int]] = {}
+    cities: dict[str, int] = {}
     for record in records:
         if record.type in GAME.event_types:
             GAME.evolve(state, match.event_of(record))
             check_invariants(state, vp)
+            check_buildings_stay(state, temples, cities)
             vp = [p.vp for p in state.seats]
+            temples = {p: list(owners) for p, owners in state.temples.items()}
+            cities = dict(state.cities)
     assert state == match.state
 
 
@@ -70,6 +83,7 @@ def replay_checking_invariants(match: Match, records: list[Record]) -> None:
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 @pytest.mark.parametrize("options", OPTIONS, ids=["full", "short", "v1", "short+v1"])
 def test_random_bots_finish_every_player_count_and_variant(players: int, options: dict[str, Any]) -> None:
+    """R3, V2: campaigns 1-6, or 2-4 in the short game, each played to its end."""
     match, records = play_recorded_game(GAME, players, options, seed=f"a{players}{len(options)}".encode())
     assert GAME.is_over(match.state)
     assert records[-1].type == "GameEnded"

@@ -8,18 +8,22 @@ import pytest
 
 from domain.empire_builder import GAME
 from domain.empire_builder.commands import AllocateResources, AttemptBuilds, ChooseTurnPosition, MoveArmies
+from domain.empire_builder.data import ARROWS, REGIONS
 from domain.empire_builder.events import (
     AllocationCommitted,
     ArmyMoved,
+    BuildAttempted,
     BuildingPassed,
     CampaignStarted,
     GameEnded,
     GoalReached,
     LotDrawn,
+    MovementPaid,
     MovementPassed,
     ProvinceScored,
     ReallocationsRevealed,
     RoundStarted,
+    TempleBuilt,
     TurnOrderSet,
     TurnStarted,
 )
@@ -63,7 +67,7 @@ def test_setup_starts_campaign_1_with_every_seat_awaited(players: int) -> None:
     assert all(p.vp == 0 and p.temples_built == 0 and p.cities_built == 0 for p in state.seats)
 
 
-def test_player_counts_outside_2_to_5_are_refused() -> None:
+def test_r1_player_counts_outside_2_to_5_are_refused() -> None:
     for players in (1, 6):
         with pytest.raises(RuleViolation) as refusal:
             engine.check_player_count(GAME, players)
@@ -307,6 +311,25 @@ def test_move_armies_malformed_groups_are_bad_input() -> None:
         assert refused(state, 0, MoveArmies(groups, 0, 0)) == "BAD_INPUT"
 
 
+def test_r12_the_campaign_arrow_is_free_and_counts_as_a_move() -> None:
+    for k, region in REGIONS.items():
+        assert ARROWS[region.symbol] == {f"{k}.1": 0}
+    state = at_turn(2, 4, 1, 0, armies={0: {"C4": 2}})
+    assert refused(state, 0, move([("C4", 1, ["4.1", "4.2", "4.1", "4.2"])])) == "PATH_TOO_LONG"
+    events = run(state, 0, move([("C4", 1, ["4.1", "4.2", "4.3"])]))
+    assert events[0] == ArmyMoved(0, "C4", 1, ["4.1", "4.2", "4.3"], 0)
+    assert not of_type(events, MovementPaid)
+
+
+def test_r32_movement_is_paid_from_both_boxes_and_spent() -> None:
+    state = at_turn(2, 2, 2, 0, boxes={0: (1, 1)}, armies={0: {"2.4": 2}})
+    assert refused(state, 0, move([("2.4", 2, ["2.6"])], (2, 0))) == "CANNOT_PAY"
+    events = run(state, 0, move([("2.4", 2, ["2.6"])], (1, 1)))
+    assert MovementPaid(0, 1, 1) in events
+    player = state.seats[0]
+    assert (player.temples, player.cities, player.spent, player.armies) == (0, 0, 2, 2), "armies never pay"
+
+
 def test_r31_paths_may_revisit_and_armies_may_stay() -> None:
     state = at_turn(2, 2, 1, 0, armies={0: {"C2": 3}})
     events = run(state, 0, move([("C2", 1, ["2.1", "2.2", "2.1"])]))
@@ -376,6 +399,19 @@ def test_attempt_builds_malformed_entries_are_bad_input() -> None:
         assert refused(state, 0, AttemptBuilds(attempts)) == "BAD_INPUT"
 
 
+def test_r44_attempts_are_public_and_are_decided_only_at_the_evaluation() -> None:
+    state = at_turn(2, 2, 1, 0, boxes={0: (1, 0)}, armies={0: {"2.1": 1}, 1: {"C2": 1}})
+    run(state, 0, MoveArmies([], 0, 0))
+    attempted = run(state, 0, builds(("2.1", "temple")))[0]
+    assert attempted == BuildAttempted(0, "2.1", "temple")
+    assert event_record_parts(attempted)[2] is None, "public"
+    assert GAME.view(state, 1)["provinces"][0]["attempts"] == [{"kind": "temple", "seat": 0}]
+    assert state.temples == {} and state.seats[0].temples == 1, "nothing is paid or built yet"
+    events = run(state, 1, MoveArmies([], 0, 0))
+    assert TempleBuilt(2, 1, "2.1", 0, {"0": 1}, 1, 3) in events
+    assert state.temples == {"2.1": [0]} and state.seats[0].temples == 0
+
+
 def test_r42_no_piece_for_cities_and_r41_r43_temple_with_empty_box_where_own_temple_stands() -> None:
     state = at_turn(2, 2, 1, 0, boxes={0: (0, 0)}, armies={0: {"2.2": 1, "2.3": 1}})
     state.step = BUILD
@@ -396,7 +432,7 @@ def test_r42_no_piece_left_means_no_attempt_is_offered() -> None:
 # -- §5.8 evaluation ------------------------------------------------------------------------------
 
 
-def test_r46_every_province_is_scored_in_number_order_even_when_empty() -> None:
+def test_r9_r45_r46_every_province_is_scored_in_number_order_even_when_empty() -> None:
     state = at_evaluation(2, 6, 1, {}, {0: {"6.7": 2}, 1: {"6.7": 1, "6.1": 1}}, [])
     events = settle(state)
     scored = of_type(events, ProvinceScored)
@@ -418,7 +454,7 @@ def test_r54_buildings_score_only_in_the_round_they_are_built() -> None:
 # -- §6 the end -----------------------------------------------------------------------------------
 
 
-def test_r58_r62_game_ends_after_campaign_6_and_ties_share_the_victory() -> None:
+def test_r57_r58_r62_game_ends_after_campaign_6_and_ties_share_the_victory() -> None:
     state = at_evaluation(2, 6, 3, {}, {}, [])
     state.seats[0].vp = state.seats[1].vp = 30
     events = settle(state)
