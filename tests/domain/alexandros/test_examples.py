@@ -8,7 +8,7 @@ from domain.alexandros import GAME
 from domain.alexandros.commands import EndTurn, LevyTaxes, OccupyProvince, RetireGovernor, TakeCard
 from domain.alexandros.data import DIST, SPACE_CORNERS, point_coord, space_coord
 from domain.alexandros.moves import legal_moves
-from domain.alexandros.rules import closest_free_spaces, provinces, tax_scoring
+from domain.alexandros.rules import closest_free_spaces, is_free, province_value, provinces, tax_scoring
 from domain.alexandros.state import ACTIONS, MOVE, OVER, TURN_OVER, empty_hand
 from domain.kernel import engine
 from tests.domain.alexandros.fixtures import (
@@ -81,12 +81,14 @@ def test_f3_south_corner_three_routes() -> None:
             assert len(walls_of(events)) == 3
             p3 = province_of(state, [1, 1])
             assert p3 == [[0, 1], [1, 1], [1, 2], [2, 2]]
+            assert province_value([space(s) for s in p3]) == 2, "2 symbol and 2 open spaces"
             assert len(province_of(state, [5, 10])) == 186
         elif route[1] == [1, 1]:
             assert walls_of(events) == [] and len(provinces(state)) == 1
         else:
             assert len(walls_of(events)) == 2
             assert province_of(state, [1, 1]) == [[0, 1], [1, 1]]
+            assert province_value([space([0, 1]), space([1, 1])]) == 1
 
 
 # Fig. 4-6 come from the unknown printed board; FIG4_RING/FIG4_CHAIN rebuild their situation here so
@@ -163,6 +165,7 @@ def test_f6_northernmost_space_route_entirely_along_existing_walls() -> None:
 
 def test_e1_exceptional_move_target_tie_farther_corner_route_along_edge() -> None:
     state = start_state(hands={0: hand(soldier=1)})
+    assert closest_free_spaces(state, "soldier") == (3, [space([1, 7]), space([3, 3])])
     corners = {tuple(m.corner) for m in legal_moves(state, 0, chance()) if m.source == "hand"}
     assert corners == {(1, 7), (1, 9), (2, 8), (3, 3), (3, 5), (4, 4)}
     assert refusal(state, 0, move(0, [1, 7], [1, 9], [[0, 2]], joker_symbol="soldier")) == "JOKER_NOT_ALLOWED"
@@ -242,9 +245,12 @@ def test_e5_splitting_an_occupied_province() -> None:
     assert state.black_left == 40
     assert province_of(state, [3, 10]) == X_W
     assert province_of(state, [3, 14]) == X_E
+    assert province_value([space(s) for s in X_W]) == 6 and state.governors[space([3, 10])] == 1
+    assert province_value([space(s) for s in X_E]) == 5
     assert all(state.governors[space(s)] == -1 for s in X_E), "X_e is unoccupied"
-    points, _ = tax_scoring(state, 2)
-    assert points[1] == 6
+    assert tax_scoring(fixture_f(), 2)[0][1] == 11
+    assert tax_scoring(state, 2)[0][1] == 6, "seat 1's tax value falls from 11 to 6"
+    assert not is_free(state, space([4, 12])) and state.alexander == point([5, 13])
 
 
 def test_e6_occupying_right_after_the_split_with_an_extra_governor() -> None:
@@ -254,6 +260,7 @@ def test_e6_occupying_right_after_the_split_with_an_extra_governor() -> None:
     assert refusal(state, 2, OccupyProvince(governors=[[3, 14], [3, 10]])) == "SPACES_IN_DIFFERENT_PROVINCES"
     both, _ = run(e5_state(hand(lyre=1, temple=1))[0], 2, OccupyProvince(governors=[[3, 14], [4, 12]]))
     assert both.hands[2] == hand(soldier=1, lyre=1, temple=1), "no card paid"
+    assert tax_scoring(both, 2)[0][2] == 0, "two governors: X_e scores 0"
     _soldier_space, events = run(e5_state(hand(lyre=1, temple=1))[0], 2, OccupyProvince(governors=[[4, 12]]))
     assert of_type(events, "ProvinceOccupied")[0].cards_paid == ["lyre"]
     no_lyre, _ = e5_state(hand(temple=1))
@@ -376,6 +383,8 @@ def test_e11_exactly_enough_black_walls() -> None:
     state, events = run(state, 1, move(0, [3, 5], [3, 7], path))
     assert [w.color for w in of_type(events, "WallBuilt")] == ["red", "red"], "all its new walls are red"
     assert state.end_reason == "walls"
+    state, events = run(state, 1, EndTurn())
+    assert [e.type for e in events] == ["TurnEnded", "GameEnded"], "seat 1's turn is the last"
 
 
 def e12_state():
@@ -401,7 +410,9 @@ def test_e12_a_move_with_no_new_wall_when_no_black_walls_are_left() -> None:
 def test_e13_reaching_100_during_a_levy() -> None:
     state = e8_state([98, 90, 99])
     state, events = run(state, 2, LevyTaxes(card="lyre"))
-    assert of_type(events, "TaxesLevied")[0].scores == [100, 96, 104]
+    levied = of_type(events, "TaxesLevied")[0]
+    assert levied.scores == [100, 96, 104] and levied.points == [2, 6, 5]
+    assert [e["seat"] for e in levied.scored] == [2, 0, 1], "seat 2 first, then clockwise"
     assert [e.type for e in events] == ["TaxesLevied", "GameEnded"]
     assert events[-1].reason == "points" and events[-1].winners == [2]
     state = e8_state([98, 95, 90])

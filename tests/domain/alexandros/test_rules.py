@@ -359,6 +359,14 @@ def test_r61_retiring_frees_the_province() -> None:
     assert state.governor_supply[1] == 4 and state.governors[space([3, 10])] == -1
 
 
+def test_r63_no_hand_limit() -> None:
+    state = to_actions(start_state())
+    state.hands[0] = dict.fromkeys(SYMBOLS, 6)
+    state, _ = run(state, 0, TakeCard(source="supply"))
+    state, _ = run(state, 0, TakeCard(source="display", slot=0))
+    assert sum(state.hands[0].values()) == 32
+
+
 # -- hidden information (R66, section 8) --------------------------------------------------------------------
 
 
