@@ -147,6 +147,26 @@ def luxury_for_goods(wood_held: int, stone_held: int, wood: int, stone: int) -> 
     return 2 * (max(0, wood - wood_held) + max(0, stone - stone_held))
 
 
+def pay_coins(counters: dict[str, int], amount: int) -> int:
+    """R5/R5a: pay ``amount`` coins (into ``counters``), the shortfall with 2 luxury per coin; returns the luxury."""
+    short = max(0, amount - counters["coins"])
+    counters["coins"] -= amount - short
+    counters["luxury"] -= 2 * short
+    return 2 * short
+
+
+def pay_goods(counters: dict[str, int], wood: int, stone: int) -> tuple[int, int, int]:
+    """R5/R5a: pay wood and stone (into ``counters``), the shortfall with 2 luxury per unit.
+    Returns the wood, stone and luxury spent."""
+    wood_spent = min(counters["wood"], wood)
+    stone_spent = min(counters["stone"], stone)
+    luxury = 2 * (wood - wood_spent + stone - stone_spent)
+    counters["wood"] -= wood_spent
+    counters["stone"] -= stone_spent
+    counters["luxury"] -= luxury
+    return wood_spent, stone_spent, luxury
+
+
 def max_bid(seat: SeatState) -> int:
     """R17: coins + ⌊luxury / 2⌋."""
     return seat.coins + seat.luxury // 2
@@ -479,46 +499,48 @@ def withdrawal(state: State, seat: int, automatic: bool) -> BidWithdrawn:
 
 
 def place_tile(state: State, seat: int, mode: str | None) -> list[Event]:
-    """R26-R31. ``mode`` is the seat's choice ("build"/"mark"), or None when it has no choice."""
+    """Steps d-e for the tile a seat won: place it (R26/R28) or reject it (R29), then its one-time income (R31).
+    ``mode`` is the seat's choice ("build"/"mark"), or None when it has no choice."""
     s = state.seats[seat]
     tile_id = s.won
     assert tile_id is not None
+    placed = (
+        building_placement(s, seat, tile_id, mode) if TILES[tile_id].is_building else land_placement(s, seat, tile_id)
+    )
+    if isinstance(placed, TileRejected):
+        return [placed]
+    after = placed.after if isinstance(placed, BuildingPlaced) else s.counters()
+    return [placed, one_time_income(s, tile_id, after, seat)]
+
+
+def building_placement(s: SeatState, seat: int, tile_id: str, mode: str | None) -> BuildingPlaced | TileRejected:
+    """R26/R26a/R26b: inhabitants first, then build (wood/stone) or mark (1 coin); neither -> rejected."""
     tile = TILES[tile_id]
-    events: list[Event] = []
-    if tile.is_building:
-        if s.population < tile.inhabitants_needed:
-            return [TileRejected(seat, tile_id, "not_enough_inhabitants")]
-        automatic = mode is None
-        if mode is None:
-            if can_build(s, tile_id):
-                mode = "build"
-            elif can_mark(s):
-                mode = "mark"
-            else:
-                return [TileRejected(seat, tile_id, "cannot_pay")]
-        after = s.counters()
-        if mode == "build":
-            wood = min(s.wood, tile.cost_wood)
-            stone = min(s.stone, tile.cost_stone)
-            luxury = luxury_for_goods(s.wood, s.stone, tile.cost_wood, tile.cost_stone)
-            after["wood"] -= wood
-            after["stone"] -= stone
-            after["luxury"] -= luxury
-            events.append(BuildingPlaced(seat, tile_id, "built", wood, stone, 0, luxury, automatic, after))
+    if s.population < tile.inhabitants_needed:
+        return TileRejected(seat, tile_id, "not_enough_inhabitants")
+    automatic = mode is None
+    if mode is None:
+        if can_build(s, tile_id):
+            mode = "build"
+        elif can_mark(s):
+            mode = "mark"
         else:
-            luxury = luxury_for_coins(s, 1)
-            after["coins"] -= 1 - luxury // 2
-            after["luxury"] -= luxury
-            events.append(BuildingPlaced(seat, tile_id, "marked", 0, 0, 1, luxury, automatic, after))
-    else:
-        fits = land_fits(s, tile_id)
-        waived = not fits and s.owns_building(FREE_LAND_TILES)
-        if not fits and not waived:
-            return [TileRejected(seat, tile_id, "land_mismatch")]
-        events.append(LandPlaced(seat, tile_id, len(s.lands), waived))
-        after = s.counters()
-    events.append(one_time_income(s, tile_id, after, seat))
-    return events
+            return TileRejected(seat, tile_id, "cannot_pay")
+    after = s.counters()
+    if mode == "build":
+        wood, stone, luxury = pay_goods(after, tile.cost_wood, tile.cost_stone)
+        return BuildingPlaced(seat, tile_id, "built", wood, stone, 0, luxury, automatic, after)
+    luxury = pay_coins(after, 1)
+    return BuildingPlaced(seat, tile_id, "marked", 0, 0, 1, luxury, automatic, after)
+
+
+def land_placement(s: SeatState, seat: int, tile_id: str) -> LandPlaced | TileRejected:
+    """R28/R28b: the new land must share a good with the last one unless the seat owns Barracks."""
+    fits = land_fits(s, tile_id)
+    waived = not fits and s.owns_building(FREE_LAND_TILES)
+    if not fits and not waived:
+        return TileRejected(seat, tile_id, "land_mismatch")
+    return LandPlaced(seat, tile_id, len(s.lands), waived)
 
 
 def one_time_income(s: SeatState, tile_id: str, after: dict[str, int], seat: int) -> OneTimeIncomeReceived:
@@ -558,56 +580,73 @@ def round_income(state: State, seat: int, choices: list[dict[str, str]]) -> Inco
     )
 
 
+def earthquake(s: SeatState, keep: list[str]) -> dict[str, Any]:
+    """R37/R42/R43: 1 wood + 1 stone per kept building; the others go to the box, their marker coins back."""
+    lost = [b for b in s.buildings if b.tile_id not in keep]
+    return {
+        "wood_spent": len(keep),
+        "stone_spent": len(keep),
+        "removed_tiles": [b.tile_id for b in lost],
+        "coins_returned": sum(b.unfinished for b in lost),
+    }
+
+
+def tempest(s: SeatState, keep: list[str]) -> dict[str, Any]:
+    """R40/R42: 1 food + 1 coin per kept land tile; the others go to the box."""
+    return {"food_spent": len(keep), "coins_spent": len(keep), "removed_tiles": [t for t in s.lands if t not in keep]}
+
+
+def drought(s: SeatState, keep: list[str]) -> dict[str, Any]:
+    """R38: a third of the food, rounded down."""
+    return {"food_lost": s.food // 3}
+
+
+def plague(s: SeatState, keep: list[str]) -> dict[str, Any]:
+    """R39: a third of the inhabitants, rounded down."""
+    return {"population_lost": s.population // 3}
+
+
+def decline(s: SeatState, keep: list[str]) -> dict[str, Any]:
+    """R41: 10 luxury goods, or all if fewer."""
+    return {"luxury_lost": min(DECLINE_LOSS, s.luxury)}
+
+
+DISASTER_EFFECTS: dict[str, Callable[[SeatState, list[str]], dict[str, Any]]] = {
+    "earthquake": earthquake,
+    "tempest": tempest,
+    "drought": drought,
+    "plague": plague,
+    "decline": decline,
+}
+NOTHING_LOST: dict[str, Any] = {
+    "wood_spent": 0,
+    "stone_spent": 0,
+    "food_spent": 0,
+    "coins_spent": 0,
+    "food_lost": 0,
+    "population_lost": 0,
+    "luxury_lost": 0,
+    "removed_tiles": [],
+    "coins_returned": 0,
+}
+
+
 def disaster_outcome(state: State, seat: int, keep: list[str], automatic: bool) -> DisasterResolved:
-    """R36-R44 for one seat."""
+    """R36: a protected seat loses nothing; otherwise the striking disaster's effect (R37-R43)."""
     disaster = state.strike
     assert disaster is not None
     s = state.seats[seat]
-    after = s.counters()
     shield = protector(s, disaster)
-    wood = stone = food = coins = food_lost = pop_lost = lux_lost = returned = 0
-    removed: list[str] = []
-    if shield is None:
-        if disaster == "earthquake":
-            kept = set(keep)
-            wood = stone = len(kept)
-            for b in s.buildings:
-                if b.tile_id not in kept:
-                    removed.append(b.tile_id)
-                    returned += b.unfinished  # R43
-            after["wood"] -= wood
-            after["stone"] -= stone
-            after["coins"] += returned
-        elif disaster == "tempest":
-            kept = set(keep)
-            food = coins = len(kept)
-            removed = [t for t in s.lands if t not in kept]
-            after["food"] -= food
-            after["coins"] -= coins
-        elif disaster == "drought":
-            food_lost = s.food // 3
-            after["food"] -= food_lost
-        elif disaster == "plague":
-            pop_lost = s.population // 3
-            after["population"] -= pop_lost
-        else:
-            lux_lost = min(DECLINE_LOSS, s.luxury)
-            after["luxury"] -= lux_lost
+    outcome = {**NOTHING_LOST, **(DISASTER_EFFECTS[disaster](s, keep) if shield is None else {})}
+    after = s.counters()
+    after["wood"] -= outcome["wood_spent"]
+    after["stone"] -= outcome["stone_spent"]
+    after["food"] -= outcome["food_spent"] + outcome["food_lost"]
+    after["coins"] += outcome["coins_returned"] - outcome["coins_spent"]
+    after["population"] -= outcome["population_lost"]
+    after["luxury"] -= outcome["luxury_lost"]
     return DisasterResolved(
-        seat,
-        disaster,
-        wood,
-        stone,
-        food,
-        coins,
-        food_lost,
-        pop_lost,
-        lux_lost,
-        removed,
-        returned,
-        automatic,
-        after,
-        shield,
+        seat=seat, disaster=disaster, automatic=automatic, after=after, protected_by=shield, **outcome
     )
 
 
@@ -622,13 +661,7 @@ def supply_resolution(state: State, seat: int, fed_with_luxury: int, complete: l
     after["food"] -= food_spent
     after["luxury"] -= 2 * fed_with_luxury
     after["population"] -= lost
-    wood_needed, stone_needed = completion_cost(complete)
-    wood_spent = min(after["wood"], wood_needed)
-    stone_spent = min(after["stone"], stone_needed)
-    luxury_for_buildings = 2 * (wood_needed - wood_spent + stone_needed - stone_spent)
-    after["wood"] -= wood_spent
-    after["stone"] -= stone_spent
-    after["luxury"] -= luxury_for_buildings
+    wood_spent, stone_spent, luxury_for_buildings = pay_goods(after, *completion_cost(complete))
     kept = set(complete)
     abandoned = [t for t in unfinished(s) if t not in kept]
     returned = len(complete) + len(abandoned)
@@ -720,10 +753,8 @@ def decide_place_bid(state: State, seat: int, command: PlaceBid) -> list[Event]:
         outbid = slot.bidder
     if amount > max_bid(s):
         raise RuleViolation("CANNOT_AFFORD", f"you can bid at most {max_bid(s)} (coins + half your luxury goods, R17)")
-    luxury = luxury_for_coins(s, amount)
     after = s.counters()
-    after["coins"] -= amount - luxury // 2
-    after["luxury"] -= luxury
+    luxury = pay_coins(after, amount)
     return [BidPlaced(seat, slot.tile_id, slot.row, amount, luxury, after, outbid)]
 
 
