@@ -479,7 +479,9 @@ def decide_reallocation(state: State, seat: int, command: ReallocateResources) -
 
 def decide_position(state: State, seat: int, command: ChooseTurnPosition) -> list[Event]:
     position = command.position
-    if not isinstance(position, int) or isinstance(position, bool) or not 1 <= position <= state.players:
+    if not isinstance(position, int) or isinstance(position, bool):
+        raise RuleViolation(BAD_INPUT, "position must be a whole number")
+    if not 1 <= position <= state.players:
         raise RuleViolation(POSITION_OUT_OF_RANGE, f"a position is from 1 to {state.players}")
     if position in state.chosen.values():
         raise RuleViolation(POSITION_TAKEN, f"position {position} is already taken")

@@ -134,6 +134,16 @@ def test_r17_a_single_top_bidder_chooses_without_a_lot() -> None:
     assert TurnOrderSet(2, [1, 0, 2], {"0": 4, "1": 1}) in events, "the others by VP fill the free positions"
 
 
+def test_choose_turn_position_refusals() -> None:
+    state, _ = start(3)
+    allocate(state, {0: (1, 4, 5, 5), 1: (0, 5, 5, 5), 2: (0, 5, 5, 5)})
+    assert refused(state, 0, ChooseTurnPosition(0)) == "POSITION_OUT_OF_RANGE"
+    assert refused(state, 0, ChooseTurnPosition(4)) == "POSITION_OUT_OF_RANGE"
+    assert refused(state, 0, ChooseTurnPosition(True)) == "BAD_INPUT"  # the rules file's INVALID_FIELD
+    assert refused(state, 1, ChooseTurnPosition(1)) == "NOT_YOUR_TURN", "not his choice (NOT_AWAITED)"
+    assert refused(state, 0, AllocateResources(0, 5, 5, 5)) == "WRONG_PHASE"
+
+
 def test_r17_a_chooser_may_take_the_last_position() -> None:
     state, _ = start(2)
     GAME.evolve(state, CampaignStarted(3, 3, "C3", False))
