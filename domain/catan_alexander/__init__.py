@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from domain.catan_alexander.commands import COMMANDS
 from domain.catan_alexander.events import EVENTS
-from domain.catan_alexander.moves import awaited, legal_moves
+from domain.catan_alexander.moves import awaited, legal_moves, optional
 from domain.catan_alexander.rules import advance, decide, evolve, initial_state, normalize_options
 from domain.catan_alexander.scoring import scoreboard
 from domain.catan_alexander.state import GAME_OVER, State
@@ -29,4 +29,5 @@ GAME: GameDefinition[State] = GameDefinition(
     view=view,
     legal_moves=legal_moves,
     scoreboard=scoreboard,
+    optional=optional,
 )

@@ -78,12 +78,6 @@ BASE_DISCARD_LIMIT = 7
 LONGEST_ROAD_MIN = 5
 LARGEST_ARMY_MIN = 3
 
-# Engine rulings (not in the rule book), so that negotiation always comes to an end: the active
-# player may make at most this many trade offers per turn; every other player at most one
-# counter-offer, and only once the active player has opened trading with an offer this turn.
-MAX_OFFERS_PER_TURN = 3
-MAX_COUNTER_OFFERS_PER_TURN = 1
-
 _VERTEX_RE = re.compile(r"^([NS])\((-?\d+),(-?\d+)\)$")
 
 Hex = tuple[int, int]

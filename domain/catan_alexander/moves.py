@@ -52,7 +52,6 @@ from domain.catan_alexander.rules import (
     hex_ref,
     holds,
     legal_road_edges,
-    may_offer,
     robber_victims,
     settlement_refusal,
 )
@@ -123,10 +122,8 @@ def awaited(state: State) -> dict[int, tuple[str, ...]]:
     phase = state.phase
     if phase == TRADE_BUILD:
         result = {state.active: TRADE_ACTIVE}
-        if not state.offers and not state.offers_made[state.active]:
-            return result  # nobody else can negotiate before the active player has offered
-        for seat in range(state.players):
-            if seat != state.active and may_negotiate(state, seat):
+        if state.offers:
+            for seat in unanswered_addressees(state):
                 result[seat] = TRADE_OTHERS
         return result
     if phase == BEFORE_ROLL:
@@ -156,26 +153,43 @@ def awaited(state: State) -> dict[int, tuple[str, ...]]:
     return {}
 
 
-def may_negotiate(state: State, seat: int) -> bool:
-    """A non-active seat has something to say: an offer to answer, its own to cancel, or a
-    counter-offer still allowed (engine rulings in ``data``)."""
-    for offer in state.offers.values():
-        if offer.maker == seat:
-            return True
-        if seat in offer.to and offer.responses.get(seat) is not False:
-            return True
-    return may_offer(state, seat) and (sum(state.hands[seat]) + state.gold[seat]) > 0
+def unanswered_addressees(state: State) -> set[int]:
+    """Other seats with an open offer they have not answered yet. The game waits for that one
+    answer (so that random games exercise trades); answering again is optional, which keeps every
+    offer to a finite number of awaited moves."""
+    active = state.active
+    return {
+        seat for offer in state.offers.values() for seat in offer.to if seat != active and seat not in offer.responses
+    }
+
+
+# Per (players, active seat): every other seat may negotiate (§4.1), built once and shared.
+NEGOTIATORS = {
+    (n, active): {seat: TRADE_OTHERS for seat in range(n) if seat != active} for n in (3, 4) for active in range(n)
+}
+
+
+def optional(state: State) -> dict[int, tuple[str, ...]]:
+    """§4.1 TRADE_BUILD: the other seats may counter-offer, answer and cancel their own offers at
+    any time without being waited for (an unanswered offer makes its addressee awaited instead)."""
+    if state.phase != TRADE_BUILD:
+        return {}
+    negotiators = NEGOTIATORS[(state.players, state.active)]
+    if not state.offers:
+        return negotiators
+    waiting = unanswered_addressees(state)
+    return {seat: types for seat, types in negotiators.items() if seat not in waiting}
 
 
 def legal_moves(state: State, seat: int, chance: Chance) -> list[Command]:
     phase = state.phase
     rng = Sampler(chance)
-    if phase == TRADE_BUILD and seat == state.active:  # the most frequent case first
-        return trade_build_moves(state, seat, rng)
+    if phase == TRADE_BUILD:  # the most frequent case first; other seats negotiate, awaited or not
+        if seat == state.active:
+            return trade_build_moves(state, seat, rng)
+        return negotiation_moves(state, seat, rng) if 0 <= seat < state.players else []
     if seat not in awaited(state):
         return []
-    if phase == TRADE_BUILD:
-        return negotiation_moves(state, seat, rng)
     if phase == BEFORE_ROLL:
         return [ROLL, *dev_card_moves(state, seat, rng)]
     if phase == ALEXANDER:
@@ -386,8 +400,6 @@ def holdings_vector(state: State, seat: int) -> list[int]:
 
 def sample_offers(state: State, seat: int, rng: Sampler, count: int) -> list[Command]:
     """Random one-for-one offers of something the seat holds."""
-    if not may_offer(state, seat):
-        return []
     mine = holdings_vector(state, seat)
     held = [g for g in range(6) if mine[g]]
     if not held:
@@ -402,15 +414,18 @@ def sample_offers(state: State, seat: int, rng: Sampler, count: int) -> list[Com
 
 
 def response_moves(state: State, seat: int) -> list[Command]:
+    """Answers to the offers addressed to the seat: a first answer, or a change of answer (R36b)."""
     moves: list[Command] = []
     for offer in state.offers.values():
         if seat not in offer.to:
             continue
         answer = offer.responses.get(seat)
-        if answer is False:
-            continue
-        moves.append(RespondTrade(offer_id=offer.offer_id, accept=False))
-        if answer is None and holds(state, seat, offer.receive):
+        if answer is not False:
+            moves.append(RespondTrade(offer_id=offer.offer_id, accept=False))
+        if answer is not True and holds(state, seat, offer.receive):
+            # The active player's acceptance of a counter-offer executes at once (R36c). Whether the
+            # maker still holds his side is no secret to him: during his turn the other hands change
+            # only through public events and his own steals.
             executes_now = offer.maker != state.active and seat == state.active
             if not executes_now or holds(state, offer.maker, offer.give):
                 moves.append(RespondTrade(offer_id=offer.offer_id, accept=True))
@@ -418,12 +433,12 @@ def response_moves(state: State, seat: int) -> list[Command]:
 
 
 def negotiation_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
-    """Answers first; a cancellation or a counter-offer when there is nothing to answer."""
+    """A non-active seat in TRADE_BUILD: answers, cancellations of its own offers, and a sampled
+    counter-offer to the active player."""
     moves = response_moves(state, seat)
-    if moves:
-        return moves
     moves.extend(CancelTrade(offer_id=o.offer_id) for o in state.offers.values() if o.maker == seat)
-    return moves or sample_offers(state, seat, rng, 1)
+    moves.extend(sample_offers(state, seat, rng, 1))
+    return moves
 
 
 def trade_build_moves(state: State, seat: int, rng: Sampler) -> list[Command]:

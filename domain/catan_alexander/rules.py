@@ -51,8 +51,6 @@ from domain.catan_alexander.data import (
     LARGEST_ARMY_MIN,
     LONGEST_ROAD_MIN,
     MAX_BID,
-    MAX_COUNTER_OFFERS_PER_TURN,
-    MAX_OFFERS_PER_TURN,
     PERSEPOLIS_POSITION,
     RESOURCE_INDEX,
     RESOURCES,
@@ -150,7 +148,6 @@ def initial_state(players: int, options: dict[str, Any]) -> State:
     state.cities = [0] * n
     state.roads = [0] * n
     state.road_length = [0] * n
-    state.offers_made = [0] * n
     return state
 
 
@@ -1128,30 +1125,11 @@ def decide_offer_trade(state: State, seat: int, command: OfferTrade, chance: Cha
         if to is not None and to != [active]:
             raise refuse("E_INVALID_ADDRESSEE", "you may make offers to the active player only")
         addressees = [active]
-    check_offer_limit(state, seat)
     return [
         ev.TradeOffered(
             offer_id=state.next_offer_id, maker=seat, to=addressees, give=bundle_of(give), receive=bundle_of(receive)
         )
     ]
-
-
-def check_offer_limit(state: State, seat: int) -> None:
-    """Engine rulings on negotiation (data.MAX_OFFERS_PER_TURN, MAX_COUNTER_OFFERS_PER_TURN)."""
-    if seat == state.active:
-        if state.offers_made[seat] >= MAX_OFFERS_PER_TURN:
-            raise refuse("E_OFFER_LIMIT", f"at most {MAX_OFFERS_PER_TURN} offers per turn (engine ruling)")
-        return
-    if state.offers_made[state.active] == 0:
-        raise refuse("E_OFFER_LIMIT", "counter-offers are possible once the active player has made an offer")
-    if state.offers_made[seat] >= MAX_COUNTER_OFFERS_PER_TURN:
-        raise refuse("E_OFFER_LIMIT", f"at most {MAX_COUNTER_OFFERS_PER_TURN} counter-offer per turn (engine ruling)")
-
-
-def may_offer(state: State, seat: int) -> bool:
-    if seat == state.active:
-        return state.offers_made[seat] < MAX_OFFERS_PER_TURN
-    return state.offers_made[state.active] > 0 and state.offers_made[seat] < MAX_COUNTER_OFFERS_PER_TURN
 
 
 def find_offer(state: State, offer_id: Any) -> Offer:
@@ -1172,15 +1150,13 @@ def completed(offer: Offer, partner: int) -> ev.TradeCompleted:
 
 
 def decide_respond_trade(state: State, seat: int, command: RespondTrade, chance: Chance) -> list[Event]:
+    """R36b: an addressee accepts or declines; like a spoken answer at the table it may be changed
+    while the offer is open (confirm_trade needs the partner's latest answer to be an acceptance)."""
     offer = find_offer(state, command.offer_id)
     if seat not in offer.to:
         raise refuse("E_NOT_ADDRESSED", "that offer is not addressed to you")
     if not isinstance(command.accept, bool):
         raise refuse(BAD_INPUT, "accept must be true or false")
-    before = offer.responses.get(seat)
-    # Engine ruling: an answer is final, except that an acceptance may still be withdrawn.
-    if before is False or (before is True and command.accept):
-        raise refuse("E_ALREADY_RESPONDED", "you have already answered this offer")
     responded = ev.TradeResponded(offer_id=offer.offer_id, seat=seat, accept=command.accept)
     if not command.accept:
         return [responded]
@@ -1618,7 +1594,6 @@ def on_trade_offered(state: State, e: ev.TradeOffered) -> None:
         offer_id=e.offer_id, maker=e.maker, to=list(e.to), give=goods_of(e.give), receive=goods_of(e.receive)
     )
     state.next_offer_id = e.offer_id + 1
-    state.offers_made[e.maker] += 1
 
 
 def on_trade_responded(state: State, e: ev.TradeResponded) -> None:
@@ -1647,7 +1622,6 @@ def on_turn_ended(state: State, e: ev.TurnEnded) -> None:
     state.dev_hand[seat].extend(state.dev_new[seat])
     state.dev_new[seat] = []
     state.played_dev = False
-    state.offers_made = [0] * state.players
     state.phase = TURN_START
 
 

@@ -114,7 +114,6 @@ class State:
     steals: int = 0
     offers: dict[int, Offer] = field(default_factory=dict)
     next_offer_id: int = 1
-    offers_made: list[int] = field(default_factory=list)
     founding_step: int = 0
     founding_vertex: int = -1
     # end

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.catan_alexander.data import GOODS, RESOURCES
-from domain.catan_alexander.moves import awaited
+from domain.catan_alexander.moves import awaited, optional
 from domain.catan_alexander.rules import bundle_of, hex_ref, public_vp, total_vp, vp_cards
 from domain.catan_alexander.state import State
 from domain.kernel import Viewer
@@ -55,6 +55,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "turn": state.turn,
         "active": state.active,
         "awaited": {str(s): list(c) for s, c in awaited(state).items()},
+        "optional": {str(s): list(c) for s, c in optional(state).items()},
         "roll": state.roll,
         "played_development_card": state.played_dev,
         "hexes": [

@@ -87,6 +87,9 @@ def test_listed_moves_are_accepted_in_random_states(seed: bytes, commands: int, 
     state, chance = partly_played(players, commands, seed, options)
     for seat in GAME.awaited(state):
         check_legal_moves_accepted(GAME, state, seat, chance)
+    for seat in GAME.optional(state):  # optional seats may have nothing to say (an empty hand)
+        if GAME.legal_moves(state, seat, Chance(b"moves")):
+            check_legal_moves_accepted(GAME, state, seat, chance)
 
 
 def hide_and_shuffle(state: State, viewer: int) -> State:
@@ -130,7 +133,8 @@ def test_view_and_moves_ignore_what_the_viewer_cannot_know(
     other = hide_and_shuffle(state, viewer)
     assert GAME.view(other, viewer) == GAME.view(state, viewer)
     assert GAME.view(other, None) == GAME.view(state, None)
-    if viewer in GAME.awaited(state):
+    if viewer in GAME.awaited(state) or viewer in GAME.optional(state):
+        assert GAME.awaited(other) == GAME.awaited(state) and GAME.optional(other) == GAME.optional(state)
         assert GAME.legal_moves(other, viewer, Chance(b"m")) == GAME.legal_moves(state, viewer, Chance(b"m"))
 
 

@@ -31,6 +31,7 @@ from domain.catan_alexander.commands import (
     RollDice,
 )
 from domain.catan_alexander.data import RESOURCE_INDEX, hex_corners
+from domain.catan_alexander.moves import TRADE_ACTIVE, TRADE_OTHERS
 from domain.catan_alexander.rules import normalize_options, road_length, special_card_holder, total_vp
 from domain.catan_alexander.state import (
     ALEXANDER,
@@ -61,6 +62,7 @@ from tests.domain.catan_alexander.helpers import (
     turn,
     types,
 )
+from tests.support.properties import check_legal_moves_accepted
 
 
 def trading(seat: int = 0, players: int = 4, **cards: int) -> State:
@@ -263,7 +265,6 @@ def test_trade_refusals() -> None:
     refused(state, 0, ConfirmTrade(offer_id=1, partner=1), "E_NOT_WILLING")
     refused(state, 2, CancelTrade(offer_id=1), "E_NOT_OWNER")
     run(state, 1, RespondTrade(offer_id=1, accept=True))
-    refused(state, 1, RespondTrade(offer_id=1, accept=True), "E_ALREADY_RESPONDED")
     state.hands[1][RESOURCE_INDEX["grain"]] = 0
     refused(state, 0, ConfirmTrade(offer_id=1, partner=1), "E_INSUFFICIENT")
     state.hands[1][RESOURCE_INDEX["grain"]] = 1
@@ -280,28 +281,79 @@ def test_responding_without_the_cards_is_refused() -> None:
     refused(state, 1, RespondTrade(offer_id=1, accept=True), "E_INSUFFICIENT")
 
 
-def test_negotiation_limits_engine_ruling() -> None:
-    """Engine rulings: the active player makes at most 3 offers per turn; the others one counter-offer
-    each, and only after the active player has opened trading."""
-    state = trading(0, brick=5)
+def test_4_1_other_seats_negotiate_optionally_and_without_limits() -> None:
+    """§4.1 TRADE_BUILD: other seats are never awaited just for being able to negotiate; they may
+    counter-offer, answer and cancel at any time; nobody's number of offers is limited (R36)."""
+    state = trading(0, brick=20)
     set_hand(state, 1, grain=3)
-    assert set(GAME.awaited(state)) == {0}
-    refused(state, 1, OfferTrade(give={"grain": 1}, receive={"brick": 1}), "NOT_YOUR_TURN")
-    for _ in range(3):
-        run(state, 0, OfferTrade(give={"brick": 1}, receive={"ore": 1}))
-    refused(state, 0, OfferTrade(give={"brick": 1}, receive={"ore": 1}), "E_OFFER_LIMIT")
+    assert GAME.awaited(state) == {0: TRADE_ACTIVE}
+    assert GAME.optional(state) == {seat: TRADE_OTHERS for seat in (1, 2, 3)}
+    # a counter-offer before the active player has offered anything, and a second one
     run(state, 1, OfferTrade(give={"grain": 1}, receive={"brick": 1}))
-    with pytest.raises(RuleViolation) as caught:
-        GAME.decide(state, 1, OfferTrade(give={"grain": 1}, receive={"brick": 1}), Chance(b"x"))
-    assert caught.value.code == "E_OFFER_LIMIT"
+    run(state, 1, OfferTrade(give={"grain": 2}, receive={"brick": 1}, to=[0]))
+    assert GAME.awaited(state) == {0: TRADE_ACTIVE}
+    for _ in range(10):
+        run(state, 0, OfferTrade(give={"brick": 1}, receive={"ore": 1}, to=[2]))
+    assert len(state.offers) == 12
+    assert set(GAME.awaited(state)) == {0, 2}  # one answer awaited from the addressee
+    assert set(GAME.optional(state)) == {1, 3}
+    assert run(state, 1, CancelTrade(offer_id=1))[0].reason == "maker"
     events = run(state, 0, EndTurn())
-    assert [e.reason for e in of_type(events, "TradeCancelled")] == ["turn_ended"] * 4
-    assert state.offers == {}
+    assert [e.reason for e in of_type(events, "TradeCancelled")] == ["turn_ended"] * 11
+    assert state.offers == {} and GAME.optional(state) == {}
+
+
+def test_an_addressee_is_awaited_until_his_first_answer_only() -> None:
+    state = trading(0, brick=2)
+    set_hand(state, 1, grain=1)
+    run(state, 0, OfferTrade(give={"brick": 1}, receive={"grain": 1}, to=[1, 2]))
+    assert set(GAME.awaited(state)) == {0, 1, 2}
+    run(state, 1, RespondTrade(offer_id=1, accept=True))
+    assert set(GAME.awaited(state)) == {0, 2} and 1 in GAME.optional(state)
+    run(state, 2, RespondTrade(offer_id=1, accept=False))
+    assert set(GAME.awaited(state)) == {0} and set(GAME.optional(state)) == {1, 2, 3}
+
+
+def test_r36b_an_answer_can_be_changed_while_the_offer_is_open() -> None:
+    state = trading(0, brick=2)
+    set_hand(state, 1, grain=1)
+    run(state, 0, OfferTrade(give={"brick": 1}, receive={"grain": 1}, to=[1]))
+    run(state, 1, RespondTrade(offer_id=1, accept=False))
+    run(state, 1, RespondTrade(offer_id=1, accept=True))  # declined, then accepted after all
+    run(state, 1, RespondTrade(offer_id=1, accept=False))  # and withdrawn again
+    refused(state, 0, ConfirmTrade(offer_id=1, partner=1), "E_NOT_WILLING")
+    run(state, 1, RespondTrade(offer_id=1, accept=True))
+    assert run(state, 0, ConfirmTrade(offer_id=1, partner=1))[0].type == "TradeCompleted"
+
+
+def test_an_optional_seat_lists_its_answers_cancellations_and_a_counter_offer() -> None:
+    """The API lists moves for optional seats: they are legal moves like any other."""
+    state = trading(0, brick=2)
+    set_hand(state, 1, grain=2)
+    run(state, 1, OfferTrade(give={"grain": 1}, receive={"brick": 1}))
+    run(state, 0, OfferTrade(give={"brick": 1}, receive={"grain": 1}, to=[1]))
+    run(state, 1, RespondTrade(offer_id=2, accept=True))
+    assert 1 in GAME.optional(state) and 1 not in GAME.awaited(state)
+    moves = GAME.legal_moves(state, 1, Chance(b"m"))
+    assert RespondTrade(offer_id=2, accept=False) in moves
+    assert CancelTrade(offer_id=1) in moves
+    assert any(m.type == "offer_trade" for m in moves)
+    check_legal_moves_accepted(GAME, state, 1, Chance(b"c"))
+    set_hand(state, 3, gold=0)  # holds nothing, no offer to him: nothing to list, but still optional
+    assert GAME.legal_moves(state, 3, Chance(b"m")) == [] and 3 in GAME.optional(state)
+
+
+def test_nobody_negotiates_outside_trade_build() -> None:
+    state, _ = new_game(4)
+    set_hand(state, 1, grain=1)
+    assert GAME.optional(state) == {}
+    refused(state, 1, OfferTrade(give={"grain": 1}, receive={"brick": 1}), "NOT_YOUR_TURN")
+    assert GAME.legal_moves(state, 1, Chance(b"m")) == []
 
 
 def test_r35_only_the_active_player_trades_with_the_bank() -> None:
     state = trading(0, brick=4)
-    refused(state, 1, BankTrade(give="brick", receive="ore"), "NOT_YOUR_TURN")
+    refused(state, 1, BankTrade(give="brick", receive="ore"), "WRONG_PHASE")  # he may only negotiate
 
 
 def test_bank_trade_refusals_and_harbour_rates() -> None:
