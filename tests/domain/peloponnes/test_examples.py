@@ -16,6 +16,7 @@ from domain.peloponnes.commands import (
     WithdrawBid,
 )
 from domain.peloponnes.events import (
+    BiddingEnded,
     BidPlaced,
     BidWithdrawn,
     BuildingPlaced,
@@ -166,9 +167,11 @@ def test_11_8_market_wins_a_tie() -> None:
     assert GAME.awaited(state) == {1: ("move_bid", "withdraw_bid")}
     state, _ = run(state, 1, MoveBid("B04"))
     assert refused(state, 2, PlaceBid("B06", 4)) == "NOT_ENOUGH_TO_OUTBID"
-    assert new_turn_order(state).bid_values["0"] == 4
     _, events = run(state, 2, PlaceBid("B06", 5))
     assert events[0].outbid_seat == 0
+    _, events = run(state, 2, PassTurn())
+    (order,) = of_type(events, TurnOrderSet)
+    assert order.bid_values == {"0": 4, "1": 4, "2": 0}  # the half coin is not counted in step c
 
 
 def test_11_9_market_against_agora() -> None:
@@ -489,8 +492,10 @@ def test_11_29_moving_a_bid_onto_a_conquest_tile() -> None:
     state, events = run(state, 0, MoveBid("A01"))
     assert (events[0].to_tile_id, events[0].amount) == ("A01", 7)
     assert state.slot("A01").amount == 7  # type: ignore[union-attr]
-    assert new_turn_order(state).bid_values["0"] == 7
-    assert state.seats[0].coins == 3  # all 7 coins stay in the bid
+    assert state.seats[0].coins == 3  # all 7 coins stay in the bid, no change is given
+    _, events = run(state, 2, PassTurn())
+    assert {"seat": 0, "tile_id": "A01", "amount": 7} in of_type(events, BiddingEnded)[0].awards
+    assert of_type(events, TurnOrderSet)[0].bid_values["0"] == 7
 
 
 def test_11_30_solo_level_3_and_port_choice() -> None:
