@@ -36,7 +36,7 @@ from domain.alexandros.rules import (
 from domain.alexandros.state import ACTIONS, MOVE, NOBODY, AlexandrosState
 from domain.kernel import Chance, Command, Seat
 
-ROUTES_LISTED_IN_FULL = 3  # up to this many shortest routes to a corner are all listed
+ROUTES_LISTED_IN_FULL = 20  # rules file 10.1: at most 20 routes when d <= 6, "small": all listed
 ROUTE_SAMPLES = 2  # otherwise this many random draws (the count grows fast with the distance)
 
 

@@ -14,9 +14,10 @@ from domain.alexandros.data import (
     SPACE_SIDES,
     SYMBOL_SPACES,
     SYMBOLS,
+    point_coord,
     side_coord,
 )
-from domain.alexandros.moves import legal_moves
+from domain.alexandros.moves import ROUTE_SAMPLES, legal_moves, listed_routes, route_count
 from domain.alexandros.rules import closest_free_spaces, decide, is_free, provinces, tax_scoring
 from domain.alexandros.state import ACTIONS, MOVE, OVER, TURN_OVER
 from domain.kernel import Chance, RuleViolation, engine
@@ -24,6 +25,7 @@ from domain.kernel.messages import parse_command
 from tests.domain.alexandros.fixtures import (
     F3_WALLS,
     add_walls,
+    all_shortest_routes,
     chance,
     e5_state,
     e7_state,
@@ -480,6 +482,20 @@ def test_legal_moves_offer_a_payable_takeover_with_compensation() -> None:
     assert takeovers, "the E7 take-over is payable"
     for move in takeovers:
         run(e7_state(hand(horse=3, soldier=2, temple=1)), 2, move)
+
+
+def test_legal_moves_list_every_shortest_route_when_there_are_at_most_20() -> None:
+    south = [m.path for m in legal_moves(start_state(), 0, chance()) if m.slot == 0 and m.corner == [3, 3]]
+    assert sorted(south) == sorted(all_shortest_routes([0, 2], [3, 3]))
+    start, far = point([0, 2]), point([0, 18])
+    assert route_count(start, far) == len(all_shortest_routes([0, 2], [0, 18])) == 30
+    sample = listed_routes(start, far, chance())
+    assert 1 <= len(sample) <= ROUTE_SAMPLES
+    assert all(coords(route) in all_shortest_routes([0, 2], [0, 18]) for route in sample)
+
+
+def coords(route: list[int]) -> list[list[int]]:
+    return [point_coord(p) for p in route]
 
 
 def test_nobody_but_the_current_seat_has_legal_moves() -> None:
