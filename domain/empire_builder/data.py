@@ -1,4 +1,4 @@
-"""The map (board.json, rules file §2.4 [RECONSTRUCTED]) and the game's constant tables (§2.1-§2.3)."""
+"""The map (board.json, rules file §2.4 [RECONSTRUCTED]) and the game's constant tables (components.json, §2.1-§2.3)."""
 
 from __future__ import annotations
 
@@ -7,38 +7,40 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+_HERE = Path(__file__).parent
+_COMPONENTS = json.loads((_HERE / "components.json").read_text(encoding="utf-8"))
+
 # §2.1 components per player (Ruling R2: 8 cities, not 5)
-CUBES = 15
-TEMPLE_PIECES = 10
-CITY_PIECES = 8
+CUBES: int = _COMPONENTS["per_player"]["cubes"]
+TEMPLE_PIECES: int = _COMPONENTS["per_player"]["temples"]
+CITY_PIECES: int = _COMPONENTS["per_player"]["cities"]
 
 # §2.3 round scoring (never halved, R61)
-MAJORITY_VP = 2
-TEMPLE_VP = 3
-CITY_VP = 5
+MAJORITY_VP: int = _COMPONENTS["round_vp"]["majority"]
+TEMPLE_VP: int = _COMPONENTS["round_vp"]["temple"]
+CITY_VP: int = _COMPONENTS["round_vp"]["city"]
 # §2.3 single-attempter prices (R47, R48)
-TEMPLE_PRICE = 1
-CITY_PRICE = 2
+TEMPLE_PRICE: int = _COMPONENTS["single_attempter_price"]["temple"]
+CITY_PRICE: int = _COMPONENTS["single_attempter_price"]["city"]
 
-MAX_PATH = 3  # R29
-LAST_ROUND = 3  # R55(b)
+MAX_PATH: int = _COMPONENTS["max_path"]  # R29
+LAST_ROUND: int = _COMPONENTS["last_round"]  # R55(b)
 
 TEMPLE = "temple"
 CITY = "city"
 KINDS = (TEMPLE, CITY)
 
-# §6 R59 / V1: (award id, full-game VP, short-game VP = half rounded down, R61)
+# §6 R59 and V1 award ids; their VP in the full and the short game (R61) are in components.json
 MOST_CITIES = "most_cities"
 MOST_TEMPLES = "most_temples"
 REGION_CITIES = "region_cities"
 REGION_TEMPLES = "region_temples"
 REGION_BUILDINGS = "region_buildings"
-AWARD_VP: dict[str, int] = {MOST_CITIES: 10, MOST_TEMPLES: 15, REGION_CITIES: 5, REGION_TEMPLES: 5, REGION_BUILDINGS: 5}
+AWARD_VP: dict[str, dict[str, int]] = _COMPONENTS["final_award_vp"]
 
 
 def award_vp(award: str, short_game: bool) -> int:
-    full = AWARD_VP[award]
-    return full // 2 if short_game else full
+    return AWARD_VP[award]["short" if short_game else "full"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +69,7 @@ def _cost(raw: int | str) -> int:
 
 
 def _load() -> tuple[dict[int, Region], dict[str, Province], dict[str, dict[str, int]], frozenset[str]]:
-    raw = json.loads((Path(__file__).parent / "board.json").read_text(encoding="utf-8"))
+    raw = json.loads((_HERE / "board.json").read_text(encoding="utf-8"))
     regions: dict[int, Region] = {}
     provinces: dict[str, Province] = {}
     arrows: dict[str, dict[str, int]] = {}
@@ -92,8 +94,15 @@ REGIONS, PROVINCES, ARROWS, SEA_ROUTES = _load()
 CHEAPEST_EXIT: dict[str, int] = {origin: min(targets.values()) for origin, targets in ARROWS.items() if targets}
 SYMBOLS: frozenset[str] = frozenset(r.symbol for r in REGIONS.values())
 LOCATIONS: frozenset[str] = frozenset(PROVINCES) | SYMBOLS
-FULL_CAMPAIGNS = (1, 6)  # R3
-SHORT_CAMPAIGNS = (2, 4)  # V2
+
+
+def _campaign_span(game: str) -> tuple[int, int]:
+    first, last = _COMPONENTS["campaigns"][game]
+    return first, last
+
+
+FULL_CAMPAIGNS = _campaign_span("full")  # R3
+SHORT_CAMPAIGNS = _campaign_span("short")  # V2
 
 # Every split of 15 cubes over the four boxes (turn_order, armies, temples, cities): 816 of them (§10.2).
 ALL_SPLITS: tuple[tuple[int, int, int, int], ...] = tuple(

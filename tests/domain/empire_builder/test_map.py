@@ -5,7 +5,27 @@ from __future__ import annotations
 import heapq
 from collections import deque
 
-from domain.empire_builder.data import ARROWS, PROVINCES, REGIONS, SEA_ROUTES, SYMBOLS
+from domain.empire_builder.data import (
+    ARROWS,
+    AWARD_VP,
+    CITY_PIECES,
+    CITY_PRICE,
+    CITY_VP,
+    CUBES,
+    FULL_CAMPAIGNS,
+    LAST_ROUND,
+    MAJORITY_VP,
+    MAX_PATH,
+    PROVINCES,
+    REGIONS,
+    SEA_ROUTES,
+    SHORT_CAMPAIGNS,
+    SYMBOLS,
+    TEMPLE_PIECES,
+    TEMPLE_PRICE,
+    TEMPLE_VP,
+    award_vp,
+)
 
 # §2.4: shortest distance from the symbol to each province, as (moves, cheapest cost over any path)
 DISTANCES = {
@@ -97,3 +117,19 @@ def test_sites() -> None:
     none = {p.id for p in PROVINCES.values() if not p.temple_site and not p.city_site}
     assert both == {"1.2", "2.2", "3.5", "4.2", "5.3", "5.5", "6.3"}
     assert none == {"1.5", "5.1", "6.5", "6.6"}
+
+
+def test_r2_r61_components_and_scoring_values_are_the_rules_file_tables() -> None:
+    """§2.1 (Ruling R2), §2.3, R29, R55(b), R3/V2 and R59/R61 as loaded from components.json."""
+    assert (CUBES, TEMPLE_PIECES, CITY_PIECES) == (15, 10, 8)
+    assert (MAJORITY_VP, TEMPLE_VP, CITY_VP, TEMPLE_PRICE, CITY_PRICE) == (2, 3, 5, 1, 2)
+    assert (MAX_PATH, LAST_ROUND, FULL_CAMPAIGNS, SHORT_CAMPAIGNS) == (3, 3, (1, 6), (2, 4))
+    full = {award: award_vp(award, False) for award in AWARD_VP}
+    assert full == {
+        "most_cities": 10,
+        "most_temples": 15,
+        "region_cities": 5,
+        "region_temples": 5,
+        "region_buildings": 5,
+    }
+    assert {award: award_vp(award, True) for award in AWARD_VP} == {a: vp // 2 for a, vp in full.items()}, "R61"
