@@ -626,7 +626,6 @@ NOTHING_LOST: dict[str, Any] = {
     "food_lost": 0,
     "population_lost": 0,
     "luxury_lost": 0,
-    "removed_tiles": [],
     "coins_returned": 0,
 }
 
@@ -637,7 +636,8 @@ def disaster_outcome(state: State, seat: int, keep: list[str], automatic: bool) 
     assert disaster is not None
     s = state.seats[seat]
     shield = protector(s, disaster)
-    outcome = {**NOTHING_LOST, **(DISASTER_EFFECTS[disaster](s, keep) if shield is None else {})}
+    # a fresh list per event: events must never share a mutable field
+    outcome = {**NOTHING_LOST, "removed_tiles": [], **(DISASTER_EFFECTS[disaster](s, keep) if shield is None else {})}
     after = s.counters()
     after["wood"] -= outcome["wood_spent"]
     after["stone"] -= outcome["stone_spent"]
