@@ -257,6 +257,17 @@ def test_reallocation_stays_sealed_until_everyone_committed(players: int) -> Non
     assert all(s == seen[0] for s in seen)
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_after_the_game_every_viewer_sees_the_same_view(players: int) -> None:
+    """§8: only open sealed steps are secret, and none is open at the end, so nothing stays hidden."""
+    *_, (state, _) = bot_game(players, b"end")
+    assert GAME.is_over(state) and not state.sealed
+    spectator = GAME.view(state, None)
+    for seat in range(players):
+        assert GAME.view(state, seat) == spectator | {"viewer": seat}
+    assert all(seat["boxes"] is not None for seat in spectator["seats"])
+
+
 # -- (d) final scores from the public events alone ----------------------------------------------------
 
 
