@@ -170,7 +170,9 @@ def test_r22a_bonus_never_lowers_a_minimum_or_a_conquest_price() -> None:
     assert refused(state, 0, PlaceBid("A05", 2)) == "BELOW_MINIMUM"
     assert refused(state, 0, PlaceBid("A01", 5)) == "CONQUEST_PRICE"
     state.display[0].bidder, state.display[0].amount = 1, 4
-    assert outbid_minimum(state, 0, state.display[0]) == 4  # both tiles still give only the half coin
+    assert outbid_minimum(state, 0, state.display[0]) == 4
+    seat(state, 1, buildings=["B02"])  # holder: 4 + ½ = 9 halves; 4 + a whole coin for two tiles = 10 would win
+    assert outbid_minimum(state, 0, state.display[0]) == 5  # both tiles still give only the half coin
 
 
 def test_r25_unbid_tiles_go_to_the_box_and_winners_take_theirs() -> None:
