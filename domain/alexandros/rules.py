@@ -310,39 +310,48 @@ def _require_action_left(state: AlexandrosState) -> None:
 def move_symbol(state: AlexandrosState, seat: Seat, command: MoveAlexander) -> tuple[str, str, str]:
     """R26/R27: the card used, the move symbol and ``via`` (display, joker or hand)."""
     if command.source == "display":
-        slot = _slot(command.slot)
-        if command.card is not None:
-            raise RuleViolation(BAD_INPUT, "card is only given with source 'hand'; a display card is chosen by slot")
-        joker = None if command.joker_symbol is None else _symbol(command.joker_symbol, "joker_symbol")
-        card = state.display[slot]
-        if card is None:
-            raise RuleViolation("EMPTY_SLOT", f"display slot {slot} is empty")
-        if joker is None:
-            if not has_free_space(state, card):
-                raise RuleViolation(
-                    "NO_FREE_SPACE",
-                    f"no {card} space is free; name a joker_symbol to use this card as a joker (R26 b)",
-                )
-            return card, card, "display"
-        if has_free_space(state, card):
-            raise RuleViolation("JOKER_NOT_ALLOWED", f"a {card} space is free, so this card is not a joker")
-        if not has_free_space(state, joker):
-            raise RuleViolation("NO_FREE_SPACE", f"no {joker} space is free")
-        return card, joker, "joker"
+        return display_move_symbol(state, command)
     if command.source == "hand":
-        if command.slot is not None:
-            raise RuleViolation(BAD_INPUT, "slot is only given with source 'display'")
-        card = _symbol(command.card, "card")
-        if command.joker_symbol is not None:
-            _symbol(command.joker_symbol, "joker_symbol")
-        if state.hands[seat][card] == 0:
-            raise RuleViolation("CARD_NOT_IN_HAND", f"you hold no {card} card")
-        if command.joker_symbol is not None:
-            raise RuleViolation("JOKER_NOT_ALLOWED", "a hand card can never be a joker (R26)")
-        if not has_free_space(state, card):
-            raise RuleViolation("NO_FREE_SPACE", f"no {card} space is free")
-        return card, card, "hand"
+        return hand_move_symbol(state, seat, command)
     raise RuleViolation(BAD_INPUT, f"source must be 'display' or 'hand', not {command.source!r}")
+
+
+def display_move_symbol(state: AlexandrosState, command: MoveAlexander) -> tuple[str, str, str]:
+    """R26 a/b: a face-up card gives its own symbol, or any symbol as a joker when its own has no free space."""
+    slot = _slot(command.slot)
+    if command.card is not None:
+        raise RuleViolation(BAD_INPUT, "card is only given with source 'hand'; a display card is chosen by slot")
+    joker = None if command.joker_symbol is None else _symbol(command.joker_symbol, "joker_symbol")
+    card = state.display[slot]
+    if card is None:
+        raise RuleViolation("EMPTY_SLOT", f"display slot {slot} is empty")
+    if joker is None:
+        if not has_free_space(state, card):
+            raise RuleViolation(
+                "NO_FREE_SPACE", f"no {card} space is free; name a joker_symbol to use this card as a joker (R26 b)"
+            )
+        return card, card, "display"
+    if has_free_space(state, card):
+        raise RuleViolation("JOKER_NOT_ALLOWED", f"a {card} space is free, so this card is not a joker")
+    if not has_free_space(state, joker):
+        raise RuleViolation("NO_FREE_SPACE", f"no {joker} space is free")
+    return card, joker, "joker"
+
+
+def hand_move_symbol(state: AlexandrosState, seat: Seat, command: MoveAlexander) -> tuple[str, str, str]:
+    """R26 c: the exceptional move discards a hand card, which is never a joker."""
+    if command.slot is not None:
+        raise RuleViolation(BAD_INPUT, "slot is only given with source 'display'")
+    card = _symbol(command.card, "card")
+    if command.joker_symbol is not None:
+        _symbol(command.joker_symbol, "joker_symbol")
+    if state.hands[seat][card] == 0:
+        raise RuleViolation("CARD_NOT_IN_HAND", f"you hold no {card} card")
+    if command.joker_symbol is not None:
+        raise RuleViolation("JOKER_NOT_ALLOWED", "a hand card can never be a joker (R26)")
+    if not has_free_space(state, card):
+        raise RuleViolation("NO_FREE_SPACE", f"no {card} space is free")
+    return card, card, "hand"
 
 
 def check_route(state: AlexandrosState, corner: int, path: list[int]) -> None:
@@ -477,14 +486,11 @@ def can_pay(hand: dict[str, int], cards: list[str]) -> bool:
     return all(hand[sym] >= n for sym, n in Counter(cards).items())
 
 
-def decide_occupy(state: AlexandrosState, seat: Seat, command: OccupyProvince, chance: Chance) -> list[Event]:
-    _require_action_left(state)
+def governor_spaces(command: OccupyProvince) -> list[int]:
+    """R49/R11: the listed spaces, each a different symbol space."""
     if not isinstance(command.governors, list) or not command.governors:
         raise RuleViolation(BAD_INPUT, "governors must list at least one symbol space [r,c]")
     spaces = [_space(g, "governor space") for g in command.governors]
-    if not isinstance(command.compensation, list):
-        raise RuleViolation(BAD_INPUT, "compensation must be a list of symbols")
-    compensation = [_symbol(c, "compensation card") for c in command.compensation]
     for s in spaces:
         if SPACE_SYMBOL[s] is None:
             raise RuleViolation(
@@ -492,6 +498,41 @@ def decide_occupy(state: AlexandrosState, seat: Seat, command: OccupyProvince, c
             )
     if len(set(spaces)) != len(spaces):
         raise RuleViolation("DUPLICATE_SPACE", "each governor needs a different symbol space")
+    return spaces
+
+
+def takeover_record(
+    occupants: set[int], evicted: list[int], eviction_cards: list[str], paid: list[str], compensation: list[str]
+) -> dict[str, Any] | None:
+    """R52-R56: None for an occupation; for a take-over, the evicted seat, its governors, the eviction
+    cards and the compensation, which must be exactly half (rounded up) of all cards paid."""
+    if not evicted:
+        if compensation:
+            raise RuleViolation(
+                "COMPENSATION_NOT_ALLOWED", "compensation is only paid when taking over an occupied province"
+            )
+        return None
+    owed = compensation_size(len(paid))
+    if len(compensation) != owed or Counter(compensation) - Counter(paid):
+        raise RuleViolation(
+            "BAD_COMPENSATION",
+            f"give exactly {owed} of the {len(paid)} cards paid ({', '.join(paid)}) as compensation (R56)",
+        )
+    (from_seat,) = occupants  # R11: a province never holds governors of two seats
+    return {
+        "from_seat": from_seat,
+        "evicted": [space_coord(s) for s in evicted],
+        "eviction_cards": eviction_cards,
+        "compensation": compensation,
+    }
+
+
+def decide_occupy(state: AlexandrosState, seat: Seat, command: OccupyProvince, chance: Chance) -> list[Event]:
+    _require_action_left(state)
+    if not isinstance(command.compensation, list):
+        raise RuleViolation(BAD_INPUT, "compensation must be a list of symbols")
+    compensation = [_symbol(c, "compensation card") for c in command.compensation]
+    spaces = governor_spaces(command)
     if len({state.province[s] for s in spaces}) > 1:
         raise RuleViolation("SPACES_IN_DIFFERENT_PROVINCES", "all governor spaces must lie in one province")
     members = province_spaces(state, spaces[0])
@@ -507,33 +548,13 @@ def decide_occupy(state: AlexandrosState, seat: Seat, command: OccupyProvince, c
     if not can_pay(state.hands[seat], paid):
         needed = ", ".join(f"{n} {sym}" for sym, n in sorted(Counter(paid).items()))
         raise RuleViolation("NOT_ENOUGH_CARDS", f"this costs {needed}")
-    takeover: dict[str, Any] | None = None
-    if not evicted:
-        if compensation:
-            raise RuleViolation(
-                "COMPENSATION_NOT_ALLOWED", "compensation is only paid when taking over an occupied province"
-            )
-    else:
-        owed = compensation_size(len(paid))
-        if len(compensation) != owed or Counter(compensation) - Counter(paid):
-            raise RuleViolation(
-                "BAD_COMPENSATION",
-                f"give exactly {owed} of the {len(paid)} cards paid ({', '.join(paid)}) as compensation (R56)",
-            )
-        (from_seat,) = occupants
-        takeover = {
-            "from_seat": from_seat,
-            "evicted": [space_coord(s) for s in evicted],
-            "eviction_cards": eviction_cards,
-            "compensation": compensation,
-        }
     return [
         ProvinceOccupied(
             seat=seat,
             province=[space_coord(s) for s in members],
             governors=[space_coord(s) for s in spaces],
             cards_paid=occupation_cards,
-            takeover=takeover,
+            takeover=takeover_record(occupants, evicted, eviction_cards, paid, compensation),
         )
     ]
 
