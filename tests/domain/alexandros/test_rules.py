@@ -473,7 +473,7 @@ def test_legal_moves_list_one_cheapest_occupation_per_governor_count() -> None:
     state, _ = e5_state(hand(lyre=1, temple=1))
     occupations = [m for m in legal_moves(state, 2, chance()) if isinstance(m, OccupyProvince)]
     assert sorted(len(m.governors) for m in occupations) == [1, 2]
-    assert all(sorted(map(tuple, m.governors)) <= [(3, 14), (4, 12)] for m in occupations)
+    assert all({tuple(g) for g in m.governors} <= {(3, 14), (4, 12)} for m in occupations)
 
 
 def test_legal_moves_offer_a_payable_takeover_with_compensation() -> None:
