@@ -3,11 +3,11 @@ per-viewer view (state); nothing else sends game data to clients."""
 
 from __future__ import annotations
 
+import pathlib
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import Body, Depends, FastAPI, Query, Request
+from fastapi import Body, Depends, FastAPI, Path, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
@@ -22,7 +22,7 @@ from domain.kernel.verification import verify_records
 from infra.readside import BOARDS, SCOREBOARDS, ReadSide, embedded_read_side
 from infra.service import GameService, Invalid
 
-VIEWER_PAGE = Path(__file__).parent / "static" / "viewer.html"
+VIEWER_PAGE = pathlib.Path(__file__).parent / "static" / "viewer.html"
 bearer = HTTPBearer(auto_error=False, description="A seat token from POST /games; none for a spectator")
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
@@ -51,8 +51,12 @@ class CommandOut(BaseModel):
     events: list[dict[str, Any]]
 
 
+# Versions are positions in a game's log; anything past this is not a version but a typo.
+MAX_VERSION = 2**31 - 1
+
+
 class Fork(BaseModel):
-    version: int
+    version: int = Field(ge=1, le=MAX_VERSION)
 
 
 def token_of(credentials: HTTPAuthorizationCredentials | None) -> str | None:
@@ -61,7 +65,11 @@ def token_of(credentials: HTTPAuthorizationCredentials | None) -> str | None:
 
 MinVersion = Annotated[
     int | None,
-    Query(ge=1, description="wait (a few seconds at most) until the read model has this version: read your own write"),
+    Query(
+        ge=1,
+        le=MAX_VERSION,
+        description="wait (a few seconds at most) until the read model has this version: read your own write",
+    ),
 ]
 STREAM_KEEPALIVE_SECONDS = 15.0
 
@@ -129,7 +137,7 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
         game_id: str,
         request: Request,
         credentials: Token,
-        after: Annotated[int, Query(ge=0, description="send the records after this version first")] = 0,
+        after: Annotated[int, Query(ge=0, le=MAX_VERSION, description="send the records after this version first")] = 0,
         min_version: MinVersion = None,
     ) -> StreamingResponse:
         await reads.caught_up(BOARDS, game_id, min_version)
@@ -191,15 +199,17 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
         )
 
     @app.get("/games/{game_id}/events", summary="The log as the bearer may see it")
-    def get_events(game_id: str, credentials: Token, after: Annotated[int, Query(ge=0)] = 0) -> list[dict[str, Any]]:
+    def get_events(
+        game_id: str, credentials: Token, after: Annotated[int, Query(ge=0, le=MAX_VERSION)] = 0
+    ) -> list[dict[str, Any]]:
         viewer, over = viewer_of(game_id, credentials)
         return [for_viewer(r, viewer, reveal_all=over) for r in service.records(game_id, after=after)]
 
     @app.get("/games/{game_id}/versions/{version}", summary="The game at a past version (time travel)")
-    def get_version(game_id: str, version: int, credentials: Token) -> dict[str, Any]:
+    def get_version(
+        game_id: str, version: Annotated[int, Path(ge=1, le=MAX_VERSION)], credentials: Token
+    ) -> dict[str, Any]:
         viewer = reads.viewer(game_id, token_of(credentials))
-        if version < 1:
-            raise Invalid("versions start at 1")
         return reads.at_version(game_id, version, viewer)
 
     @app.get("/games/{game_id}/legal-moves", summary="The bearer's legal commands now")

@@ -159,3 +159,19 @@ def test_the_replay_viewer_page_is_served(client: TestClient) -> None:
     page = client.get("/viewer")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     assert "/versions/" in page.text and "/events" in page.text
+
+
+def test_absurd_versions_are_bad_input_not_server_errors(client: TestClient) -> None:
+    game = create(client)["game_id"]
+    huge = 10**30
+    for path, params in [
+        (f"/games/{game}", {"min_version": huge}),
+        (f"/games/{game}/events", {"after": huge}),
+        (f"/games/{game}/stream", {"after": huge}),
+        (f"/games/{game}/versions/{huge}", {}),
+    ]:
+        response = client.get(path, params=params)
+        assert response.status_code == 400, (path, response.text)
+        assert response.json()["error"]["code"] == "BAD_INPUT"
+    fork = client.post(f"/games/{game}/fork", json={"version": huge})
+    assert fork.status_code == 400
