@@ -124,8 +124,8 @@ class GoalReached(Event):
 
 @dataclass(frozen=True, slots=True)
 class MovementPassed(Event):
-    """Not in the rules file: an empty ``move_armies`` must still end the movement step, and only events
-    change state."""
+    """Not in the rules file: an empty ``move_armies`` (§10.2 "no movement") must still end the movement step,
+    and only events change state. A step skipped under Ruling R27 emits nothing, as the ruling says."""
 
     campaign: int
     round: int
@@ -141,7 +141,7 @@ class BuildAttempted(Event):
 
 @dataclass(frozen=True, slots=True)
 class BuildingPassed(Event):
-    """Not in the rules file: an empty ``attempt_builds`` must still end the building step."""
+    """Not in the rules file: an empty ``attempt_builds`` (§10.2 "no building") must still end the building step."""
 
     campaign: int
     round: int
