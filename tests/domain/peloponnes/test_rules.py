@@ -281,6 +281,28 @@ def test_r35_a_blank_chit_goes_to_the_box() -> None:
     assert state.box_chits == ["blank"]
 
 
+def test_r35_a_disaster_strikes_on_its_third_chit_only() -> None:
+    state = table(1, round_=2)
+    state.phase, state.draws = DISASTER, 0
+    state.chits = ["drought", "drought", "drought", "plague"]
+    seat(state, 0, food=9)
+    state, events = settle(state, TopOfPile(b"x"))
+    assert [(e.chits_on_tile, e.strikes) for e in of_type(events, DisasterRevealed)] == [(1, False), (2, False)]
+    assert not of_type(events, DisasterResolved)
+    state.phase, state.draws = DISASTER, 0
+    state, events = settle(state, TopOfPile(b"x"))
+    revealed = of_type(events, DisasterRevealed)
+    assert [(e.chit, e.chits_on_tile, e.strikes) for e in revealed] == [("drought", 3, True), ("plague", 1, False)]
+    assert [e.after["food"] for e in of_type(events, DisasterResolved)] == [6]
+
+
+def test_r35_every_disaster_strikes_exactly_once_in_a_game() -> None:
+    for players in (1, 3, 5):
+        played = play_random_game(GAME, players, seed=b"strikes%d" % players)
+        struck = sorted(e.chit for e in of_type(played.events, DisasterRevealed) if e.strikes)
+        assert struck == sorted(["earthquake", "drought", "plague", "tempest", "decline"])
+
+
 def test_r36_an_unfinished_building_protects() -> None:
     state = striking(table(1), "plague")
     seat(state, 0, buildings=["B14*"], population=9)
@@ -415,6 +437,16 @@ def test_r50_who_has_a_decision_in_a_disaster() -> None:
     assert resolved[1].removed_tiles == ["A05"] and resolved[1].after["coins"] == 5
     assert resolved[2].protected_by == "C06"
     assert resolved[3].removed_tiles == []
+    state = striking(table(3), "earthquake")
+    seat(state, 0, buildings=["A12"], wood=1, stone=1)  # decides
+    seat(state, 1, buildings=["A12"], wood=5, stone=0)  # cannot pay: automatic
+    seat(state, 2, buildings=["A12"], wood=0, stone=5)  # cannot pay: automatic
+    state, events = settle(state)
+    assert GAME.awaited(state) == {0: ("resolve_disaster",)}
+    assert [(e.seat, e.removed_tiles, e.automatic) for e in of_type(events, DisasterResolved)] == [
+        (1, ["A12"], True),
+        (2, ["A12"], True),
+    ]
 
 
 def test_legal_subsets_are_sampled_when_a_seat_owns_many_tiles() -> None:
