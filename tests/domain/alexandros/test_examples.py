@@ -6,7 +6,7 @@ import itertools
 
 from domain.alexandros import GAME
 from domain.alexandros.commands import EndTurn, LevyTaxes, OccupyProvince, RetireGovernor, TakeCard
-from domain.alexandros.data import DIST, SPACE_CORNERS, point_coord, space_coord
+from domain.alexandros.data import DIST, SPACE_CORNERS, SPACE_SYMBOL, point_coord, space_coord
 from domain.alexandros.moves import legal_moves
 from domain.alexandros.rules import closest_free_spaces, is_free, province_value, provinces, tax_scoring
 from domain.alexandros.state import ACTIONS, MOVE, OVER, TURN_OVER, empty_hand
@@ -38,6 +38,20 @@ from tests.domain.alexandros.fixtures import (
 
 def walls_of(events: list) -> list[list[list[int]]]:
     return [e.side for e in of_type(events, "WallBuilt")]
+
+
+def test_fixture_f_provinces_and_values() -> None:
+    state = fixture_f()
+    assert (state.black_left, state.red_left) == (42, 10)
+    groups = sorted(provinces(state).values(), key=len)
+    assert [len(g) for g in groups] == [4, 12, 14, 160]
+    p3, y, x, rest = groups
+    assert [space_coord(s) for s in p3] == [[0, 1], [1, 1], [1, 2], [2, 2]]
+    assert [space_coord(s) for s in x] == [[r, c] for r in (3, 4) for c in range(8, 15)]
+    assert [space_coord(s) for s in y] == [[r, c] for r in (6, 7) for c in range(18, 24)]
+    symbols = {name: [space_coord(s) for s in g if SPACE_SYMBOL[s]] for name, g in (("x", x), ("y", y))}
+    assert symbols == {"x": [[3, 10], [3, 14], [4, 12]], "y": [[6, 18], [6, 23], [7, 19], [7, 21]]}
+    assert [province_value(g) for g in (p3, x, y, rest)] == [2, 11, 8, 119]
 
 
 # -- 11.1 the rule book's figures -----------------------------------------------------------------------
