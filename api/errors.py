@@ -11,7 +11,7 @@ from domain.kernel import errors as kernel_errors
 from domain.kernel.errors import RuleViolation
 from domain.kernel.registry import UNKNOWN_GAME
 from infra import service
-from infra.readside import ReadModelBehind
+from infra.readside import ReadModelBehind, VersionNotReached
 
 RULE_STATUS = {
     kernel_errors.NOT_YOUR_TURN: 409,
@@ -30,6 +30,7 @@ SERVICE_STATUS: dict[type[service.ServiceError], int] = {
     service.Forbidden: 403,
     service.Invalid: 400,
     ReadModelBehind: 503,
+    VersionNotReached: 409,
 }
 
 

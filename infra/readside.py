@@ -33,10 +33,17 @@ RECHECK_SECONDS = 0.25  # waits re-check the read model this often even without 
 
 
 class ReadModelBehind(ServiceError):
-    """The read model did not reach the asked version in time (a worker down, or a version
-    the game has not reached)."""
+    """The event store has the asked version but the read model did not reach it in time
+    (a projection worker is down or far behind)."""
 
     code = "READ_MODEL_BEHIND"
+
+
+class VersionNotReached(ServiceError):
+    """The game itself did not reach the asked version while the request waited (a client
+    waiting for the next move asks again, or follows ``/stream``)."""
+
+    code = "VERSION_NOT_REACHED"
 
 
 class ReadSide:
@@ -67,22 +74,26 @@ class ReadSide:
         """None when ``projection`` already holds ``min_version`` (or any version) of the game;
         else the version to wait for.
 
-        The wanted version is looked up in the event store: a game unknown there is 404, a version
-        it has not reached is bad input; otherwise the projection is behind, so wait for it.
+        A game the read model does not know yet is looked up in the event store: unknown there
+        too is 404; otherwise wait for the version (the projection's, or the game's next move).
         """
         self.refresh()
         version = self.head(projection, game_id)
         wanted = max(min_version or 0, 1)
         if version >= wanted:
             return None
-        if not self.service.records(game_id, after=wanted - 1, through=wanted):
-            # The store does not have that version: waiting could only end in a timeout.
-            if not self.service.records(game_id, through=1):
-                raise GameNotFound(f"there is no game {game_id!r}")
-            raise Invalid(f"game {game_id} has no version {wanted} yet; min_version must be one it has reached")
+        if version == 0 and not self.service.records(game_id, through=1):
+            raise GameNotFound(f"there is no game {game_id!r}")
         return wanted
 
-    def _behind(self, projection: str, game_id: str, wanted: int) -> ReadModelBehind:
+    def _behind(self, projection: str, game_id: str, wanted: int) -> ServiceError:
+        if not self.service.records(game_id, after=wanted - 1, through=wanted):
+            stored = self.service.records(game_id, after=self.head(projection, game_id))
+            at = stored[-1].position if stored else self.head(projection, game_id)
+            return VersionNotReached(
+                f"game {game_id} did not reach version {wanted} within {self.wait_seconds:g} s (it is at {at}); "
+                "ask again, or follow /games/{id}/stream for live updates"
+            )
         return ReadModelBehind(
             f"the {projection} read model of game {game_id} did not reach version {wanted} "
             f"within {self.wait_seconds:g} s (it is at {self.head(projection, game_id)})"

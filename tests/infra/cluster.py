@@ -121,7 +121,9 @@ def play_seat(apis: list[str], game: dict[str, Any], seat: int, accepted: Accept
     with httpx.Client(timeout=30) as client:
         while True:
             response = client.get(f"{rng.choice(apis)}/games/{game_id}", params={"min_version": seen}, headers=headers)
-            if response.status_code == 503:  # READ_MODEL_BEHIND: the projection worker is restarting
+            # READ_MODEL_BEHIND (503): the projection worker is restarting;
+            # VERSION_NOT_REACHED (409): the other seat has not moved yet.
+            if response.status_code in (503, 409):
                 with accepted.lock:
                     accepted.read_retries += 1
                 continue

@@ -12,7 +12,7 @@ from infra.service import GameService
 from tests.projections.test_projections import play
 
 
-def test_min_version_reads_your_own_write_and_refuses_a_version_the_game_has_not_reached(
+def test_min_version_reads_your_own_write_and_waits_for_a_version_the_game_has_not_reached(
     service: GameService,
 ) -> None:
     store = MemoryStore()
@@ -21,8 +21,8 @@ def test_min_version_reads_your_own_write_and_refuses_a_version_the_game_has_not
     version = service.load(game_id).version
     assert client.get(f"/games/{game_id}", params={"min_version": version}).json()["version"] == version
     ahead = client.get(f"/games/{game_id}", params={"min_version": version + 1})
-    assert ahead.status_code == 400 and ahead.json()["error"]["code"] == "BAD_INPUT"
-    assert f"no version {version + 1}" in ahead.json()["error"]["message"]
+    assert ahead.status_code == 409 and ahead.json()["error"]["code"] == "VERSION_NOT_REACHED"
+    assert f"(it is at {version})" in ahead.json()["error"]["message"]
     assert client.get(f"/games/{game_id}", params={"min_version": 0}).json()["error"]["code"] == "BAD_INPUT"
 
 
