@@ -228,7 +228,7 @@ def test_11_12_pass_versus_withdrawal_in_turn_order() -> None:
     state, _ = run(state, 0, PlaceBid("A08", 3))
     state, _ = run(state, 3, PlaceBid("A08", 3))
     state, events = run(state, 0, WithdrawBid())
-    assert events[0].after["coins"] == 10 - 3 + 4
+    assert events[0] == BidWithdrawn(0, "A08", 3, 1, False, {**events[0].after, "coins": 10 - 3 + 4})
     state, events = run(state, 1, PlaceBid("A03", 4))
     (order,) = of_type(events, TurnOrderSet)
     assert order.order == [1, 3, 2, 0]

@@ -159,7 +159,7 @@ def test_r17_the_highest_bid_is_coins_plus_half_the_luxury() -> None:
     state = four_bidders()
     seat(state, 0, coins=3, luxury=7)
     moves = GAME.legal_moves(state, 0, Chance(b"m"))
-    assert max(m.amount for m in moves if isinstance(m, PlaceBid)) == 6
+    assert [m.amount for m in moves if isinstance(m, PlaceBid) and m.tile_id == "A05"] == [3, 4, 5, 6]
     assert refused(state, 0, PlaceBid("A05", 7)) == "CANNOT_AFFORD"
 
 
