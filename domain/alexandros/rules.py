@@ -71,6 +71,8 @@ from domain.alexandros.state import (
 from domain.kernel import Chance, Command, Event, RuleViolation, Seat
 from domain.kernel.errors import BAD_INPUT
 
+# levy_taxes stays listed after a levy: the kernel refuses unlisted commands with its WRONG_PHASE (the rules
+# file's WRONG_STEP), while E8 and section 10.1 name ALREADY_LEVIED for a second levy, which decide_levy raises.
 ACTION_COMMANDS = ("take_card", "occupy_province", "levy_taxes", "retire_governor", "end_turn")
 MOVE_COMMANDS = ("move_alexander",)
 
