@@ -16,7 +16,7 @@ from domain.peloponnes.commands import (
     ResolveSupply,
     WithdrawBid,
 )
-from domain.peloponnes.data import CIVILIZATION_IDS
+from domain.peloponnes.data import CIVILIZATION_IDS, TILES
 from domain.peloponnes.events import (
     BiddingEnded,
     BidMoved,
@@ -24,6 +24,7 @@ from domain.peloponnes.events import (
     BuildingPlaced,
     DisasterResolved,
     IncomeCollected,
+    LandPlaced,
     PlayerPassed,
     SupplyResolved,
     TileRejected,
@@ -315,3 +316,41 @@ def test_the_undealt_civilizations_are_shown_only_after_the_end() -> None:
         assert len(shown) == 7 - players and not dealt & set(shown)
     running = table(3)
     assert GAME.view(running, None)["undealt_civilizations"] == []
+
+
+# -- legal moves list every accepted choice --------------------------------------------------------
+
+
+def test_r26a_a_seat_that_can_do_both_is_offered_both() -> None:
+    state = placing(table(1), {0: "A12"})
+    seat(state, 0, wood=2, coins=1)
+    assert GAME.legal_moves(state, 0, Chance(b"m")) == [PlaceBuilding("build"), PlaceBuilding("mark")]
+
+
+def test_r27_r34_a_marked_port_already_gives_its_choice_of_four() -> None:
+    state = table(1)
+    seat(state, 0, buildings=["A15*"])
+    state.phase, state.pending = INCOME, [0]
+    assert GAME.awaited(state) == {0: ("choose_income",)}
+    seat(state, 0, buildings=["A15*", "B15"])
+    moves = GAME.legal_moves(state, 0, Chance(b"m"))
+    assert len(moves) == 16
+    assert {m.choices[0]["resource"] for m in moves} == {"wood", "stone", "food", "coin"}  # type: ignore[attr-defined]
+
+
+def test_r16_r54_a_price_equal_to_the_purse_is_listed() -> None:
+    state = four_bidders()
+    seat(state, 0, coins=6)  # A01 in the conquest row costs exactly 6
+    assert PlaceBid("A01", 6) in GAME.legal_moves(state, 0, Chance(b"m"))
+    solo, _ = settle(GAME.initial_state(1, {"solo_level": 1}))
+    solo, _ = run(solo, 0, ChooseSoloSetup("argos", []))
+    seat(solo, 0, coins=TILES[solo.display[0].tile_id].min_bid, luxury=0)
+    assert PlaceBid(solo.display[0].tile_id, solo.seats[0].coins) in GAME.legal_moves(solo, 0, Chance(b"m"))
+
+
+def test_r49_seats_without_a_decision_are_placed_before_the_others_decide() -> None:
+    state = placing(table(2, order=[0, 1]), {0: "A12", 1: "A05"})
+    seat(state, 0, wood=2, coins=1)  # can build or mark: decides
+    state, events = settle(state)
+    assert [e.seat for e in of_type(events, LandPlaced)] == [1]
+    assert GAME.awaited(state) == {0: ("place_building",)}
