@@ -46,9 +46,7 @@ from domain.catan_alexander.data import (
     Geometry,
 )
 from domain.catan_alexander.rules import (
-    bank_rate,
     bid_capacity,
-    harbour_types,
     hex_ref,
     holds,
     legal_road_edges,
@@ -203,8 +201,7 @@ def legal_moves(state: State, seat: int, chance: Chance) -> list[Command]:
     if phase == DEFAULT_DISCARD:
         return discard_moves(state, seat, state.default_owed, rng)
     if phase == ROBBER:
-        cache = CACHES[state.board].robber_moves
-        return [cache[h][v] for h, v in robber_targets(state, seat)]
+        return robber_moves(state, seat)
     if phase == ADVISOR_CHOICE:
         assert state.handdown is not None
         return [ChooseAdvisorRecipient(seat=s) for s in state.handdown.eligible]
@@ -284,22 +281,23 @@ def discard_moves(state: State, seat: int, owed: int, rng: Sampler) -> list[Comm
     return moves
 
 
-def robber_targets(state: State, seat: int) -> list[tuple[int, int | None]]:
-    """(hex, victim) for every hex but the robber's: each opponent with a building there, or nobody."""
+def robber_moves(state: State, seat: int) -> list[Command]:
+    """R14: every hex but the robber's, with each opponent who has a building there, or nobody."""
     owner = state.owner
     robber = state.robber
-    targets: list[tuple[int, int | None]] = []
+    seat_moves = CACHES[state.board].robber_moves
+    moves: list[Command] = []
     for h, corners in enumerate(state.geometry.hex_vertices):
         if h == robber:
             continue
-        victims = [o for o in map(owner.__getitem__, corners) if o >= 0 and o != seat]
-        if not victims:
-            targets.append((h, None))
-        elif len(victims) == 1:
-            targets.append((h, victims[0]))
+        victims = {owner[v] for v in corners}
+        victims.discard(-1)
+        victims.discard(seat)
+        if victims:
+            moves.extend(seat_moves[h][v] for v in sorted(victims))
         else:
-            targets.extend((h, v) for v in sorted(set(victims)))
-    return targets
+            moves.append(seat_moves[h][None])
+    return moves
 
 
 def dev_card_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
@@ -480,13 +478,11 @@ def trade_build_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
 
 def bank_trade_moves(state: State, seat: int, hand: list[int]) -> list[Command]:
     holdings = [*hand, state.gold[seat]] if state.scenario else hand
-    if max(holdings) < 2:  # no rate is below 2
-        return []
-    harbours = harbour_types(state, seat)
+    rates = state.trade_rates[seat]
     available = [*state.bank, state.gold_supply] if state.scenario else state.bank
     moves: list[Command] = []
     for give, held in enumerate(holdings):
-        if held < 2 or held < bank_rate(state, seat, give, harbours):
+        if held < rates[give]:
             continue
         trades = CACHES[state.board].bank_trades[give]
         moves.extend(trades[receive] for receive, count in enumerate(available) if count and receive != give)

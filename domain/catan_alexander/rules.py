@@ -148,6 +148,7 @@ def initial_state(players: int, options: dict[str, Any]) -> State:
     state.cities = [0] * n
     state.roads = [0] * n
     state.road_length = [0] * n
+    state.trade_rates = [[4] * 6 for _ in range(n)]
     return state
 
 
@@ -441,31 +442,35 @@ def turn_start_events(state: State, chance: Chance) -> list[Event]:
 
 def produce(state: State, total: int) -> ev.ResourcesProduced:
     """R11 production with the R12 bank-shortage rule per product (gold included)."""
-    hex_vertices = state.geometry.hex_vertices
     owner = state.owner
     level = state.level
-    owed: dict[int, dict[int, int]] = {}  # good -> seat -> units
-    for h in state.number_hexes[total]:
-        product = state.hex_product[h]
-        if h == state.robber or product < 0:
+    robber = state.robber
+    owed: dict[int, list[int]] = {}  # good -> units owed per seat
+    for h, product, corners in state.producing_hexes[total]:
+        if h == robber:
             continue
-        for v in hex_vertices[h]:
+        for v in corners:
             seat = owner[v]
             if seat >= 0:
-                per_seat = owed.setdefault(product, {})
-                per_seat[seat] = per_seat.get(seat, 0) + level[v]
+                units = owed.get(product)
+                if units is None:
+                    units = owed[product] = [0] * state.players
+                units[seat] += level[v]
     gains: dict[str, dict[str, int]] = {}
     withheld: list[str] = []
     for good in sorted(owed):
-        per_seat = owed[good]
+        units = owed[good]
         available = state.gold_supply if good == GOLD else state.bank[good]
-        if available < sum(per_seat.values()):
+        if available < sum(units):
             withheld.append(GOODS[good])
-            if len(per_seat) != 1 or not available:
+            owed_seats = [seat for seat, count in enumerate(units) if count]
+            if len(owed_seats) != 1 or not available:
                 continue
-            per_seat = {seat: available for seat in per_seat}
-        for seat, units in per_seat.items():
-            gains.setdefault(str(seat), {})[GOODS[good]] = units
+            units = [0] * state.players
+            units[owed_seats[0]] = available
+        for seat, count in enumerate(units):
+            if count:
+                gains.setdefault(str(seat), {})[GOODS[good]] = count
     return ev.ResourcesProduced(gains={key: gains[key] for key in sorted(gains)}, withheld=withheld)
 
 
@@ -739,49 +744,48 @@ def decide_choose_advisor_recipient(
 
 def road_length(state: State, seat: int) -> int:
     """R52: the longest trail of own roads, not passing through another player's building."""
-    geometry = state.geometry
-    road_owner = state.road_owner
-    own = state.roads_of[seat]
-    if not own:
-        return 0
-    edges = geometry.edges
-    vertex_edges = geometry.vertex_edges
-    owner = state.owner
     best = 0
-    used: set[int] = set()
-
-    def walk(vertex: int, length: int) -> None:
-        nonlocal best
-        if length > best:
-            best = length
-        if owner[vertex] not in (-1, seat):
-            return
-        for e in vertex_edges[vertex]:
-            if road_owner[e] == seat and e not in used:
-                used.add(e)
-                a, b = edges[e]
-                walk(b if a == vertex else a, length + 1)
-                used.discard(e)
-
-    # A longest trail can be taken to start where it cannot be extended backwards: at a vertex with
-    # an odd number of own roads, or at another player's building. A network with neither is
-    # walked from any of its vertices.
-    remaining = set(own)
+    remaining = set(state.roads_of[seat])
+    edges = state.geometry.edges
     while remaining:
         network = component_edges(state, seat, edges[min(remaining)][0])
         remaining -= network
-        degree: dict[int, int] = {}
-        for e in network:
-            for v in edges[e]:
-                degree[v] = degree.get(v, 0) + 1
-        starts = [v for v, d in degree.items() if d % 2 or owner[v] not in (-1, seat)] or [next(iter(degree))]
-        for v in starts:
-            for e in vertex_edges[v]:
-                if road_owner[e] == seat:
-                    a, b = edges[e]
-                    used.add(e)
-                    walk(b if a == v else a, 1)
-                    used.discard(e)
+        best = max(best, longest_trail(state, seat, network))
+    return best
+
+
+def longest_trail(state: State, seat: int, network: set[int]) -> int:
+    """R52 within one connected network of the seat's roads: a depth-first search over trails,
+    each trail's used roads kept as a bit mask (networks have at most 15 roads)."""
+    edges = state.geometry.edges
+    owner = state.owner
+    exits: dict[int, list[tuple[int, int]]] = {}  # intersection -> (road bit, other end)
+    for i, e in enumerate(network):
+        a, b = edges[e]
+        exits.setdefault(a, []).append((1 << i, b))
+        exits.setdefault(b, []).append((1 << i, a))
+    blocked = {v for v in exits if owner[v] not in (-1, seat)}  # another player's building
+    # A longest trail can be taken to start where it cannot be extended backwards: at an
+    # intersection with an odd number of the roads, or at another player's building.
+    starts = [v for v, out in exits.items() if len(out) % 2 or v in blocked]
+    if len(starts) <= 2 and all(len(exits[v]) == 1 for v in blocked):
+        # Euler: a connected network with at most two odd intersections and no other player's
+        # building inside it is a single trail over all its roads (the usual case, found cheaply)
+        return len(network)
+    total = len(network)
+    best = 0
+    stack = [(v, 0, 0) for v in starts or [next(iter(exits))]]
+    while stack:
+        vertex, used, length = stack.pop()
+        if length > best:
+            best = length
+            if best == total:
+                break
+        if length and vertex in blocked:
+            continue  # a trail may end at another player's building, never pass through it
+        for bit, other in exits[vertex]:
+            if not used & bit:
+                stack.append((other, used | bit, length + 1))
     return best
 
 
@@ -1059,18 +1063,17 @@ def decide_play_monopoly(state: State, seat: int, command: PlayMonopoly, chance:
 # --------------------------------------------------------------------------------------------
 
 
-def harbour_types(state: State, seat: int) -> set[str]:
-    harbour_at = state.geometry.harbour_at
-    return {harbour_at[v] for v in state.buildings_of[seat] if v in harbour_at}
-
-
-def bank_rate(state: State, seat: int, good: int, harbours: set[str] | None = None) -> int:
-    """R38: 2 with the matching 2:1 harbour, else 3 with a 3:1 harbour (gold too), else 4."""
-    if harbours is None:
-        harbours = harbour_types(state, seat)
-    if good != GOLD and GOODS[good] in harbours:
-        return 2
-    return 3 if "generic" in harbours else 4
+def use_harbour(state: State, seat: int, vertex: int) -> None:
+    """R38/R39: a building at a harbour lowers its owner's bank rates for good (rates only fall:
+    2 with the matching 2:1 harbour, else 3 with a 3:1 harbour, gold included; else 4)."""
+    harbour = state.geometry.harbour_at.get(vertex)
+    if harbour is None:
+        return
+    rates = state.trade_rates[seat]
+    if harbour == "generic":
+        state.trade_rates[seat] = [min(rate, 3) for rate in rates]
+    else:
+        rates[GOOD_INDEX[harbour]] = 2
 
 
 def check_good(state: State, name: Any, where: str) -> int:
@@ -1089,7 +1092,7 @@ def decide_bank_trade(state: State, seat: int, command: BankTrade, chance: Chanc
         raise refuse(BAD_INPUT, "lots must be a whole number")
     if give == receive or lots < 1:
         raise refuse("E_INVALID_TRADE", "give one type and receive a different one, at least one lot")
-    rate = bank_rate(state, seat, give)
+    rate = state.trade_rates[seat][give]  # R38
     held = state.gold[seat] if give == GOLD else state.hands[seat][give]
     if held < rate * lots:
         raise refuse("E_INSUFFICIENT", f"you need {rate * lots} {GOODS[give]} ({rate}:1)")
@@ -1188,8 +1191,10 @@ def decide_cancel_trade(state: State, seat: int, command: CancelTrade, chance: C
 
 
 def decide_end_turn(state: State, seat: int, command: Command, chance: Chance) -> list[Event]:
+    """R36e: open offers close; the next turn starts at once (§10.4), nothing comes in between."""
     out: list[Event] = [ev.TradeCancelled(offer_id=i, reason="turn_ended") for i in sorted(state.offers)]
     out.append(ev.TurnEnded(seat=seat))
+    out.extend(turn_start_events(state, chance))
     return out
 
 
@@ -1289,7 +1294,15 @@ def on_game_set_up(state: State, e: ev.GameSetUp) -> None:
     geometry = state.geometry
     state.hex_product = [TERRAIN_PRODUCT[t] for t in e.terrains]
     state.hex_number = list(e.numbers)
-    state.number_hexes = [[h for h, n in enumerate(e.numbers) if n == total] for total in range(13)]
+    corners = geometry.hex_vertices
+    state.producing_hexes = [
+        [
+            (h, state.hex_product[h], corners[h])
+            for h, n in enumerate(e.numbers)
+            if n == total and state.hex_product[h] >= 0
+        ]
+        for total in range(13)
+    ]
     state.robber = geometry.hex_index[(e.robber_hex[0], e.robber_hex[1])]
     state.bank = [e.bank_piles.get(r, 0) for r in RESOURCES]
     state.gold_supply = e.gold_supply
@@ -1466,6 +1479,7 @@ def on_settlement_built(state: State, e: ev.SettlementBuilt) -> None:
     state.level[vertex] = 1
     state.buildings_of[e.seat].append(vertex)
     state.settlements[e.seat] += 1
+    use_harbour(state, e.seat, vertex)
     if e.source == "build":
         pay_cost(state, e.seat, SETTLEMENT_COST)
     elif e.source == "temple":
@@ -1533,7 +1547,9 @@ def on_road_built(state: State, e: ev.RoadBuilt) -> None:
             state.active = state.founding_seat()
     elif not e.free:
         pay_cost(state, e.seat, ROAD_COST)
-    recompute_road_lengths(state, (e.seat,))
+    # a new road only extends the network it joins; the seat's other networks keep their lengths
+    network = component_edges(state, e.seat, a)
+    state.road_length[e.seat] = max(state.road_length[e.seat], longest_trail(state, e.seat, network))
 
 
 def on_city_built(state: State, e: ev.CityBuilt) -> None:

@@ -86,7 +86,8 @@ class State:
     # board
     hex_product: list[int] = field(default_factory=list)  # per hex: goods index, -1 desert
     hex_number: list[int] = field(default_factory=list)  # 0 = none
-    number_hexes: list[list[int]] = field(default_factory=list)  # per dice total: its numbered hexes
+    # per dice total: (hex, product, corner intersections) of its producing hexes
+    producing_hexes: list[list[tuple[int, int, tuple[int, ...]]]] = field(default_factory=list)
     robber: int = 0
     owner: list[int] = field(default_factory=list)  # per intersection: seat or -1
     level: list[int] = field(default_factory=list)  # per intersection: 0 empty, 1 settlement, 2 city
@@ -97,6 +98,7 @@ class State:
     cities: list[int] = field(default_factory=list)
     roads: list[int] = field(default_factory=list)
     road_length: list[int] = field(default_factory=list)
+    trade_rates: list[list[int]] = field(default_factory=list)  # per seat, per good: bank rate (R38)
     longest_road: int | None = None
     largest_army: int | None = None
     # scenario

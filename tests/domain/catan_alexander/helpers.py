@@ -10,7 +10,7 @@ import pytest
 from domain.catan_alexander import GAME
 from domain.catan_alexander.commands import PassBid, PlaceBid
 from domain.catan_alexander.data import RESOURCE_INDEX
-from domain.catan_alexander.rules import recompute_road_lengths
+from domain.catan_alexander.rules import recompute_road_lengths, use_harbour
 from domain.catan_alexander.state import State
 from domain.kernel import Chance, Command, Event, RuleViolation, engine
 from domain.kernel.bots import RandomBot
@@ -102,6 +102,7 @@ def build(state: State, seat: int, vertex: str, city: bool = False) -> None:
     state.owner[v] = seat
     state.level[v] = 2 if city else 1
     state.buildings_of[seat].append(v)
+    use_harbour(state, seat, v)
     if city:
         state.cities[seat] += 1
     else:

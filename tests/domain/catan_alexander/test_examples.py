@@ -24,7 +24,7 @@ from domain.catan_alexander.commands import (
     RollDice,
 )
 from domain.catan_alexander.data import RESOURCE_INDEX
-from domain.catan_alexander.rules import harbour_types, public_vp, total_vp
+from domain.catan_alexander.rules import public_vp, total_vp
 from domain.catan_alexander.state import (
     ADVISOR_CHOICE,
     ALEXANDER,
@@ -100,7 +100,7 @@ def test_ex2_turn_one_and_the_first_bank_piles() -> None:
     assert state.bank == [1, 1, 0, 0, 0] and state.gold_supply == 10
     built = of_type(events, "SettlementBuilt")[0]
     assert (built.seat, built.vertex, built.source) == (3, "S(1,0)", "temple")
-    assert public_vp(state, 3) == 1 and harbour_types(state, 3) == {"generic"}
+    assert public_vp(state, 3) == 1 and state.trade_rates[3] == [3] * 6  # the Troas 3:1 harbour, gold too
     assert state.phase == TRADE_BUILD
     set_hand(state, 0, brick=1, lumber=1)
     refused(state, 0, BuildRoad(edge=["N(1,1)", "S(2,0)"]), "E_NOT_CONNECTED")
