@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.catan_alexander.data import GOODS, RESOURCES
+from domain.catan_alexander.data import GOODS, RESOURCES, TOKEN_CROSSINGS
 from domain.catan_alexander.moves import awaited, optional
 from domain.catan_alexander.rules import bundle_of, hex_ref, public_vp, total_vp, vp_cards
-from domain.catan_alexander.state import State
+from domain.catan_alexander.state import GAME_OVER, State
 from domain.kernel import Viewer
 
 
@@ -28,7 +28,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             "cities_left": 4 - state.cities[s],
             "roads_left": 15 - state.roads[s],
         }
-        if viewer == s or state.phase == "GAME_OVER":
+        if viewer == s or state.phase == GAME_OVER:
             entry["hand"] = bundle_of(state.hands[s], RESOURCES)
             entry["development"] = sorted(state.dev_hand[s])
             entry["development_new"] = sorted(state.dev_new[s])
@@ -105,4 +105,16 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "players": players,
         "end_reason": state.end_reason,
         "winners": list(state.winners),
+        "revealed": revealed(state) if state.phase == GAME_OVER else None,
+    }
+
+
+def revealed(state: State) -> dict[str, Any]:
+    """After the end everything is public (§8): the face-down tokens, the three set aside, and the
+    order of the undrawn stacks."""
+    return {
+        "face_down_tokens": {str(c): task for c, task in sorted(state.tokens_on_board.items())},
+        "set_aside_tokens": state.token_order[len(TOKEN_CROSSINGS) :],
+        "development_deck": list(state.dev_deck),
+        "supply_stack": [RESOURCES[card] for card in state.supply],
     }

@@ -661,3 +661,23 @@ def test_r2_views_show_hand_sizes_but_only_ones_own_cards() -> None:
     assert theirs[0]["hand_size"] == 5 and theirs[0]["gold"] == 8 and theirs[0]["development_cards"] == 1
     assert all("hand" not in p for p in spectator)
     assert "tokens_on_board" not in GAME.view(state, None) and len(GAME.view(state, None)["face_down_tokens"]) == 25
+
+
+def test_after_the_end_a_spectator_sees_everything_and_commands_are_refused() -> None:
+    """§8: hands, development cards, face-down and set-aside tokens and the stacks become public."""
+    state, _ = new_game(4)
+    state.dev_hand[2] = ["victory_point", "knight"]
+    state.position = 50
+    turn(state, 0, ALEXANDER, number=50, roll=7)
+    assert run(state, 0, MoveAlexander())[-1].type == "GameEnded"
+    spectator = GAME.view(state, None)
+    assert spectator["players"][2]["development"] == ["knight", "victory_point"]
+    assert all("hand" in p and "total_vp" in p for p in spectator["players"])
+    shown = spectator["revealed"]
+    assert shown["face_down_tokens"] == {str(c): t for c, t in state.tokens_on_board.items()}
+    assert len(shown["face_down_tokens"]) == 25 and shown["set_aside_tokens"] == state.token_order[25:]
+    assert len(shown["set_aside_tokens"]) == 3 and len(shown["supply_stack"]) == 75
+    assert GAME.view(new_game(4)[0], None)["revealed"] is None
+    refused(state, 0, EndTurn(), "GAME_OVER")
+    refused(state, 1, OfferTrade(give={"gold": 1}, receive={"brick": 1}), "GAME_OVER")
+    assert GAME.awaited(state) == {} and GAME.optional(state) == {}
