@@ -128,8 +128,11 @@ def test_view_and_moves_ignore_what_the_viewer_cannot_know(
     players, options = setup
     viewer %= players
     state, _ = partly_played(players, commands, seed, options)
-    if (state.phase == TRADE_BUILD and state.offers) or GAME.is_over(state):
-        return  # an accepted offer tells the active player what the partner holds (R36d); GameEnded reveals all
+    if (state.phase == TRADE_BUILD and state.offers and viewer == state.active) or GAME.is_over(state):
+        # The active player knows that a partner who accepted still holds his side (during the turn other
+        # hands change only through public events and his own steals): a perturbation of hands here is no
+        # state he could be in. GameEnded reveals everything.
+        return
     other = hide_and_shuffle(state, viewer)
     assert GAME.view(other, viewer) == GAME.view(state, viewer)
     assert GAME.view(other, None) == GAME.view(state, None)
