@@ -178,7 +178,8 @@ class BidDefaulted(Event):
 class SettlementBuilt(Event):
     seat: int
     vertex: str
-    source: str  # "temple" | "build" | "founding"
+    source: str  # "temple" | "build" | "founding" (§7.1)
+    free: bool  # no building cost paid: a temple reward (R28) or a founding settlement (§7.1)
 
 
 @dataclass(frozen=True, slots=True)

@@ -686,7 +686,7 @@ def reward_events(state: State, chance: Chance) -> list[Event]:
         if state.settlements[winner] >= SETTLEMENTS_PER_PLAYER:
             return [ev.TempleLeftEmpty(crossing=auction.crossing, reason="no_piece")]
         vertex = state.geometry.vertices[state.geometry.route[auction.crossing]]
-        return [ev.SettlementBuilt(seat=winner, vertex=vertex, source="temple")]
+        return [ev.SettlementBuilt(seat=winner, vertex=vertex, source="temple", free=True)]
     return [
         ev.TaskTokenAwarded(
             seat=winner, crossing=auction.crossing, task=auction.task, tokens_now=state.tokens_won[winner] + 1
@@ -955,7 +955,9 @@ def decide_build_settlement(state: State, seat: int, command: BuildSettlement, c
     if code is not None:
         raise refuse(code, SETTLEMENT_MESSAGES[code])
     out: list[Event] = [
-        ev.SettlementBuilt(seat=seat, vertex=geometry.vertices[vertex], source="founding" if founding else "build")
+        ev.SettlementBuilt(
+            seat=seat, vertex=geometry.vertices[vertex], source="founding" if founding else "build", free=founding
+        )
     ]
     if founding and state.founding_step >= state.players:
         cards = [0] * 5

@@ -281,6 +281,19 @@ def test_responding_without_the_cards_is_refused() -> None:
     refused(state, 1, RespondTrade(offer_id=1, accept=True), "E_INSUFFICIENT")
 
 
+def test_r36c_a_counter_offer_executes_when_the_active_player_accepts_if_both_still_hold() -> None:
+    state = trading(0, brick=1, lumber=1)
+    set_hand(state, 1, grain=1)
+    run(state, 1, OfferTrade(give={"grain": 1}, receive={"brick": 1}))
+    run(state, 1, OfferTrade(give={"grain": 1}, receive={"lumber": 1}))
+    refused(state, 0, ConfirmTrade(offer_id=1, partner=1), "E_NOT_OWNER")  # executes by acceptance only
+    done = run(state, 0, RespondTrade(offer_id=1, accept=True))[-1]
+    assert (done.type, done.maker, done.partner) == ("TradeCompleted", 1, 0)
+    assert state.hands[0][RESOURCE_INDEX["grain"]] == 1 and 1 not in state.offers
+    refused(state, 0, RespondTrade(offer_id=2, accept=True), "E_INSUFFICIENT")  # the grain is gone (R36d)
+    assert 2 in state.offers  # other offers stay open
+
+
 def test_4_1_other_seats_negotiate_optionally_and_without_limits() -> None:
     """§4.1 TRADE_BUILD: other seats are never awaited just for being able to negotiate; they may
     counter-offer, answer and cancel at any time; nobody's number of offers is limited (R36)."""
@@ -549,22 +562,37 @@ def test_r58_a_vp_tie_goes_to_most_tokens_then_is_shared() -> None:
 
 
 def test_base_founding_phase_and_its_resources() -> None:
+    """§7.1: snake order, free settlement and road, the road touching the settlement just placed,
+    and one card per terrain hex next to each player's second settlement."""
     state, _ = new_game(4, {"board": "base"})
     assert state.phase == FOUNDING_SETTLEMENT and state.bank == [19] * 5 and state.gold_supply == 0
-    order = []
-    while state.phase in (FOUNDING_SETTLEMENT, FOUNDING_ROAD):
+    order: list[int] = []
+    second: dict[int, str] = {}
+    for _ in range(8):
         seat = state.active
         order.append(seat)
-        moves = GAME.legal_moves(state, seat, Chance(b"m"))
-        events = run(state, seat, moves[0])
-        if state.phase == FOUNDING_ROAD and len(order) > 4:
+        events = run(state, seat, GAME.legal_moves(state, seat, Chance(b"m"))[0])
+        built = events[0]
+        assert (built.type, built.seat, built.source, built.free) == ("SettlementBuilt", seat, "founding", True)
+        if len(order) > 4:
+            second[seat] = built.vertex
             assert types(events) == ["SettlementBuilt", "FoundingResourcesGained"]
-        if state.phase == FOUNDING_ROAD:
-            refused(state, seat, BuildRoad(edge=["N(2,2)", "S(2,1)"]), "E_NOT_CONNECTED")
-            run(state, seat, GAME.legal_moves(state, seat, Chance(b"m"))[0])
+        else:
+            assert types(events) == ["SettlementBuilt"]
+        assert state.phase == FOUNDING_ROAD
+        refused(state, seat, BuildRoad(edge=["N(2,2)", "S(2,1)"]), "E_NOT_CONNECTED")
+        roads = run(state, seat, GAME.legal_moves(state, seat, Chance(b"m"))[0])
+        assert roads[0].type == "RoadBuilt" and roads[0].free and built.vertex in roads[0].edge
     assert order == [0, 1, 2, 3, 3, 2, 1, 0]
     assert (state.turn, state.active, state.phase) == (1, 0, BEFORE_ROLL)
-    assert [sum(h) for h in state.hands] == [sum(h) for h in state.hands] and sum(map(sum, state.hands)) > 0
+    geometry = state.geometry
+    for seat, vertex in second.items():
+        expected = [0] * 5
+        for h in geometry.vertex_hexes[geometry.vertex_index[vertex]]:
+            if 0 <= state.hex_product[h] < 5:
+                expected[state.hex_product[h]] += 1
+        assert state.hands[seat] == expected
+    assert all(state.bank[r] + sum(hand[r] for hand in state.hands) == 19 for r in range(5))  # from the bank
 
 
 def test_base_seven_discards_above_seven_and_ten_points_win_on_ones_own_turn() -> None:
