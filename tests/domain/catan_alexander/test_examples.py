@@ -65,6 +65,7 @@ def test_ex1_battle_auction_karel_and_jana() -> None:
     state.largest_army = 3
     bank_before = list(state.bank)
     supply_before = state.gold_supply
+    jana_before = (list(state.hands[1]), state.gold[1], state.army[1])
     events = run(state, 0, MoveAlexander())
     assert types(events) == ["ArmyMoved", "TaskRevealed", "AuctionOpened"]
     moved, revealed, opened = events
@@ -85,6 +86,7 @@ def test_ex1_battle_auction_karel_and_jana() -> None:
     assert state.dev_deck[-1] == "knight"
     assert state.army[0] == 1 and state.largest_army == 3
     assert events[1].seat == 0 and events[1].task == "battle"
+    assert (state.hands[1], state.gold[1], state.army[1]) == jana_before  # the others keep everything
     assert state.phase == TRADE_BUILD
 
 
