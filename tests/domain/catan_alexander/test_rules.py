@@ -712,3 +712,60 @@ def test_after_the_end_a_spectator_sees_everything_and_commands_are_refused() ->
     refused(state, 0, EndTurn(), "GAME_OVER")
     refused(state, 1, OfferTrade(give={"gold": 1}, receive={"brick": 1}), "GAME_OVER")
     assert GAME.awaited(state) == {} and GAME.optional(state) == {}
+
+
+def test_r16_r18_one_crossing_per_move_and_what_it_holds() -> None:
+    """R16: one crossing per move_alexander; R18: plain → no task, token → revealed and auctioned."""
+    state, _ = new_game(4)
+    turn(state, 0, ALEXANDER, roll=5)
+    state.position = 5  # X6 is plain
+    events = run(state, 0, MoveAlexander())
+    assert types(events) == ["ArmyMoved"] and (events[0].from_position, events[0].to_position) == (5, 6)
+    assert events[0].kind == "plain" and state.phase == TRADE_BUILD and state.position == 6
+    turn(state, 0, ALEXANDER, roll=5)
+    task = state.tokens_on_board[7]
+    events = run(state, 0, MoveAlexander())
+    assert types(events) == ["ArmyMoved", "TaskRevealed", "AuctionOpened"] and events[1].task == task
+    assert 7 not in state.tokens_on_board and 7 not in GAME.view(state, None)["face_down_tokens"]
+
+
+def test_r37_trade_content() -> None:
+    """R37: both sides non-empty, no type on both sides; only resource cards and gold can be traded."""
+    state = trading(0, brick=1, gold=2)
+    refused(state, 0, OfferTrade(give={"brick": 1}, receive={}), "E_INVALID_TRADE")
+    refused(state, 0, OfferTrade(give={"brick": 1, "gold": 1}, receive={"gold": 1}), "E_INVALID_TRADE")
+    refused(state, 0, OfferTrade(give={"knight": 1}, receive={"ore": 1}), "BAD_INPUT")
+    offered = run(state, 0, OfferTrade(give={"brick": 1, "gold": 2}, receive={"ore": 1}))[0]
+    assert (offered.give, offered.receive, offered.to) == ({"brick": 1, "gold": 2}, {"ore": 1}, [1, 2, 3])
+
+
+def test_r39_r40_r43_a_city_keeps_its_harbour_and_costs_go_to_the_bank() -> None:
+    state = trading(0, ore=3, grain=2)
+    build(state, 0, "N(0,3)")  # the wool 2:1 harbour's other intersection
+    set_bank(state, gold=state.gold_supply)
+    run(state, 0, BuildCity(vertex="N(0,3)"))
+    assert state.bank == [0, 2, 0, 3, 0] and state.hands[0] == [0] * 5
+    assert (state.settlements[0], state.cities[0], total_vp(state, 0)) == (0, 1, 2)
+    set_hand(state, 0, wool=2)
+    assert run(state, 0, BankTrade(give="wool", receive="ore"))[0].gave == {"wool": 2}
+    refused(state, 0, BuildCity(vertex="N(0,3)"), "E_INSUFFICIENT")
+    set_hand(state, 0, ore=3, grain=2)
+    refused(state, 0, BuildCity(vertex="N(0,3)"), "E_NOT_OWN_SETTLEMENT")  # already a city
+
+
+def test_r55_victory_points() -> None:
+    """R55: settlement 1, city 2, Longest Road 2, Largest Army 2, Advisors 4/3/2, VP cards 1 (hidden)."""
+    from domain.catan_alexander.rules import public_vp
+
+    state, _ = new_game(4)
+    build(state, 2, "N(0,0)")
+    build(state, 2, "N(8,2)", city=True)
+    state.longest_road = 2
+    state.largest_army = 2
+    state.advisors["second"] = 2
+    state.dev_hand[2] = ["victory_point", "knight"]
+    state.dev_new[2] = ["victory_point"]
+    state.tokens_won[2] = 3
+    assert public_vp(state, 2) == 1 + 2 + 2 + 2 + 3
+    assert total_vp(state, 2) == public_vp(state, 2) + 2
+    assert GAME.scoreboard(state).scores[2] == public_vp(state, 2)  # live scores hide VP cards
