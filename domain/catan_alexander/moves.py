@@ -283,18 +283,21 @@ def discard_moves(state: State, seat: int, owed: int, rng: Sampler) -> list[Comm
 
 def robber_moves(state: State, seat: int) -> list[Command]:
     """R14: every hex but the robber's, with each opponent who has a building there, or nobody."""
-    owner = state.owner
-    robber = state.robber
+    vertex_hexes = state.geometry.vertex_hexes
+    victims: dict[int, set[int]] = {}  # hex -> opponents with a building on it
+    for other, buildings in enumerate(state.buildings_of):
+        if other != seat:
+            for v in buildings:
+                for h in vertex_hexes[v]:
+                    victims.setdefault(h, set()).add(other)
     seat_moves = CACHES[state.board].robber_moves
     moves: list[Command] = []
-    for h, corners in enumerate(state.geometry.hex_vertices):
-        if h == robber:
+    for h in range(len(state.geometry.hexes)):
+        if h == state.robber:
             continue
-        victims = {owner[v] for v in corners}
-        victims.discard(-1)
-        victims.discard(seat)
-        if victims:
-            moves.extend(seat_moves[h][v] for v in sorted(victims))
+        on_hex = victims.get(h)
+        if on_hex:
+            moves.extend(seat_moves[h][v] for v in sorted(on_hex))
         else:
             moves.append(seat_moves[h][None])
     return moves

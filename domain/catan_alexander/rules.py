@@ -773,6 +773,8 @@ def longest_trail(state: State, seat: int, network: set[int]) -> int:
         # building inside it is a single trail over all its roads (the usual case, found cheaply)
         return len(network)
     total = len(network)
+    if total == len(exits) - 1 and all(len(exits[v]) == 1 for v in blocked):
+        return tree_diameter(exits)
     best = 0
     stack = [(v, 0, 0) for v in starts or [next(iter(exits))]]
     while stack:
@@ -787,6 +789,30 @@ def longest_trail(state: State, seat: int, network: set[int]) -> int:
             if not used & bit:
                 stack.append((other, used | bit, length + 1))
     return best
+
+
+def tree_diameter(exits: dict[int, list[tuple[int, int]]]) -> int:
+    """The longest trail of a network without a cycle (and no other player's building inside it) is
+    its longest path: the farthest intersection from any one, then the farthest from that (two
+    breadth-first passes instead of a search over every trail)."""
+
+    def farthest(start: int) -> tuple[int, int]:
+        distance = {start: 0}
+        frontier = [start]
+        last = start
+        while frontier:
+            following = []
+            for v in frontier:
+                for _, other in exits[v]:
+                    if other not in distance:
+                        distance[other] = distance[v] + 1
+                        following.append(other)
+                        last = other
+            frontier = following
+        return last, distance[last]
+
+    end, _ = farthest(next(iter(exits)))
+    return farthest(end)[1]
 
 
 def component_edges(state: State, seat: int, start: int) -> set[int]:
