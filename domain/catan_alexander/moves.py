@@ -161,7 +161,7 @@ def unanswered_addressees(state: State) -> set[int]:
     }
 
 
-# Per (players, active seat): every other seat may negotiate (§4.1), built once and shared.
+# Per (players, active seat): every other seat may negotiate (§4.1), built once and shared (read-only).
 NEGOTIATORS = {
     (n, active): {seat: TRADE_OTHERS for seat in range(n) if seat != active} for n in (3, 4) for active in range(n)
 }
