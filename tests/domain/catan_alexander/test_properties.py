@@ -27,6 +27,8 @@ SETUPS = [
     (3, {}),
     (4, {}),
     (3, {"starting_gold": 0}),
+    (4, {"starting_gold": 0}),
+    (3, {"board": "base"}),
     (4, {"board": "base"}),
     (3, {"board": "base", "layout": "random"}),
     (4, {"board": "base", "layout": "random"}),
