@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from infra.aggregate import GameAggregate
 from infra.service import GameService
 from infra.settings import Settings, eventsourcing_env
 
@@ -14,5 +15,6 @@ def build_service(settings: Settings | None = None) -> GameService:
     if env["PERSISTENCE_MODULE"] == "eventsourcing.sqlite" and env["SQLITE_DBNAME"] != ":memory:":
         Path(env["SQLITE_DBNAME"]).parent.mkdir(parents=True, exist_ok=True)
     service = GameService(env=env)
-    service.snapshotting_intervals = {**service.snapshotting_intervals}
+    # Per instance, so that ALEXANDRIA_SNAPSHOT_INTERVAL changes no class shared by other services.
+    service.snapshotting_intervals = {GameAggregate: settings.snapshot_interval}
     return service

@@ -141,3 +141,14 @@ def test_a_reloaded_service_continues_the_game(db: Path, service: GameService) -
     report = verify_records([for_viewer(r, None, True) for r in fresh.records(created.game_id)], GAMES.get)
     assert report.chain_ok and report.seed_ok, report.problems
     fresh.close()
+
+
+def test_the_snapshot_interval_is_a_setting(tmp_path: Path) -> None:
+    service = build_service(Settings(database_url=f"sqlite:///{tmp_path}/s.sqlite", snapshot_interval=10))
+    created = service.create_game("sealed_guess", 2, {"rounds": 10}, b"i")
+    play(service, created)
+    final = service.load(created.game_id)
+    assert service.snapshots is not None
+    versions = [s.originator_version for s in service.snapshots.get(final.id)]
+    assert versions == list(range(10, final.version + 1, 10))
+    service.close()
