@@ -23,7 +23,6 @@ from domain.kernel.errors import RuleViolation
 from domain.kernel.log import COMMAND_ACCEPTED, Record
 from domain.kernel.match import Match
 from domain.kernel.messages import parse_command
-from domain.kernel.registry import GameRegistry
 from domain.kernel.seats import Seat
 from infra.aggregate import GameAggregate, MatchTranscoding
 
@@ -91,9 +90,8 @@ class GameService(Application[UUID]):
     name = "Alexandria"
     snapshotting_intervals = {GameAggregate: 100}
 
-    def __init__(self, env: dict[str, str] | None = None, games: GameRegistry = GAMES) -> None:
+    def __init__(self, env: dict[str, str] | None = None) -> None:
         super().__init__(env)
-        self.games = games
         self._locks: dict[UUID, threading.RLock] = {}
         self._locks_guard = threading.Lock()
 
@@ -106,7 +104,7 @@ class GameService(Application[UUID]):
     def create_game(
         self, game: str, players: int, options: dict[str, Any] | None = None, seed: bytes | None = None
     ) -> CreatedGame:
-        definition = self.games.get(game)
+        definition = GAMES.get(game)
         if options is not None and not isinstance(options, dict):
             raise Invalid("options must be a JSON object")
         match, records = Match.create(definition, players, options, seed or secrets.token_bytes(32))
