@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import base64
 import pickle
-from typing import Any
+from datetime import datetime
+from typing import Any, Protocol, cast
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
@@ -90,6 +91,18 @@ class GameAggregate(Aggregate):
         finally:
             del self._applying_live
         return records
+
+
+class StoredGameEvent(Protocol):
+    """What both of the aggregate's events carry: a log record, and when it was stored."""
+
+    record: dict[str, Any]
+    timestamp: datetime
+
+
+def record_of(event: object) -> Record:
+    """The log record a stored game event carries."""
+    return Record.from_dict(cast(StoredGameEvent, event).record)
 
 
 class MatchTranscoding(Transcoding):

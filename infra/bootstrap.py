@@ -16,5 +16,5 @@ def build_service(settings: Settings | None = None) -> GameService:
         Path(env["SQLITE_DBNAME"]).parent.mkdir(parents=True, exist_ok=True)
     service = GameService(env=env)
     # Per instance, so that ALEXANDRIA_SNAPSHOT_INTERVAL changes no class shared by other services.
-    service.snapshotting_intervals = {GameAggregate: settings.snapshot_interval}
+    service.snapshotting_intervals = {GameAggregate: settings.snapshot_interval}  # type: ignore[misc]
     return service

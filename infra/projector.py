@@ -21,13 +21,13 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 from eventsourcing.persistence import Notification
 from eventsourcing.postgres import PostgresApplicationRecorder
 from psycopg.sql import SQL, Identifier
 
-from domain.kernel.log import Record
+from infra.aggregate import StoredGameEvent, record_of
 from infra.readmodels import Cursor, ReadModelStore, json_text
 from infra.service import GameService
 from projections.base import ProjectedRecord, Projection
@@ -96,9 +96,9 @@ def projected_record(service: GameService, notification: Notification) -> Projec
     event = service.mapper.to_domain_event(notification)
     return ProjectedRecord(
         game_id=str(event.originator_id),
-        record=Record.from_dict(event.record),  # type: ignore[attr-defined]
+        record=record_of(event),
         notification_id=notification.id,
-        timestamp=event.timestamp.isoformat(),
+        timestamp=cast(StoredGameEvent, event).timestamp.isoformat(),
         token_hashes=getattr(event, "token_hashes", None),  # only a game's Started event has them
     )
 

@@ -23,7 +23,7 @@ from abc import ABC, abstractmethod
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager, suppress
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, cast
 
 import redis
 import redis.asyncio
@@ -266,16 +266,17 @@ class RedisStore(ReadModelStore):
         position, generation = self.redis.hmget(self.positions_key, [projection, f"{projection}:generation"])
         return Cursor(int(generation or 0), int(position or 0))
 
+    # The client decodes responses (decode_responses=True): strings, whatever redis-py's types say.
     def get(self, projection: str, collection: str, key: str) -> str | None:
-        return self.redis.hget(self.collection_key(projection, collection), key)
+        return cast("str | None", self.redis.hget(self.collection_key(projection, collection), key))
 
     def get_all(self, projection: str, collection: str) -> dict[str, str]:
-        return self.redis.hgetall(self.collection_key(projection, collection))
+        return cast("dict[str, str]", self.redis.hgetall(self.collection_key(projection, collection)))
 
     def export(self, projection: str) -> dict[str, dict[str, str]]:
         start = len(self.collection_key(projection, ""))
         keys = self.redis.scan_iter(match=f"{self.collection_key(projection, '')}*", count=1000)
-        return {key[start:]: self.redis.hgetall(key) for key in keys}
+        return {key[start:]: cast("dict[str, str]", self.redis.hgetall(key)) for key in keys}
 
     def commit(self, projection: str, expected: Cursor, position: int, changes: Changes) -> bool:
         keys = [self.positions_key]

@@ -24,7 +24,7 @@ from domain.kernel.log import COMMAND_ACCEPTED, Record
 from domain.kernel.match import Match
 from domain.kernel.messages import parse_command
 from domain.kernel.seats import Seat
-from infra.aggregate import GameAggregate, MatchTranscoding
+from infra.aggregate import GameAggregate, MatchTranscoding, record_of
 
 
 class ServiceError(Exception):
@@ -154,8 +154,7 @@ class GameService(Application[UUID]):
 
     def records(self, game_id: str, after: int = 0, through: int | None = None) -> list[Record]:
         uuid = parse_game_id(game_id)
-        events = self.events.get(uuid, gt=after, lte=through)
-        return [Record.from_dict(e.record) for e in events]
+        return [record_of(e) for e in self.events.get(uuid, gt=after, lte=through)]
 
     def seat_for_token(self, aggregate: GameAggregate, token: str | None) -> Seat | None:
         """The seat a bearer token belongs to; no token is a spectator."""

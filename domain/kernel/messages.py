@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from typing import Any, ClassVar, Literal, Union, get_args, get_origin
+from typing import Any, ClassVar, Literal, Self, Union, get_args, get_origin
 
 from domain.kernel.errors import BAD_INPUT, RuleViolation
 from domain.kernel.seats import Seat
@@ -33,7 +33,7 @@ class Message:
         return {name: getattr(self, name) for name in _field_names(type(self))}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Message:
+    def from_dict(cls, data: dict[str, Any]) -> Self:
         return cls(**data)
 
 
