@@ -470,12 +470,8 @@ def takeover_costs(
     """R50/R53: the governors to evict, the eviction cards (2 per governor, of its space's symbol)
     and the occupation cards (1 per symbol space without a new governor), all in space order."""
     evicted = [s for s in members if state.governors[s] != NOBODY]
-    eviction_cards = [SPACE_SYMBOL[s] for s in evicted for _ in range(2)]  # type: ignore[misc]
-    occupation_cards = [
-        SPACE_SYMBOL[s]
-        for s in members
-        if SPACE_SYMBOL[s] is not None and s not in governor_spaces  # type: ignore[misc]
-    ]
+    eviction_cards = [SPACE_SYMBOL[s] for s in evicted for _ in range(2)]
+    occupation_cards = [SPACE_SYMBOL[s] for s in members if SPACE_SYMBOL[s] is not None and s not in governor_spaces]
     return evicted, eviction_cards, occupation_cards  # type: ignore[return-value]
 
 
