@@ -78,7 +78,7 @@ SPACE_CORNERS: tuple[tuple[int, int, int], ...] = tuple(
 POINT_SPACES: tuple[frozenset[int], ...] = tuple(
     frozenset(s for s, corners in enumerate(SPACE_CORNERS) if p in corners) for p in range(len(POINTS))
 )
-START_POINT: int = POINT_ID[tuple(_BOARD["start_point"])]  # type: ignore[index]
+START_POINT: int = POINT_ID[tuple(_BOARD["start_point"])]
 
 # -- sides ------------------------------------------------------------------------------------------
 

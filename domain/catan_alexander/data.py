@@ -188,15 +188,15 @@ def _build_geometry(
     edges.sort()
     edge_index = {e: n for n, e in enumerate(edges)}
     vertex_edges: list[list[int]] = [[] for _ in ordered]
-    for n, (a, b) in enumerate(edges):
-        vertex_edges[a].append(n)
-        vertex_edges[b].append(n)
+    for edge_id, (first, second) in enumerate(edges):
+        vertex_edges[first].append(edge_id)
+        vertex_edges[second].append(edge_id)
     hex_vertices = tuple(tuple(key_index[c] for c in hex_corners(h)) for h in land)
 
     harbours: list[tuple[str, int]] = []
     if harbour_edges is not None:
-        for kind, (a, b) in harbour_edges:
-            va, vb = vertex_index[a], vertex_index[b]
+        for kind, (corner_a, corner_b) in harbour_edges:
+            va, vb = vertex_index[corner_a], vertex_index[corner_b]
             harbours.append((kind, edge_index[(min(va, vb), max(va, vb))]))
     if coast_start is not None and coast_harbours is not None:
         coast = _coast_walk(coast_start, vertex_index, edges, edge_index, vertex_edges, v_hexes)
@@ -308,7 +308,7 @@ ALEXANDER, ALEXANDER_RAW = _load_alexander()
 BASE, BASE_RAW = _load_base()
 GEOMETRIES = {"alexander": ALEXANDER, "base": BASE}
 BASE_RANDOM_NUMBERS: tuple[int, ...] = tuple(BASE_RAW["random_number_tokens"])  # type: ignore[arg-type]
-BASE_SPIRAL: tuple[Hex, ...] = tuple(tuple(h) for h in BASE_RAW["spiral"])  # type: ignore[attr-defined,misc]
+BASE_SPIRAL: tuple[Hex, ...] = tuple(tuple(h) for h in BASE_RAW["spiral"])  # type: ignore[attr-defined]
 
 TOKEN_CROSSINGS = tuple(i for i, kind in enumerate(ALEXANDER.route_kinds) if kind == "token")
 TEMPLE_CROSSINGS = tuple(i for i, kind in enumerate(ALEXANDER.route_kinds) if kind == "temple")

@@ -119,7 +119,7 @@ ALEXANDER_COMMANDS = ("move_alexander", *DEV_PLAY_COMMANDS)
 def awaited(state: State) -> dict[int, tuple[str, ...]]:
     phase = state.phase
     if phase == TRADE_BUILD:
-        result = {state.active: TRADE_ACTIVE}
+        result: dict[int, tuple[str, ...]] = {state.active: TRADE_ACTIVE}
         if state.offers:
             for seat in unanswered_addressees(state):
                 result[seat] = TRADE_OTHERS
@@ -162,7 +162,7 @@ def unanswered_addressees(state: State) -> set[int]:
 
 
 # Per (players, active seat): every other seat may negotiate (§4.1), built once and shared (read-only).
-NEGOTIATORS = {
+NEGOTIATORS: dict[tuple[int, int], dict[int, tuple[str, ...]]] = {
     (n, active): {seat: TRADE_OTHERS for seat in range(n) if seat != active} for n in (3, 4) for active in range(n)
 }
 
