@@ -19,7 +19,7 @@ from domain.kernel.chance import Chance
 from domain.kernel.log import canonical, for_viewer
 from domain.kernel.seats import Viewer
 from domain.kernel.verification import verify_records
-from infra.readside import BOARDS, SCOREBOARDS, ReadSide, embedded_read_side
+from infra.readside import BOARDS, SCOREBOARDS, ReadModelBehind, ReadSide, embedded_read_side
 from infra.service import GameService, Invalid
 
 VIEWER_PAGE = pathlib.Path(__file__).parent / "static" / "viewer.html"
@@ -167,9 +167,12 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
                     for record in records:
                         yield server_sent_event("record", for_viewer(record, viewer, reveal_all=False), record.position)
                     sent = records[-1].position
-                    await reads.caught_up(BOARDS, game_id, sent)
-                    view = await run_in_threadpool(reads.board, game_id, viewer, sent)
-                    yield server_sent_event("view", view, sent)
+                    try:
+                        await reads.caught_up(BOARDS, game_id, sent)
+                        view = await run_in_threadpool(reads.board, game_id, viewer, sent)
+                        yield server_sent_event("view", view, sent)
+                    except ReadModelBehind:
+                        pass  # a lagging read model (a projection worker restarting) never stops the records
                     if records[-1].type == "GameEnded":
                         yield server_sent_event("end", {"version": sent}, sent)
                         return

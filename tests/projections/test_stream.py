@@ -9,7 +9,11 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from api.app import create_app
 from domain.kernel.log import for_viewer
+from infra.projector import Projector
+from infra.readmodels import MemoryStore
+from infra.readside import ReadModelBehind, ReadSide
 from infra.service import GameService
 from tests.projections.test_projections import play
 from tests.support.http import auth
@@ -84,3 +88,20 @@ def test_a_stream_follows_a_game_played_while_it_is_open(client: TestClient, ser
     assert streamed == [json.loads(json.dumps(for_viewer(r, None, reveal_all=False))) for r in records]
     assert messages[-1] == ("end", {"version": len(records)})
     assert sum(event == "view" for event, _ in messages) >= 2, "the first view, then the game as it moved"
+
+
+def test_a_lagging_read_model_never_stops_the_records(service: GameService) -> None:
+    """A projection worker restarting mid-game delays the views, never the records."""
+
+    class Lagging(ReadSide):
+        async def caught_up(self, projection: str, game_id: str, min_version: int | None) -> None:
+            if min_version is not None and min_version > 1:
+                raise ReadModelBehind("the boards read model is restarting")
+
+    created = play(service, "lagging")
+    store = MemoryStore()
+    client = TestClient(create_app(service, Lagging(service, store, Projector(service, store))))
+    records = service.records(created.game_id)
+    messages = read_stream(client, f"/games/{created.game_id}/stream", auth(created.tokens[1]))
+    assert [data["position"] for event, data in messages if event == "record"] == [r.position for r in records]
+    assert messages[-1] == ("end", {"version": len(records)})
