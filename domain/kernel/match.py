@@ -7,6 +7,7 @@ from typing import Any
 
 from domain.kernel import engine
 from domain.kernel.chance import Chance
+from domain.kernel.errors import RuleViolation
 from domain.kernel.game import GameDefinition
 from domain.kernel.log import (
     COMMAND_ACCEPTED,
@@ -97,7 +98,13 @@ class Match:
     def execute(self, seat: Seat, command: Command, command_id: str | None = None) -> list[Record]:
         """Decide and apply ``command`` for ``seat``; raises ``RuleViolation`` and changes nothing if refused."""
         counters_before = dict(self.chance.counters)
-        state, events = engine.execute(self.game, self.state, seat, command, self.chance)
+        try:
+            state, events = engine.execute(self.game, self.state, seat, command, self.chance)
+        except RuleViolation:
+            # A refusal records nothing, so it must not move the chance streams either: the
+            # next draw has to be the one a replay of the log would make.
+            self.chance.counters = counters_before
+            raise
         self.state = state
         records = self._seal_batch(
             [command_record_parts(seat, command, command_id), *map(event_record_parts, events)], counters_before

@@ -175,3 +175,17 @@ def test_a_seat_may_send_an_optional_command_without_being_awaited() -> None:
     with pytest.raises(RuleViolation) as refused:
         engine.execute(game, state, 1, CommitGuess(2), Chance(b"o"))
     assert refused.value.code == "NOT_YOUR_TURN"
+
+
+def test_a_refused_command_does_not_move_the_chance_streams() -> None:
+    from dataclasses import replace
+
+    def decide_after_a_draw(state, seat, command, chance):  # type: ignore[no-untyped-def]
+        chance.die("dice")  # a rule that draws, then refuses
+        raise RuleViolation("LATE_REFUSAL", "refused after drawing")
+
+    game = replace(GAME, decide=decide_after_a_draw)
+    match, _ = Match.create(game, 2, {}, b"seed")
+    with pytest.raises(RuleViolation):
+        match.execute(0, CommitGuess(3))
+    assert match.chance.counters == {}
