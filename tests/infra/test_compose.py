@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
+import yaml
 
 from infra.settings import Settings
 
-yaml = pytest.importorskip("yaml")
 COMPOSE = Path(__file__).resolve().parents[2] / "infra" / "compose.yaml"
 
 
