@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from domain.kernel import engine
@@ -45,6 +46,17 @@ def play_recorded_game(
         commands += 1
         assert commands <= max_commands, f"{game.id}: no end after {max_commands} commands"
     return match, records
+
+
+def states_along(game: GameDefinition[Any], match: Match, records: list[Record]) -> Iterator[Any]:
+    """Replay the log, yielding the state after each game event (one object, updated in place),
+    so a test can check its invariants at every step; the replay must end at the live state."""
+    state = game.initial_state(match.players, match.options)
+    for record in records:
+        if record.type in game.event_types:
+            state = game.evolve(state, match.event_of(record))
+            yield state
+    assert state == match.state
 
 
 def check_legal_moves_accepted(game: GameDefinition[Any], state: Any, seat: int, chance: Chance) -> None:

@@ -21,6 +21,7 @@ from tests.support.properties import (
     check_replay_rebuilds,
     check_views_are_json,
     play_recorded_game,
+    states_along,
 )
 
 SETUPS = [
@@ -63,12 +64,9 @@ def test_random_bots_finish_and_the_record_replays_and_verifies(seed: bytes, set
     check_replay_rebuilds(GAME, match, records)
     check_record_verifies(GAME, records)
     check_views_are_json(GAME, match.state, players)
-    replay = GAME.initial_state(players, match.options)
-    for record in records[1:]:
-        if record.type != "CommandAccepted":
-            replay = GAME.evolve(replay, GAME.event_types[record.type].from_dict(record.data))
-            if replay.phase != "SETUP":
-                check_invariants(replay)
+    for state in states_along(GAME, match, records):
+        if state.phase != "SETUP":
+            check_invariants(state)
 
 
 @settings(max_examples=6, deadline=None)

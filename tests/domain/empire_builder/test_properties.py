@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from domain.empire_builder import GAME
 from domain.empire_builder.commands import AllocateResources, ReallocateResources
 from domain.empire_builder.data import ALL_SPLITS, CITY_PIECES, CUBES, PROVINCES, TEMPLE_PIECES
-from domain.empire_builder.rules import initial_state
 from domain.empire_builder.state import ALLOCATION, REALLOCATION, State
 from domain.kernel import Chance, RuleViolation
 from domain.kernel.bots import RandomBot
@@ -26,6 +25,7 @@ from tests.support.properties import (
     check_replay_rebuilds,
     check_views_are_json,
     play_recorded_game,
+    states_along,
 )
 
 OPTIONS = [
@@ -62,19 +62,15 @@ def check_buildings_stay(state: State, temples: dict[str, list[int]], cities: di
 
 
 def replay_checking_invariants(match: Match, records: list[Record]) -> None:
-    state = initial_state(match.players, match.options)
     vp = [0] * match.players
     temples: dict[str, list[int]] = {}
     cities: dict[str, int] = {}
-    for record in records:
-        if record.type in GAME.event_types:
-            GAME.evolve(state, match.event_of(record))
-            check_invariants(state, vp)
-            check_buildings_stay(state, temples, cities)
-            vp = [p.vp for p in state.seats]
-            temples = {p: list(owners) for p, owners in state.temples.items()}
-            cities = dict(state.cities)
-    assert state == match.state
+    for state in states_along(GAME, match, records):
+        check_invariants(state, vp)
+        check_buildings_stay(state, temples, cities)
+        vp = [p.vp for p in state.seats]
+        temples = {p: list(owners) for p, owners in state.temples.items()}
+        cities = dict(state.cities)
 
 
 # -- (a) bots finish, in every player count and variant ---------------------------------------------
