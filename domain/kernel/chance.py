@@ -70,6 +70,9 @@ class Chance:
             result[i], result[j] = result[j], result[i]
         return result
 
+    def sample(self, purpose: str, items: Sequence[T], k: int) -> list[T]:
+        return self.shuffle(purpose, items)[:k]
+
     def derive_key(self, label: str) -> bytes:
         """A secret key for ``label`` (used to salt digests of private events)."""
         return hmac.new(self._seed, f"key:{label}".encode(), hashlib.sha256).digest()
