@@ -81,9 +81,9 @@ class GameAggregate(Aggregate):
         except ValueError:
             return None
 
-    def execute(self, seat: Seat, command: Command, command_id: str | None) -> list[Record]:
+    def execute(self, seat: Seat, command: Command, command_id: str | None, at: int | None = None) -> list[Record]:
         """Decide and apply; raises ``RuleViolation`` (nothing changed) when refused."""
-        records = self.match.execute(seat, command, command_id)
+        records = self.match.execute(seat, command, command_id, at)
         self._applying_live = True
         try:
             for record in records:

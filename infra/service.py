@@ -174,7 +174,10 @@ class GameService(Application[UUID]):
         payload: dict[str, Any],
         expected_version: int | None = None,
         command_id: str | None = None,
+        at: int | None = None,
     ) -> tuple[Seat, CommandResult]:
+        """Execute a command for the bearer's seat. ``at`` (ms) stamps the record with the server's
+        time (clocked tournament games)."""
         uuid = parse_game_id(game_id)
         with self._lock(uuid):
             aggregate = self.load(game_id)
@@ -190,7 +193,7 @@ class GameService(Application[UUID]):
                 )
             command = parse_command(aggregate.match.game.command_types, payload)
             try:
-                records = aggregate.execute(seat, command, command_id)
+                records = aggregate.execute(seat, command, command_id, at)
                 self.save(aggregate)
             except RuleViolation:
                 self._evict(uuid)

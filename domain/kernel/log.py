@@ -141,13 +141,21 @@ def event_record_parts(event: Event) -> RecordParts:
     return event.type, event.to_dict(), viewers, (event.public_form() if viewers is not None else None)
 
 
-def command_record_parts(seat: Seat, command: Command, command_id: str | None) -> RecordParts:
+def command_record_parts(seat: Seat, command: Command, command_id: str | None, at: int | None = None) -> RecordParts:
     """``CommandAccepted`` records what was asked, so the game can be re-executed to verify it.
 
     The client's command id is never public; a sealed command's fields are private to its sender.
+    ``at`` is the server's time (ms) stamped on a clocked game's commands: data, so that replay and
+    verification never read a clock.
     """
-    data = {"seat": seat, "command": {"type": command.type, **command.to_dict()}, "command_id": command_id}
-    public = {"seat": seat, "command": {"type": command.type}}
+    data: dict[str, Any] = {
+        "seat": seat,
+        "command": {"type": command.type, **command.to_dict()},
+        "command_id": command_id,
+    }
+    public: dict[str, Any] = {"seat": seat, "command": {"type": command.type}}
+    if at is not None:
+        data["at"] = public["at"] = at
     if not command.private:
         public["command"] = data["command"]
     return COMMAND_ACCEPTED, data, frozenset({seat}), public

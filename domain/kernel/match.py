@@ -95,7 +95,9 @@ class Match:
     def is_over(self) -> bool:
         return bool(self.game.is_over(self.state))
 
-    def execute(self, seat: Seat, command: Command, command_id: str | None = None) -> list[Record]:
+    def execute(
+        self, seat: Seat, command: Command, command_id: str | None = None, at: int | None = None
+    ) -> list[Record]:
         """Decide and apply ``command`` for ``seat``; raises ``RuleViolation`` and changes nothing if refused."""
         counters_before = dict(self.chance.counters)
         try:
@@ -107,7 +109,7 @@ class Match:
             raise
         self.state = state
         records = self._seal_batch(
-            [command_record_parts(seat, command, command_id), *map(event_record_parts, events)], counters_before
+            [command_record_parts(seat, command, command_id, at), *map(event_record_parts, events)], counters_before
         )
         if command_id is not None:
             self.command_positions[command_id] = records[0].position

@@ -139,7 +139,7 @@ def _check_reexecution(
             return False
         try:
             command = parse_command(game.command_types, data["command"])
-            batch = match.execute(data["seat"], command, data.get("command_id"))
+            batch = match.execute(data["seat"], command, data.get("command_id"), data.get("at"))
         except RuleViolation as refusal:
             problems.append(f"position {position + 1}: the recorded command is refused on re-execution ({refusal})")
             return False
