@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from api.errors import install_error_handlers
+from api.tournament_routes import tournament_router
 from domain.catalog import GAMES
 from domain.kernel.chance import Chance
 from domain.kernel.log import canonical, for_viewer
@@ -21,6 +22,7 @@ from domain.kernel.seats import Viewer
 from domain.kernel.verification import verify_records
 from infra.readside import BOARDS, SCOREBOARDS, ReadModelBehind, ReadSide, embedded_read_side
 from infra.service import GameService, Invalid
+from infra.tournament_service import TournamentService
 
 VIEWER_PAGE = pathlib.Path(__file__).parent / "static" / "viewer.html"
 bearer = HTTPBearer(auto_error=False, description="A seat token from POST /games; none for a spectator")
@@ -79,7 +81,9 @@ def server_sent_event(event: str, data: Any, event_id: int | None = None) -> str
     return f"{head}event: {event}\ndata: {canonical(data)}\n\n"
 
 
-def create_app(service: GameService, read_side: ReadSide | None = None) -> FastAPI:
+def create_app(
+    service: GameService, read_side: ReadSide | None = None, tournaments: TournamentService | None = None
+) -> FastAPI:
     app = FastAPI(
         title="Alexandria",
         description="Event-sourced game server for four board games about Alexander the Great.",
@@ -89,6 +93,8 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
     reads = read_side or embedded_read_side(service)
     app.state.service = service
     app.state.read_side = reads
+    tournaments = tournaments or TournamentService(service)
+    app.include_router(tournament_router(tournaments, reads))
 
     def viewer_of(game_id: str, credentials: HTTPAuthorizationCredentials | None) -> tuple[Viewer, bool]:
         with service.reading(game_id) as aggregate:
@@ -125,7 +131,9 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
     async def get_game(game_id: str, credentials: Token, min_version: MinVersion = None) -> dict[str, Any]:
         await reads.caught_up(BOARDS, game_id, min_version)
         viewer = await run_in_threadpool(reads.viewer, game_id, token_of(credentials))
-        return await run_in_threadpool(reads.board, game_id, viewer, min_version)
+        board = await run_in_threadpool(reads.board, game_id, viewer, min_version)
+        clock = await run_in_threadpool(tournaments.clock_view, game_id)  # a clocked tournament game's clocks
+        return board if clock is None else {**board, "clock": clock}
 
     @app.get("/games/{game_id}/scoreboard", summary="Live scores, placings and winners")
     async def get_scoreboard(game_id: str, min_version: MinVersion = None) -> dict[str, Any]:

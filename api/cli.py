@@ -189,5 +189,9 @@ def project(rebuild: str | None, once: bool) -> None:
     projector.run_forever(stop)
 
 
+from api.cli_tournament import tournament  # noqa: E402  (a command group of its own module)
+
+main.add_command(tournament)
+
 if __name__ == "__main__":
     main()
