@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table as RichTable
 
@@ -69,7 +70,7 @@ def verify(bundle: Path, as_json: bool) -> None:
         verdict = "[green]verified[/green]" if report.ok else "[red]NOT verified[/red]"
         console.print(f"{bundle}: {verdict}; {report.games_checked} games checked in {elapsed:.2f} s")
         for line in report.problems:
-            console.print(f"  [red]✗[/red] {line}", markup=True, highlight=False)
+            console.print(f"  [red]✗[/red] {escape(line)}", highlight=False)
         console.print(f"fingerprint: {report.fingerprint}")
     if not report.ok:
         sys.exit(1)

@@ -7,8 +7,9 @@ seed, so the verifier can seat every round again and compare.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations, permutations
 
 from domain.kernel.chance import Chance
@@ -18,6 +19,8 @@ Player = int
 # How many partial seatings the search for fewer repeat meetings may try per round: enough to
 # find a repeat-free round where one exists in the usual sizes, bounded so seating stays quick.
 SEARCH_BUDGET = 20_000
+GROUPING_BUDGET = 20  # partial groupings tried per round of the schedule search
+PLAN_BUDGET = 60  # rounds tried in the search for a whole balanced schedule
 WINDOW = 16  # a table is filled from the next WINDOW players in order (and the greedy pick beyond)
 
 
@@ -38,6 +41,11 @@ def meetings(tables_so_far: Sequence[Sequence[Player]]) -> Counter[tuple[Player,
 
 def _pair(a: Player, b: Player) -> tuple[Player, Player]:
     return (a, b) if a < b else (b, a)
+
+
+def _repeats(table: Sequence[Player], met: Counter[tuple[Player, Player]]) -> int:
+    """How many pairs at the table have met before: each is an opponent nobody gains."""
+    return sum(1 for a, b in combinations(table, 2) if met[_pair(a, b)])
 
 
 def choose_byes(order: Sequence[Player], table_size: int, byes_so_far: Counter[Player]) -> list[Player]:
@@ -90,21 +98,27 @@ def _completions(
 ) -> list[tuple[int, list[Player]]]:
     """Ways to fill the anchor's table from ``rest``, fewest repeats first, then nearest in order."""
     window = rest[:WINDOW] if len(rest) > WINDOW else rest
-    options: list[tuple[int, list[int], list[Player]]] = []
-    for members in combinations(window, table_size - 1):
-        cost = sum(met[_pair(a, b)] for a, b in combinations((anchor, *members), 2))
-        options.append((cost, [rest.index(m) for m in members], list(members)))
-    options.sort(key=lambda o: (o[0], o[1]))
-    chosen = [(cost, members) for cost, _, members in options[:limit]]
+    # Pairs of the window that met before, and which window players met the anchor: the cost of a
+    # filling is then a few set look-ups instead of a count over every pair.
+    met_anchor = {i for i, p in enumerate(window) if met[_pair(anchor, p)]}
+    met_pairs = {(i, j) for i, j in combinations(range(len(window)), 2) if met[_pair(window[i], window[j])]}
+    options: list[tuple[int, tuple[int, ...]]] = []
+    for picked in combinations(range(len(window)), table_size - 1):
+        cost = sum(1 for i in picked if i in met_anchor) + sum(
+            1 for pair in combinations(picked, 2) if pair in met_pairs
+        )
+        options.append((cost, picked))
+    options.sort()
+    chosen = [(cost, [window[i] for i in picked]) for cost, picked in options[:limit]]
     if len(window) < len(rest):
         # Beyond the window, the greedy fill by repeats then order (keeps far players reachable).
         greedy: list[Player] = [anchor]
         pool = list(rest)
         while len(greedy) < table_size:
-            pick = min(pool, key=lambda p: (sum(met[_pair(p, q)] for q in greedy), pool.index(p)))
+            pick = min(pool, key=lambda p: (sum(1 for q in greedy if met[_pair(p, q)]), pool.index(p)))
             greedy.append(pick)
             pool.remove(pick)
-        cost = sum(met[_pair(a, b)] for a, b in combinations(greedy, 2))
+        cost = _repeats(greedy, met)
         if greedy[1:] not in [m for _, m in chosen]:
             chosen.append((cost, greedy[1:]))
             chosen.sort(key=lambda o: o[0])
@@ -150,45 +164,103 @@ def seeded_order(players: Sequence[Player], seed: bytes) -> list[Player]:
     return Chance(seed).shuffle("order", list(players))
 
 
-def _repeat_free_groupings(
-    remaining: list[Player], table_size: int, met: Counter[tuple[Player, Player]], nodes: list[int], budget: int
-) -> list[list[list[Player]]]:
-    """Up to a few groupings of ``remaining`` into tables where nobody meets anyone again."""
-    if not remaining:
-        return [[]]
-    found: list[list[list[Player]]] = []
-    anchor, rest = remaining[0], remaining[1:]
-    for members in combinations(rest, table_size - 1):
+def _groupings(
+    remaining: list[Player], table_size: int, met: Counter[tuple[Player, Player]], budget: int, keep: int
+) -> list[tuple[int, list[list[Player]]]]:
+    """Up to ``keep`` of the groupings of ``remaining`` into tables with the fewest repeat
+    meetings, found best-first (each table's fillings tried fewest repeats first) within ``budget``."""
+    found: list[tuple[int, list[list[Player]]]] = []
+    nodes = [0]
+
+    def search(rest: list[Player], tables: list[list[Player]], cost: int) -> None:
+        if nodes[0] > budget or (len(found) >= keep and cost >= found[-1][0]):
+            return
         nodes[0] += 1
-        if nodes[0] > budget:
-            break
-        table = (anchor, *members)
-        if any(met[_pair(a, b)] for a, b in combinations(table, 2)):
-            continue
-        taken = set(members)
-        for tail in _repeat_free_groupings([p for p in rest if p not in taken], table_size, met, nodes, budget):
-            found.append([list(table), *tail])
-            if len(found) >= 3:
-                return found
+        if not rest:
+            found.append((cost, [list(t) for t in tables]))
+            found.sort(key=lambda f: f[0])
+            del found[keep:]
+            return
+        anchor, others = rest[0], rest[1:]
+        for extra, members in _completions(anchor, others, table_size, met):
+            taken = set(members)
+            search([p for p in others if p not in taken], [*tables, [anchor, *members]], cost + extra)
+            if found and found[0][0] == 0 and len(found) >= keep:
+                return
+
+    search(remaining, [], 0)
     return found
 
 
+@lru_cache(maxsize=64)  # a pure function, asked once per round of the same tournament
 def plan_balanced(
-    players: Sequence[Player], table_size: int, byes_by_round: Sequence[Sequence[Player]], seed: bytes
-) -> list[list[list[Player]]] | None:
-    """A whole balanced schedule (tables per round, seat order not yet chosen) in which nobody
-    meets anyone twice, found by a bounded search across rounds; None when none was found."""
+    players: tuple[Player, ...], table_size: int, byes_by_round: tuple[tuple[Player, ...], ...], seed: bytes
+) -> list[list[list[Player]]]:
+    """A whole balanced schedule (each round's tables, seat order not yet chosen) with as few
+    repeat meetings as a bounded search across all rounds finds: none where that is possible.
+
+    Callers must not change the result (it is cached)."""
+    rng = Chance(seed)
+    orders = [rng.shuffle(f"plan:{r}", [p for p in players if p not in byes]) for r, byes in enumerate(byes_by_round)]
+    free = _repeat_free_plan(orders, table_size)
+    if free is not None:
+        return free
+    # The round-by-round seating is the bound to beat (what Swiss does with a fixed order).
+    best: list[list[list[Player]]] = []
+    met: Counter[tuple[Player, Player]] = Counter()
+    for order in orders:
+        grouping = group_tables(order, table_size, met)
+        best.append(grouping)
+        met += meetings(grouping)
+    best_cost = [float(sum(count - 1 for count in met.values()))]
+    nodes = [0]
+    budget = PLAN_BUDGET
+
+    def search(
+        round_index: int, met: Counter[tuple[Player, Player]], plan: list[list[list[Player]]], cost: int
+    ) -> None:
+        if cost >= best_cost[0] or nodes[0] > budget:
+            return
+        if round_index == len(orders):
+            best[:] = plan
+            best_cost[0] = cost
+            return
+        keep = 1 if round_index == 0 else 6  # the first round's choice is a relabelling
+        for extra, grouping in _groupings(orders[round_index], table_size, met, GROUPING_BUDGET, keep=keep):
+            nodes[0] += 1
+            search(round_index + 1, met + meetings(grouping), [*plan, grouping], cost + extra)
+            if best_cost[0] == 0 or nodes[0] > budget:
+                return
+
+    search(0, Counter(), [], 0)
+    return best
+
+
+def _repeat_free_plan(orders: list[list[Player]], table_size: int) -> list[list[list[Player]]] | None:
+    """A schedule in which nobody meets anyone twice, by a quick search across rounds; None if none turned up."""
     nodes = [0]
     budget = SEARCH_BUDGET * 5
-    rng = Chance(seed)
+
+    def groupings(remaining: list[Player], met: Counter[tuple[Player, Player]]) -> Iterator[list[list[Player]]]:
+        if not remaining:
+            yield []
+            return
+        anchor, rest = remaining[0], remaining[1:]
+        for members in combinations(rest, table_size - 1):
+            nodes[0] += 1
+            if nodes[0] > budget:
+                return
+            table = (anchor, *members)
+            if _repeats(table, met):
+                continue
+            taken = set(members)
+            for tail in groupings([p for p in rest if p not in taken], met):
+                yield [list(table), *tail]
 
     def search(round_index: int, met: Counter[tuple[Player, Player]]) -> list[list[list[Player]]] | None:
-        if round_index == len(byes_by_round):
+        if round_index == len(orders):
             return []
-        order = rng.shuffle(
-            f"plan:{round_index}:{nodes[0]}", [p for p in players if p not in byes_by_round[round_index]]
-        )
-        for grouping in _repeat_free_groupings(order, table_size, met, nodes, budget):
+        for grouping in groupings(orders[round_index], met):
             later = search(round_index + 1, met + meetings(grouping))
             if later is not None:
                 return [grouping, *later]

@@ -117,15 +117,14 @@ def _balanced_round(
         byes_so_far.update(byes)
         byes_by_round.append(byes)
     plan = pairing.plan_balanced(
-        players, config.table_size, byes_by_round, pairing_seed(master_seed, state.tournament_id, 0)
+        tuple(players),
+        config.table_size,
+        tuple(tuple(b) for b in byes_by_round),
+        pairing_seed(master_seed, state.tournament_id, 0),
     )
     seed = pairing_seed(master_seed, state.tournament_id, number)
     byes = byes_by_round[number - 1]
-    if plan is None:
-        order = [p for p in pairing.seeded_order(players, seed) if p not in byes]
-        groups = pairing.group_tables(order, config.table_size, pairing.meetings([t.players for t in state.tables()]))
-    else:
-        groups = plan[number - 1]
+    groups = plan[number - 1]
     rng_tables = Chance(seed)
     counts = state.seat_counts()
     seated = [pairing.seat_order(g, counts, rng_tables, f"seats:{i}") for i, g in enumerate(groups)]
