@@ -292,9 +292,12 @@ class TournamentService(EventSourcedProjection[UUID]):
         server's time after any timeout that is due has been recorded and ruled on."""
         aggregate, table, seat = self.seat_of(tournament_id, game_id, player_token)
         state = aggregate.log.state
+        if state.settings.time_control is not None or state.forfeited(game_id):
+            self.enforce_clock(tournament_id, game_id)
+            aggregate = self.load(tournament_id)
+            state = aggregate.log.state
         if table.players[seat] in state.forfeited(game_id):
             raise Conflict(f"player {table.players[seat]} has forfeited game {game_id}; the bot plays the seat")
-        self.enforce_clock(tournament_id, game_id)
         at = None
         if state.settings.time_control is not None:
             at = max(self.now(), self._clock(aggregate, table).last_stamp)
@@ -353,7 +356,9 @@ class TournamentService(EventSourcedProjection[UUID]):
                     seat = flagged[0]
                     expiry = clock.expiry(seat)
                     assert expiry is not None
-                    stamp = max(expiry, clock.last_stamp)
+                    # Stamped when it is seen (the next request or the clock worker): the seats
+                    # that follow are not charged for a timeout nobody had noticed yet.
+                    stamp = max(now, clock.last_stamp)
                     if seat not in forfeited:
                         self._record_timeout(tournament_id, game_id, seat, version, expiry)
                 elif forfeited & set(awaited):

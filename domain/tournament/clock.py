@@ -2,7 +2,8 @@
 stamped on every accepted command (``CommandAccepted.data.at``, milliseconds). Nothing reads a
 clock here, so the verifier gets the same answer as the server did.
 
-A seat's clock runs while the game awaits it; a move adds the increment to the mover's clock.
+A seat's clock runs while the game awaits it; a move adds the increment to the mover's clock
+(a seat that had run out starts again from zero).
 """
 
 from __future__ import annotations
@@ -52,7 +53,9 @@ class GameClock:
                 at = stamp if isinstance(stamp, int) else self.last_stamp
                 for seat, since in self.running_since.items():
                     self.remaining[seat] -= max(0, at - since)
-                self.remaining[record.data["seat"]] += self.control.increment_ms
+                mover = record.data["seat"]
+                # A seat that ran out moves (the rule's move) with nothing left, never less.
+                self.remaining[mover] = max(self.remaining[mover], 0) + self.control.increment_ms
                 self.running_since = {}
                 self.last_stamp = max(self.last_stamp, at)
             match.apply_record(record)

@@ -188,8 +188,8 @@ def _replayed(game: GameDefinition[Any], created: dict[str, Any], raw: list[dict
 def _check_timeouts(
     game: GameDefinition[Any], table: Table, raw: list[dict[str, Any]], state: TournamentState
 ) -> list[str]:
-    """Each recorded timeout: the seat's clock, recomputed from the record, had run out then, and
-    the game's next command is the seat's, stamped at the expiry."""
+    """Each recorded timeout: the seat's clock, recomputed from the record, ran out when recorded,
+    and the game's next command is the seat's, stamped after it ran out."""
     control = state.settings.time_control
     timeouts = [t for t in state.timeouts if t["game_id"] == table.game_id]
     if not timeouts:
@@ -212,7 +212,8 @@ def _check_timeouts(
             following is None
             or following.type != COMMAND_ACCEPTED
             or following.data["seat"] != timeout["seat"]
-            or following.data.get("at") != max(expiry, clock.last_stamp)
+            or not isinstance(following.data.get("at"), int)
+            or following.data["at"] < expiry
         ):
             problems.append(f"after the timeout of seat {timeout['seat']} the game does not go on with its move")
     return problems

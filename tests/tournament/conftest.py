@@ -25,8 +25,10 @@ class FakeClock:
 
 
 @pytest.fixture
-def games(tmp_path: Path) -> Iterator[GameService]:
-    service = build_service(Settings(database_url=f"sqlite:///{tmp_path}/events.sqlite"))
+def games() -> Iterator[GameService]:
+    """In memory: these tests are about tournaments, not about the disk (a file store's commit
+    waits for the disk on every command)."""
+    service = build_service(Settings(database_url="sqlite:///:memory:"))
     yield service
     service.close()
 
@@ -34,6 +36,13 @@ def games(tmp_path: Path) -> Iterator[GameService]:
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
+
+
+@pytest.fixture
+def file_games(tmp_path: Path) -> Iterator[GameService]:
+    service = build_service(Settings(database_url=f"sqlite:///{tmp_path}/events.sqlite"))
+    yield service
+    service.close()
 
 
 @pytest.fixture
