@@ -20,6 +20,7 @@ from domain.tournament.config import FORMATS, TIMEOUT_RULES
 from domain.tournament.rules import standings_view
 from domain.tournament.verification import verify_bundle
 from infra.bootstrap import build_service
+from infra.service import ServiceError
 from infra.settings import Settings
 from infra.tournament_run import run_tournament
 from infra.tournament_service import TournamentService
@@ -74,6 +75,34 @@ def verify(bundle: Path, as_json: bool) -> None:
         console.print(f"fingerprint: {report.fingerprint}")
     if not report.ok:
         sys.exit(1)
+
+
+@tournament.command()
+@click.argument("tournament_ids", nargs=-1, required=True, metavar="TOURNAMENT_ID...")
+@click.option(
+    "--every", type=click.FloatRange(0.05, 3600), default=1.0, show_default=True, help="seconds between looks"
+)
+@click.option("--once", is_flag=True, help="look once, then exit")
+def clocks(tournament_ids: tuple[str, ...], every: float, once: bool) -> None:
+    """A clock worker: record every timeout that is due in these tournaments (in the configured
+    store) and apply their clock rule, now and every few seconds."""
+    import signal
+    import threading
+
+    tournaments = TournamentService(build_service(Settings()))
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    while True:
+        for tournament_id in tournament_ids:
+            try:
+                moves = tournaments.enforce_clocks(tournament_id)
+            except ServiceError as problem:
+                raise click.ClickException(f"{problem.code}: {problem.message}") from None
+            if moves:
+                click.echo(f"{tournament_id}: the clock rule played {moves} moves", err=True)
+        if once or stop.wait(every):
+            return
 
 
 @tournament.command()
