@@ -15,7 +15,7 @@ from domain.kernel.chance import Chance
 from domain.kernel.errors import RuleViolation
 from domain.kernel.log import Record, canonical, for_viewer
 from domain.kernel.match import Match
-from domain.kernel.verification import verify_records
+from domain.kernel.verification import verify_export
 from infra.bootstrap import build_service
 from infra.settings import Settings
 from infra.simulation import play_with_bot
@@ -115,12 +115,19 @@ def read_record_file(path: Path) -> list[dict[str, Any]]:
 
 @main.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-def verify(file: Path) -> None:
-    """Check the hash chain and (after the end) the seed of an exported game record, offline."""
-    report = verify_records(read_record_file(file), GAMES.get)
+@click.option("--fingerprint", default=None, metavar="HEX", help="the published fingerprint the record must end with")
+@click.option("--commitment", default=None, metavar="HEX", help="the published seed commitment it must start with")
+def verify(file: Path, fingerprint: str | None, commitment: str | None) -> None:
+    """Check an exported game record offline: shape, hash chain, seed, and a re-execution of every
+    command. Exits 0 only for a complete record that verifies; 1 when something is wrong; 3 when
+    the record is incomplete (the game has not ended, so its seed is not revealed)."""
+    try:
+        content = file.read_bytes()
+    except OSError as problem:
+        raise click.ClickException(f"cannot read {file}: {problem}") from None
+    report = verify_export(content, GAMES.get, fingerprint, commitment)
     click.echo(json.dumps(report.to_dict(), indent=2))
-    if not report.chain_ok or report.seed_ok is False:
-        sys.exit(1)
+    sys.exit(report.exit_status)
 
 
 @main.command()

@@ -21,6 +21,7 @@ RULE_STATUS = {
     UNKNOWN_GAME: 422,
     kernel_errors.BAD_PLAYER_COUNT: 422,
     kernel_errors.BAD_OPTIONS: 422,
+    kernel_errors.ALREADY_CONTRIBUTED: 409,
 }
 SERVICE_STATUS: dict[type[service.ServiceError], int] = {
     service.GameNotFound: 404,

@@ -3,10 +3,11 @@ the standard base game as the option ``board = "base"``."""
 
 from __future__ import annotations
 
+from domain.catan_alexander import hidden
 from domain.catan_alexander.commands import COMMANDS
 from domain.catan_alexander.events import EVENTS
 from domain.catan_alexander.moves import awaited, legal_moves, optional
-from domain.catan_alexander.rules import advance, decide, evolve, initial_state, normalize_options
+from domain.catan_alexander.rules import advance, decide, initial_state, normalize_options
 from domain.catan_alexander.scoring import scoreboard
 from domain.catan_alexander.state import GAME_OVER, State
 from domain.catan_alexander.views import view
@@ -18,16 +19,17 @@ GAME: GameDefinition[State] = GameDefinition(
     min_players=3,
     max_players=4,
     commands=COMMANDS,
-    events=EVENTS,
+    events=(*EVENTS, hidden.HiddenStacksReshuffled),
     normalize_options=normalize_options,
     initial_state=initial_state,
     advance=advance,
     decide=decide,
-    evolve=evolve,
+    evolve=hidden.evolve,
     awaited=awaited,
     is_over=lambda state: state.phase == GAME_OVER,
     view=view,
     legal_moves=legal_moves,
     scoreboard=scoreboard,
     optional=optional,
+    reshuffle_hidden=hidden.reshuffle_hidden,
 )
