@@ -478,9 +478,9 @@ class _Checker:
                 ", ".join(sorted(FORKED_FROM_KEYS)),
             )
         version, seed = forked_from["version"], forked_from["seed"]
-        if not _is_int(version) or not 1 <= version < len(self.records):
+        if not _is_int(version) or not 1 <= version <= len(self.records):
             raise Problem(
-                position, f"{where}.version must be a position inside this record", f"1 to {len(self.records) - 1}"
+                position, f"{where}.version must be a position inside this record", f"1 to {len(self.records)}"
             )
         if not isinstance(forked_from["fingerprint"], str) or not isinstance(forked_from["game_id"], str):
             raise Problem(position, f"{where}: game_id and fingerprint are strings", "strings")
