@@ -50,6 +50,14 @@ EXIT_PROBLEM = 1
 EXIT_INCOMPLETE = 3
 
 
+class _CutInCopy(Exception):
+    """The record ends inside the history a fork copied: nothing of the fork itself to check."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(version)
+        self.version = version
+
+
 class Problem(Exception):
     """The first thing wrong with a record: where, what, and what was expected there."""
 
@@ -142,6 +150,22 @@ def verify_records(
         return checker.run(fingerprint, commitment)
     except Problem as problem:
         return _failed(checker.records, problem, chain_ok=checker.chain_ok, seed_ok=checker.seed_ok)
+    except _CutInCopy as cut:
+        n = len(checker.records)
+        try:
+            checker.check_fingerprint(fingerprint)
+        except Problem as problem:
+            return _failed(checker.records, problem, chain_ok=True)
+        return VerificationReport(
+            verified=False,
+            complete=False,
+            statement=f"incomplete, not verified: the record ends at position {n}, inside the history this fork "
+            f"copied from its original (through version {cut.version}). The hash chain holds.",
+            chain_ok=True,
+            seed_ok=None,
+            fingerprint=checker.records[-1]["hash"],
+            records=n,
+        )
     except Exception as bug:  # a defect of a game's rules must still give a report, never a traceback
         position = checker.position
         crash = Problem(
@@ -340,11 +364,11 @@ class _Checker:
                 f"not the published {_short(commitment)}",
                 commitment,
             )
+        complete = records[-1]["type"] == GAME_ENDED
         ends = [i for i, r in enumerate(records, start=1) if r["type"] == GAME_ENDED]
-        if ends and ends[0] != len(records):
+        if ends and not complete:  # a complete record's re-execution finds an early end in its place
             after = ends[0] + 1
             raise Problem(after, f"position {after}: a record follows GameEnded", "nothing after GameEnded")
-        complete = bool(ends)
         seed = self._revealed_seed(created["data"]) if complete else None
         forked_from = created["data"].get("forked_from")
         if forked_from is not None:
@@ -369,16 +393,19 @@ class _Checker:
         if match is not None and seed is not None:
             self._reexecute(match, len(expected) + 1, len(records))
             self.seed_ok = True
-        last = records[-1]
+        self.check_fingerprint(fingerprint)
+        return self._report(game.id, complete, seed is not None)
+
+    def check_fingerprint(self, fingerprint: str | None) -> None:
+        last = self.records[-1]
         if fingerprint is not None and last["hash"] != fingerprint.strip().lower():
-            n = len(records)
+            n = len(self.records)
             raise Problem(
                 n,
                 f"position {n}: the record's fingerprint (the hash of its last record) is {last['hash']}, "
                 f"not the published {_short(fingerprint)}: this is not the published game record",
                 fingerprint,
             )
-        return self._report(game.id, complete, seed is not None)
 
     def _report(self, game: str, complete: bool, reexecuted: bool) -> VerificationReport:
         records = self.records
@@ -478,6 +505,8 @@ class _Checker:
                 ", ".join(sorted(FORKED_FROM_KEYS)),
             )
         version, seed = forked_from["version"], forked_from["seed"]
+        if _is_int(version) and version > len(self.records) and depth == 1:
+            raise _CutInCopy(version)
         if not _is_int(version) or not 1 <= version <= len(self.records):
             raise Problem(
                 position, f"{where}.version must be a position inside this record", f"1 to {len(self.records)}"
