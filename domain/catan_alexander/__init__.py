@@ -7,7 +7,7 @@ from domain.catan_alexander import hidden
 from domain.catan_alexander.commands import COMMANDS
 from domain.catan_alexander.events import EVENTS
 from domain.catan_alexander.moves import awaited, legal_moves, optional
-from domain.catan_alexander.rules import advance, decide, initial_state, normalize_options
+from domain.catan_alexander.rules import advance, decide, evolve, initial_state, normalize_options
 from domain.catan_alexander.scoring import scoreboard
 from domain.catan_alexander.state import GAME_OVER, State
 from domain.catan_alexander.views import view
@@ -24,7 +24,7 @@ GAME: GameDefinition[State] = GameDefinition(
     initial_state=initial_state,
     advance=advance,
     decide=decide,
-    evolve=hidden.evolve,
+    evolve=evolve,
     awaited=awaited,
     is_over=lambda state: state.phase == GAME_OVER,
     view=view,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.catan_alexander.data import RESOURCE_INDEX, RESOURCES, TOKEN_CROSSINGS
-from domain.catan_alexander.rules import evolve as evolve_rules
+from domain.catan_alexander.rules import EVOLVERS
 from domain.catan_alexander.state import State
 from domain.kernel import Chance, Event
 
@@ -42,9 +42,7 @@ def reshuffle_hidden(state: State, chance: Chance) -> list[Event]:
     ]
 
 
-def evolve(state: State, event: Event) -> State:
-    if not isinstance(event, HiddenStacksReshuffled):
-        return evolve_rules(state, event)
+def on_hidden_stacks_reshuffled(state: State, event: HiddenStacksReshuffled) -> None:
     state.dev_deck = list(event.dev_deck)
     state.supply = [RESOURCE_INDEX[r] for r in event.supply]
     state.tokens_on_board = {int(c): task for c, task in event.tokens.items()}
@@ -52,4 +50,7 @@ def evolve(state: State, event: Event) -> State:
     laid = len(TOKEN_CROSSINGS)
     on_board = [state.tokens_on_board.get(c, task) for c, task in zip(TOKEN_CROSSINGS, state.token_order, strict=False)]
     state.token_order = on_board + state.token_order[laid:]
-    return state
+
+
+# Registered beside the rules' own evolvers, so that applying an event costs no extra dispatch.
+EVOLVERS[HiddenStacksReshuffled.type] = on_hidden_stacks_reshuffled
