@@ -393,6 +393,8 @@ class _Checker:
         if match is not None and seed is not None:
             self._reexecute(match, len(expected) + 1, len(records))
             self.seed_ok = True
+        else:
+            self._check_types(game, after=len(expected))
         self.check_fingerprint(fingerprint)
         return self._report(game.id, complete, seed is not None)
 
@@ -455,6 +457,27 @@ class _Checker:
             forked_from=origin,
             contributions=contributions,
         )
+
+    def _check_types(self, game: GameDefinition[Any], after: int) -> None:
+        """Without the seed nothing can be re-executed, but every record must still be a command or
+        an event of this game, and a public event must hold exactly that event's fields."""
+        events = game.event_types
+        for raw in self.records[max(after, 1) :]:
+            position = self.position = raw["position"]
+            kind = raw["type"]
+            if kind != COMMAND_ACCEPTED and kind not in events:
+                raise Problem(position, f"position {position}: {_short(kind)} is no event of {game.id}", "an event")
+            if kind in events and raw["viewers"] is None:
+                try:
+                    same = events[kind].from_dict(raw["data"]).to_dict() == raw["data"]
+                except (TypeError, ValueError, KeyError):
+                    same = False
+                if not same:
+                    raise Problem(
+                        position,
+                        f"position {position}: {kind} has unknown or missing fields: {_short(raw['data'])}",
+                        f"the fields of {kind}",
+                    )
 
     # -- GameCreated and the seed -----------------------------------------------------------------
 

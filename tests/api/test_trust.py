@@ -327,3 +327,17 @@ def test_a_refused_command_does_not_spend_the_contribution(client: TestClient) -
         headers=auth(token),
     )
     assert accepted.status_code == 200 and accepted.json()["events"][0]["data"]["contribution"] == CONTRIBUTION
+
+
+def test_an_unknown_field_in_a_running_games_event_is_a_problem(client: TestClient, tmp_path: Path) -> None:
+    created = create_game(client, "sealed_guess", 2, "running")
+    game, tokens = created["game_id"], [s["token"] for s in created["seats"]]
+    for seat in (0, 1):
+        client.post(f"/games/{game}/commands", json={"type": "commit_guess", "guess": 2}, headers=auth(tokens[seat]))
+    records = export_of(client, game)
+    die = first_of(records, "DieRolled")
+    die["data"]["loaded"] = True
+    result, report = verify_file(tmp_path, reseal(records, "00"))
+    assert (
+        result.exit_code == 1 and report["first_bad_position"] == die["position"] and "loaded" in report["problems"][0]
+    )
