@@ -31,9 +31,8 @@ def main() -> None:
 @click.option("--port", default=None, type=int, help="port (default ALEXANDRIA_PORT or 8000)")
 def serve(host: str | None, port: int | None) -> None:
     """Run the HTTP API (embedded default: SQLite file, read models in process)."""
-    import uvicorn
-
     from api.app import create_app
+    from api.lifecycle import run_server
 
     settings = Settings()
     host = host or settings.host
@@ -41,11 +40,11 @@ def serve(host: str | None, port: int | None) -> None:
     from infra.readside import build_read_side
 
     service = build_service(settings)
-    app = create_app(service, build_read_side(service, settings))
+    app = create_app(service, build_read_side(service, settings), settings)
     click.echo(f"Alexandria serving on http://{host}:{port} (API docs at http://{host}:{port}/docs)")
     click.echo(f"event store: {settings.database_url}")
     click.echo(f"read models: {'Redis ' + settings.redis_url if settings.redis_url else 'in process'}")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    run_server(app, host, port, settings.shutdown_grace_seconds)
 
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:

@@ -9,6 +9,7 @@ the server tells the streams first (``Shutdown.request``) and only then waits.
 from __future__ import annotations
 
 import asyncio
+import signal
 import threading
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -83,9 +84,19 @@ class _StreamClosingServer(uvicorn.Server):
         await super().shutdown(sockets)
 
 
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
 def run_server(app: FastAPI, host: str, port: int, grace_seconds: float) -> None:
-    """Serve ``app`` until SIGTERM or SIGINT, then stop as described above."""
+    """Serve ``app`` until SIGTERM or SIGINT, then stop as described above and return."""
     config = uvicorn.Config(
         app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=max(grace_seconds, 0.1)
     )
-    _StreamClosingServer(config, shutdown_of(app)).run()
+    # uvicorn raises the signal that stopped it again once it is done, to whatever handler was
+    # there before it: a stop that went as planned is a normal exit (status 0, no traceback).
+    before = {signum: signal.signal(signum, lambda *_: None) for signum in STOP_SIGNALS}
+    try:
+        _StreamClosingServer(config, shutdown_of(app)).run()
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
