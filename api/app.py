@@ -24,7 +24,7 @@ from domain.kernel.log import canonical, for_viewer
 from domain.kernel.seats import Viewer
 from domain.kernel.verification import verify_records
 from infra.readside import BOARDS, SCOREBOARDS, ReadModelBehind, ReadSide, VersionNotReached, embedded_read_side
-from infra.service import GameService, Invalid
+from infra.service import CreatedGame, GameService, Invalid
 from infra.settings import Settings
 
 VIEWER_PAGE = pathlib.Path(__file__).parent / "static" / "viewer.html"
@@ -48,6 +48,14 @@ class CreatedGameOut(BaseModel):
     game_id: str
     version: int
     seats: list[SeatToken]
+
+    @classmethod
+    def of(cls, created: CreatedGame) -> CreatedGameOut:
+        return cls(
+            game_id=created.game_id,
+            version=created.version,
+            seats=[SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)],
+        )
 
 
 class CommandOut(BaseModel):
@@ -129,11 +137,7 @@ def create_app(service: GameService, read_side: ReadSide | None = None, settings
             body.game, body.players, body.options, body.seed.encode() if body.seed is not None else None
         )
         reads.refresh()
-        return CreatedGameOut(
-            game_id=created.game_id,
-            version=created.version,
-            seats=[SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)],
-        )
+        return CreatedGameOut.of(created)
 
     @app.get("/games", summary="List games")
     def list_games(game: str | None = None, status: Literal["running", "ended"] | None = None) -> list[dict[str, Any]]:
@@ -301,10 +305,6 @@ def create_app(service: GameService, read_side: ReadSide | None = None, settings
     )
     def fork(game_id: str, body: Fork) -> CreatedGameOut:
         created = service.fork(game_id, body.version)
-        return CreatedGameOut(
-            game_id=created.game_id,
-            version=created.version,
-            seats=[SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)],
-        )
+        return CreatedGameOut.of(created)
 
     return app

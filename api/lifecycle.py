@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import socket
 import threading
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -79,7 +80,7 @@ class _StreamClosingServer(uvicorn.Server):
         super().__init__(config)
         self.app_shutdown = shutdown
 
-    async def shutdown(self, sockets: list | None = None) -> None:  # type: ignore[type-arg]
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         self.app_shutdown.request()
         await super().shutdown(sockets)
 
@@ -87,10 +88,10 @@ class _StreamClosingServer(uvicorn.Server):
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
-def run_server(app: FastAPI, host: str, port: int, grace_seconds: float) -> None:
+def run_server(app: FastAPI, host: str, port: int, grace_seconds: int) -> None:
     """Serve ``app`` until SIGTERM or SIGINT, then stop as described above and return."""
     config = uvicorn.Config(
-        app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=max(grace_seconds, 0.1)
+        app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=max(grace_seconds, 1)
     )
     # uvicorn raises the signal that stopped it again once it is done, to whatever handler was
     # there before it: a stop that went as planned is a normal exit (status 0, no traceback).

@@ -29,7 +29,7 @@ class Settings(BaseSettings):
     # ("60/minute", "10/second;200/hour"); "" for none. Shared through Redis in the scale-out mode.
     creation_rate_limit: str = "60/minute"
     # A stop ends live streams at once and waits this long for other requests in flight.
-    shutdown_grace_seconds: float = 5.0
+    shutdown_grace_seconds: int = 5
 
 
 def eventsourcing_env(settings: Settings) -> dict[str, str]:
