@@ -251,7 +251,8 @@ def verify(files: tuple[Path, ...], as_json: bool) -> None:
         for path, report in zip(files, reports, strict=True):
             console.print(verification_line(path, report), soft_wrap=True)
         style = "red" if failed else "green"
-        console.print(f"[{style}]{len(reports)} files: {summary['passed']} passed, {failed} failed[/]")
+        files_checked = f"{len(reports)} file{'s' if len(reports) != 1 else ''}"
+        console.print(f"[{style}]{files_checked}: {summary['passed']} passed, {failed} failed[/]")
     if failed:
         sys.exit(1)
 
