@@ -8,15 +8,15 @@ import redis
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from infra.readside import ReadSide
 from infra.readmodels import RedisStore
+from infra.readside import ReadSide
 from infra.service import GameService
 from infra.settings import Settings
 
 pytestmark = pytest.mark.services
 
 
-def test_workers_share_one_creation_allowance_per_client(service: GameService, redis_url: str, redis_prefix: str) -> None:
+def test_workers_share_one_creation_allowance(service: GameService, redis_url: str, redis_prefix: str) -> None:
     settings = Settings(redis_url=redis_url, redis_prefix=redis_prefix, creation_rate_limit="3/minute")
     workers = [
         TestClient(create_app(service, ReadSide(service, RedisStore(redis_url, redis_prefix)), settings), client=client)
