@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+import pydantic
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -40,6 +41,11 @@ class Commands(click.Group):
             return super().invoke(ctx)
         except (RuleViolation, ServiceError) as refusal:
             raise click.ClickException(f"{refusal.code}: {refusal.message}") from None
+        except pydantic.ValidationError as bad_settings:  # an ALEXANDRIA_* variable of the wrong type
+            problems = "; ".join(
+                f"ALEXANDRIA_{'_'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in bad_settings.errors()
+            )
+            raise click.ClickException(problems) from None
 
 
 def stdout() -> Console:
@@ -75,8 +81,11 @@ def serve(host: str | None, port: int | None) -> None:
     settings = Settings()
     host = host or settings.host
     port = port or settings.port
-    service = build_service(settings)
-    app = create_app(service, build_read_side(service, settings), settings)
+    try:
+        service = build_service(settings)
+        app = create_app(service, build_read_side(service, settings), settings)
+    except ValueError as bad_setting:  # a database URL or a limit the settings cannot mean
+        raise click.ClickException(str(bad_setting)) from None
     click.echo(f"Alexandria serving on http://{host}:{port} (API docs at http://{host}:{port}/docs)")
     click.echo(f"event store: {settings.database_url}")
     click.echo(f"read models: {'Redis ' + settings.redis_url if settings.redis_url else 'in process'}")

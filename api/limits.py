@@ -63,7 +63,13 @@ class CreationLimiter:
     of several workers, so that every worker counts against the same allowance."""
 
     def __init__(self, rate: str, redis_url: str | None = None, redis_prefix: str = "alexandria") -> None:
-        self.rates = limits.parse_many(rate) if rate.strip() else []
+        try:
+            self.rates = limits.parse_many(rate) if rate.strip() else []
+        except ValueError:
+            raise ValueError(
+                f"ALEXANDRIA_CREATION_RATE_LIMIT must be like '60/minute' or '10/second;200/hour' "
+                f"(or empty for no limit), not {rate!r}"
+            ) from None
         storage: limits.storage.Storage = (
             limits.storage.RedisStorage(redis_url, key_prefix=f"{redis_prefix}:limits")
             if redis_url is not None and self.rates

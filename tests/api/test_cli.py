@@ -148,3 +148,18 @@ def test_verify_reports_an_unreadable_file_clearly(runner: CliRunner, tmp_path: 
     broken.write_text("{not json\n")
     result = runner.invoke(main, ["verify", str(broken)])
     assert result.exit_code != 0 and "cannot read" in result.output
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "expected"),
+    [
+        ("ALEXANDRIA_CREATION_RATE_LIMIT", "lots", "ALEXANDRIA_CREATION_RATE_LIMIT must be like '60/minute'"),
+        ("ALEXANDRIA_PORT", "eighty", "ALEXANDRIA_PORT: Input should be a valid integer"),
+        ("ALEXANDRIA_DATABASE_URL", "mysql://db", "ALEXANDRIA_DATABASE_URL must be"),
+    ],
+)
+def test_serve_refuses_a_bad_setting_in_one_line(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch, variable: str, value: str, expected: str
+) -> None:
+    monkeypatch.setenv(variable, value)
+    refused_in_one_line(runner.invoke(main, ["serve"]), expected)
