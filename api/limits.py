@@ -26,11 +26,10 @@ from infra.service import Invalid, ServiceError
 from infra.settings import Settings
 
 PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
-RATE_LIMITED = "RATE_LIMITED"
 
 
 class RateLimited(ServiceError):
-    code = RATE_LIMITED
+    code = "RATE_LIMITED"
 
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)
