@@ -236,21 +236,23 @@ def shortened(value: Any) -> str:
     return text if len(text) <= 16 else text[:16] + "…"
 
 
+def verification_of(path: Path) -> dict[str, Any]:
+    """The verification report of one record file, or ``{"error"}`` when it is no game record."""
+    try:
+        return verify_records(read_record_file(path), GAMES.get).to_dict()
+    except click.ClickException as unreadable:
+        return {"error": unreadable.message}
+    except (KeyError, TypeError, ValueError, AttributeError, RuleViolation) as malformed:
+        return {"error": f"not a game record ({type(malformed).__name__}: {malformed})"}
+
+
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @json_option
 def verify(files: tuple[Path, ...], as_json: bool) -> None:
     """Check the hash chain and (after the end) the seed of exported game records, offline:
     one line per file, then a summary; exit status 1 when any file fails."""
-    reports: list[dict[str, Any]] = []
-    for path in files:
-        try:
-            report = verify_records(read_record_file(path), GAMES.get).to_dict()
-        except click.ClickException as unreadable:
-            report = {"error": unreadable.message}
-        except (KeyError, TypeError, ValueError, AttributeError, RuleViolation) as malformed:
-            report = {"error": f"not a game record ({type(malformed).__name__}: {malformed})"}
-        reports.append({"file": str(path), **report})
+    reports = [{"file": str(path), **verification_of(path)} for path in files]
     failed = sum(not passed(report) for report in reports)
     summary = {"files": len(reports), "passed": len(reports) - failed, "failed": failed}
     if as_json:
