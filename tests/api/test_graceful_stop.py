@@ -114,6 +114,9 @@ def test_sigterm_with_an_open_stream_stops_the_server_and_the_client_resumes(tmp
         with httpx.stream("GET", f"{url}/games/{game}/stream", headers={"Last-Event-ID": reader.last_id}) as resumed:
             first = next(sse_messages(resumed.iter_lines()))
         assert first[0] == "record" and first[1]["position"] == 2 and first[1]["type"] == "CommandAccepted"
-    finally:
         server.send_signal(signal.SIGTERM)
-        server.wait(timeout=STOP_SECONDS)
+        assert server.wait(timeout=STOP_SECONDS) == 0, log.read_text()
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
