@@ -109,12 +109,21 @@ class GameService(Application[UUID]):
     # -- creating -----------------------------------------------------------------------------------
 
     def create_game(
-        self, game: str, players: int, options: dict[str, Any] | None = None, seed: bytes | None = None
+        self,
+        game: str,
+        players: int,
+        options: dict[str, Any] | None = None,
+        seed: bytes | None = None,
+        salt: bytes | None = None,
     ) -> CreatedGame:
+        """A new game. Its seed is fresh secret salt, then ``seed`` if given (README: Seeds). Only an
+        in-process simulation, whose records must come out the same on every run and hold no
+        secret worth keeping, passes its own ``salt``; no route of the API can."""
         definition = GAMES.get(game)
         if options is not None and not isinstance(options, dict):
             raise Invalid("options must be a JSON object")
-        match, records = Match.create(definition, players, options, new_seed(seed))
+        game_seed = new_seed(seed) if salt is None else salted_seed(salt, seed)
+        match, records = Match.create(definition, players, options, game_seed)
         return self._start(match, records)
 
     def _start(self, match: Match, records: list[Record]) -> CreatedGame:

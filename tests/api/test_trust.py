@@ -44,9 +44,10 @@ def verify_file(tmp_path: Path, records: list[dict[str, Any]] | str | bytes, *op
         file.write_bytes(records)
     else:
         file.write_text(records if isinstance(records, str) else as_export(records))
-    result = CliRunner().invoke(main, ["verify", str(file), *options])
+    result = CliRunner().invoke(main, ["verify", str(file), "--json", *options])
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    return result, json.loads(result.output)
+    (report,) = json.loads(result.stdout)["files"]
+    return result, report
 
 
 def first_of(records: list[dict[str, Any]], type_: str, after: int = 0) -> dict[str, Any]:
