@@ -342,3 +342,14 @@ def test_an_unknown_field_in_a_running_games_event_is_a_problem(client: TestClie
     assert (
         result.exit_code == 1 and report["first_bad_position"] == die["position"] and "loaded" in report["problems"][0]
     )
+
+
+def test_a_retried_command_carries_the_same_contribution(client: TestClient) -> None:
+    created = create_game(client, "sealed_guess", 2, "retry")
+    game, token = created["game_id"], created["seats"][0]["token"]
+    sent = {"type": "commit_guess", "guess": 2, "command_id": "once", "contribution": CONTRIBUTION}
+    first = client.post(f"/games/{game}/commands", json=sent, headers=auth(token)).json()
+    again = client.post(f"/games/{game}/commands", json=sent, headers=auth(token)).json()
+    assert again["duplicate"] and again["events"] == first["events"]
+    other = client.post(f"/games/{game}/commands", json={**sent, "contribution": "cd" * 32}, headers=auth(token))
+    assert other.status_code == 409 and other.json()["error"]["code"] == "CONFLICT"
