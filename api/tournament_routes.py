@@ -195,12 +195,13 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
         payload = dict(body)
         expected_version = payload.pop("expected_version", None)
         command_id = payload.pop("command_id", None)
+        contribution = payload.pop("contribution", None)  # the player's chance contribution (README: Seeds)
         if expected_version is not None and type(expected_version) is not int:
             raise Invalid("expected_version must be an integer")
         if command_id is not None and (not isinstance(command_id, str) or not 1 <= len(command_id) <= 200):
             raise Invalid("command_id must be a string of 1 to 200 characters")
         seat, result = tournaments.play(
-            tournament_id, game_id, token_of(credentials), payload, expected_version, command_id
+            tournament_id, game_id, token_of(credentials), payload, expected_version, command_id, contribution
         )
         reads.refresh()
         over = result.records[-1].type == GAME_ENDED

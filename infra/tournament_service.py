@@ -242,7 +242,8 @@ class TournamentService(EventSourcedProjection[UUID]):
                 )
                 for i in range(1, len(seating.tables) + 1)
             ]
-            data = rules.round_seated(state, seating, [g.game_id for g in created], self.now())
+            commitments = [self.games.records(g.game_id, through=1)[0].data["seed_commitment"] for g in created]
+            data = rules.round_seated(state, seating, [g.game_id for g in created], self.now(), commitments)
             aggregate.append(ROUND_SEATED, data, {"seat_tokens": {g.game_id: g.tokens for g in created}})
             self.save(aggregate, *(TableIndex.of(g.game_id, tournament_id) for g in created))
         return data
@@ -287,9 +288,11 @@ class TournamentService(EventSourcedProjection[UUID]):
         payload: dict[str, Any],
         expected_version: int | None = None,
         command_id: str | None = None,
+        contribution: str | None = None,
     ) -> tuple[Seat, CommandResult]:
-        """A player's command at the seat they were given; on a clocked game, stamped with the
-        server's time after any timeout that is due has been recorded and ruled on."""
+        """A player's command at the seat they were given (with the player's chance contribution,
+        if any); on a clocked game, stamped with the server's time after any timeout that is due
+        has been recorded and ruled on."""
         aggregate, table, seat = self.seat_of(tournament_id, game_id, player_token)
         state = aggregate.log.state
         if state.settings.time_control is not None or state.forfeited(game_id):
@@ -302,7 +305,7 @@ class TournamentService(EventSourcedProjection[UUID]):
         if state.settings.time_control is not None:
             at = max(self.now(), self._clock(aggregate, table).last_stamp)
         token = aggregate.seat_tokens[game_id][seat]
-        _, result = self.games.execute(game_id, token, payload, expected_version, command_id, at=at)
+        _, result = self.games.execute(game_id, token, payload, expected_version, command_id, contribution, at=at)
         if result.records[-1].type == GAME_ENDED:
             self.follow_results()
         return seat, result

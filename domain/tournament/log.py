@@ -43,6 +43,7 @@ class Table:
     table: int
     game_id: str
     players: list[int]  # in seat order
+    seed_commitment: str | None = None  # the game's, as recorded when the table was seated
 
 
 @dataclass
@@ -120,7 +121,10 @@ def evolve(state: TournamentState, record: Record) -> TournamentState:
         state.names.append(data["name"])
     elif record.type == ROUND_SEATED:
         state.rounds.append(
-            [Table(data["round"], t["table"], t["game_id"], list(t["players"])) for t in data["tables"]]
+            [
+                Table(data["round"], t["table"], t["game_id"], list(t["players"]), t.get("seed_commitment"))
+                for t in data["tables"]
+            ]
         )
         state.byes.append(list(data["byes"]))
         state.round_times.append(data["at"])

@@ -131,13 +131,23 @@ def _balanced_round(
     return pairing.Seating(tables=seated, byes=byes)
 
 
-def round_seated(state: TournamentState, seating: pairing.Seating, game_ids: list[str], at: int) -> dict[str, Any]:
+def round_seated(
+    state: TournamentState,
+    seating: pairing.Seating,
+    game_ids: list[str],
+    at: int,
+    seed_commitments: list[str] | None = None,
+) -> dict[str, Any]:
+    """The seated round; each table names its game and (when created by the service) the game's
+    seed commitment, so the tournament's log commits to every game's seed from the start."""
     number = len(state.rounds) + 1
+    commitments: list[str | None] = list(seed_commitments) if seed_commitments else [None] * len(game_ids)
     return {
         "round": number,
         "tables": [
             {"table": i + 1, "game_id": game_id, "players": players}
-            for i, (players, game_id) in enumerate(zip(seating.tables, game_ids, strict=True))
+            | ({"seed_commitment": commitment} if commitment is not None else {})
+            for i, (players, game_id, commitment) in enumerate(zip(seating.tables, game_ids, commitments, strict=True))
         ],
         "byes": seating.byes,
         "at": at,

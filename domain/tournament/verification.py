@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.kernel.chance import Chance, seed_commitment
+from domain.kernel.chance import Chance, creator_seed_of, seed_commitment
 from domain.kernel.errors import RuleViolation
 from domain.kernel.game import GameDefinition
 from domain.kernel.log import COMMAND_ACCEPTED, GAME_ENDED, GENESIS, Record, canonical
@@ -154,17 +154,24 @@ def _check_game(
     if created.get("options") != state.settings.options:
         return ["its options are not the tournament's"]
     problems: list[str] = []
-    if master_seed is not None:
-        derived = table_seed(master_seed, state.tournament_id, table.round, table.table)
-        if created.get("seed_commitment") != seed_commitment(derived):
-            problems.append("its seed is not the one derived from the master seed for this table")
+    if table.seed_commitment is not None and created.get("seed_commitment") != table.seed_commitment:
+        problems.append("its seed commitment is not the one the tournament recorded when the table was seated")
     if report.seed_ok is False:
         problems.append(f"its seed or re-execution fails: {'; '.join(report.problems)}")
     result = state.results.get(table.game_id)
     if raw[-1]["type"] != GAME_ENDED:
         if result is not None:
             problems.append("a result is recorded, but the game has not ended")
+        elif master_seed is not None and table.game_id not in state.voided():
+            problems.append("the game has not ended, so its seed cannot be checked")
         return problems
+    if master_seed is not None:
+        # The game's seed is the server's fresh salt, then the creator's seed (the table's derived
+        # seed); the kernel's verifier has checked the whole revealed seed against the commitment.
+        derived = table_seed(master_seed, state.tournament_id, table.round, table.table)
+        revealed = raw[-1]["data"].get("seed")
+        if not isinstance(revealed, str) or not _creator_part_is(revealed, derived):
+            problems.append("its seed is not the one derived from the master seed for this table")
     if result is None:
         return [*problems, "the game ended, but the tournament has no result for it"]
     if result["fingerprint"] != raw[-1]["hash"]:
@@ -176,6 +183,13 @@ def _check_game(
         problems.append(f"the recorded result {canonical(recorded)} is not the game's {canonical(expected)}")
     problems.extend(_check_timeouts(game, table, raw, state))
     return problems
+
+
+def _creator_part_is(revealed_hex: str, derived: bytes) -> bool:
+    try:
+        return creator_seed_of(revealed_hex) == derived
+    except ValueError:
+        return False
 
 
 def _replayed(game: GameDefinition[Any], created: dict[str, Any], raw: list[dict[str, Any]]) -> Match:

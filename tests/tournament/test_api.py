@@ -3,6 +3,7 @@ adjudicate, end and export; every refusal in the error envelope."""
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import pytest
@@ -47,6 +48,7 @@ def test_a_tournament_over_http(client: TestClient, clock: FakeClock) -> None:
     # The game's own view route shows the clocks of a clocked tournament game.
     assert client.get(f"/games/{game_id}").json()["clock"]["base_ms"] == 600_000
     sent = 0
+    contributed: set[str] = set()
     while client.get(f"/games/{game_id}").json()["status"] != "ended":
         for token in players:
             view = client.get(f"/tournaments/{tid}/games/{game_id}", headers=bearer(token)).json()
@@ -55,6 +57,9 @@ def test_a_tournament_over_http(client: TestClient, clock: FakeClock) -> None:
             if moves["moves"]:
                 clock.advance(1000)
                 body = {**moves["moves"][0], "expected_version": moves["version"]}
+                if token not in contributed:  # each player mixes entropy of their own into the game's chance
+                    body["contribution"] = secrets.token_hex(32)
+                    contributed.add(token)
                 response = client.post(f"/tournaments/{tid}/games/{game_id}/commands", json=body, headers=bearer(token))
                 assert response.status_code == 200, response.json()
                 sent += 1
@@ -67,6 +72,8 @@ def test_a_tournament_over_http(client: TestClient, clock: FakeClock) -> None:
     bundle = client.get(f"/tournaments/{tid}/bundle").json()
     report = verify_bundle(bundle, GAMES.get)
     assert report.ok, report.problems
+    commands = [r for r in bundle["games"][game_id] if r["type"] == "CommandAccepted"]
+    assert sorted(r["data"]["seat"] for r in commands if "contribution" in r["data"]) == [0, 1]
 
 
 def test_refusals_come_in_the_error_envelope(client: TestClient) -> None:
