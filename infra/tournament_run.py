@@ -35,8 +35,9 @@ def run_tournament(
     after_move: AfterMove | None = None,
     end: bool = True,
 ) -> PlayedTournament:
-    """Create a tournament, register ``players`` bots, play every round, and end it."""
-    created = tournaments.create(game, settings, master_seed)
+    """Create a tournament, register ``players`` bots, play every round, and end it. A given
+    ``master_seed`` is used as it is, so the same seed seats the same rounds every time."""
+    created = tournaments.create(game, settings, master_seed, salted=master_seed is None)
     tid, organiser = created.tournament_id, created.organiser_token
     tokens = [tournaments.register(tid, organiser, f"bot-{i + 1:02d}").token for i in range(players)]
     played = PlayedTournament(tid, organiser, tokens, 0)

@@ -33,6 +33,7 @@ from eventsourcing.utils import get_topic
 
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
+from domain.kernel.chance import SALT_BYTES
 from domain.kernel.log import GAME_ENDED, GENESIS, Record, for_viewer
 from domain.kernel.seats import Seat
 from domain.tournament import rules
@@ -134,15 +135,24 @@ class TournamentService(EventSourcedProjection[UUID]):
     # -- creating and registering -----------------------------------------------------------------
 
     def create(
-        self, game: str, settings: dict[str, Any] | None = None, master_seed: bytes | None = None
+        self,
+        game: str,
+        settings: dict[str, Any] | None = None,
+        master_seed: bytes | None = None,
+        salted: bool = True,
     ) -> CreatedTournament:
-        """A new tournament; the organiser's token is returned once. A fixed ``master_seed`` is for
-        tests and benchmarks: it is known to whoever chose it."""
+        """A new tournament; the organiser's token is returned once.
+
+        The master seed is 32 bytes of fresh secret salt, then ``master_seed`` if given: whoever
+        chooses a master seed still cannot try seeds until a seating suits them. Only an in-process
+        run whose seatings must come out the same every time (tests, benchmarks, ``tournament run``)
+        passes ``salted=False`` to use ``master_seed`` as it is; no route can."""
         if settings is not None and not isinstance(settings, dict):
             raise Invalid("the tournament settings must be a JSON object")
         definition = GAMES.get(game)
         tournament_id = uuid4()
-        seed = master_seed or secrets.token_bytes(32)
+        chosen = master_seed or b""
+        seed = chosen if chosen and not salted else secrets.token_bytes(SALT_BYTES) + chosen
         data = rules.created(definition, str(tournament_id), dict(settings or {}), seed, self.now())
         token = secrets.token_urlsafe(24)
         record = seal(1, TOURNAMENT_CREATED, data, GENESIS)

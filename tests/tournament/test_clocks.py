@@ -29,7 +29,7 @@ def clocked_tournament(tournaments: TournamentService, rule: str) -> tuple[str, 
         "table_size": 3,
         "time_control": {"base_seconds": 2, "increment_seconds": 0.01, "on_timeout": rule},
     }
-    created = tournaments.create("peloponnes", settings, master_seed=f"clock-{rule}".encode())
+    created = tournaments.create("peloponnes", settings, master_seed=f"clock-{rule}".encode(), salted=False)
     tid = created.tournament_id
     tokens = [tournaments.register(tid, created.organiser_token, f"p{i}").token for i in range(3)]
     tournaments.seat_next_round(tid, created.organiser_token)
