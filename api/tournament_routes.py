@@ -166,8 +166,8 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
 
     @router.get("/{tournament_id}/games/{game_id}", summary="A table's game as the bearer player sees it, with clocks")
     def game_view(tournament_id: str, game_id: str, credentials: Token) -> dict[str, Any]:
-        tournaments.enforce_clock(tournament_id, game_id)
         _, _, seat = tournaments.seat_of(tournament_id, game_id, token_of(credentials))
+        tournaments.enforce_clock(tournament_id, game_id)  # the next request records a timeout that is due
         reads.refresh()
         view = reads.board(game_id, seat)
         clock = tournaments.clock_view(game_id)
