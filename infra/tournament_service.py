@@ -18,6 +18,7 @@ from __future__ import annotations
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -71,6 +72,7 @@ from infra.tournament_aggregate import TableIndex, TournamentAggregate, table_in
 # The tracking key of the results process (the position in the game service's notification log).
 RESULTS_TRACKING = "Alexandria:GameEnded"
 MAX_CLOCK_MOVES = 10_000  # a safety bound on moves the clock rule plays in one go
+MAX_CLOCKS_KEPT = 512
 
 
 class TournamentNotFound(ServiceError):
@@ -130,7 +132,10 @@ class TournamentService(EventSourcedProjection[UUID]):
         self._locks_guard = threading.Lock()
         self._follow_lock = threading.Lock()
         self._followed = 0  # notifications of the game service this process has looked at
-        self._clocks: dict[str, GameClock] = {}
+        # Clocks of running games, each fed only the records it has not seen; bounded (a clock is
+        # recomputed from the record when it is needed again).
+        self._clocks: OrderedDict[str, GameClock] = OrderedDict()
+        self._clocks_lock = threading.Lock()
 
     # -- creating and registering -----------------------------------------------------------------
 
@@ -411,21 +416,25 @@ class TournamentService(EventSourcedProjection[UUID]):
 
     def _clock(self, aggregate: TournamentAggregate, table: Table) -> GameClock:
         """The game's clocks, kept in process and fed the records added since they were last read."""
-        state = aggregate.log.state
-        control = state.settings.time_control
-        assert control is not None
-        clock = self._clocks.get(table.game_id)
-        if clock is None:
-            clock = GameClock(
-                GAMES.get(state.settings.game),
-                len(table.players),
-                state.settings.options,
-                control,
-                state.round_times[table.round - 1],
-            )
-            self._clocks[table.game_id] = clock
-        clock.feed(self.games.records(table.game_id, after=clock.version))
-        return clock
+        with self._clocks_lock:
+            state = aggregate.log.state
+            control = state.settings.time_control
+            assert control is not None
+            clock = self._clocks.get(table.game_id)
+            if clock is None:
+                clock = GameClock(
+                    GAMES.get(state.settings.game),
+                    len(table.players),
+                    state.settings.options,
+                    control,
+                    state.round_times[table.round - 1],
+                )
+                self._clocks[table.game_id] = clock
+                while len(self._clocks) > MAX_CLOCKS_KEPT:
+                    self._clocks.popitem(last=False)
+            self._clocks.move_to_end(table.game_id)
+            clock.feed(self.games.records(table.game_id, after=clock.version))
+            return clock
 
     # -- results: following the game service's notification log -----------------------------------
 
