@@ -369,9 +369,7 @@ def catan_facts(
 def peloponnes_facts(
     ctx: Context, game_id: str, position: int, at: datetime, kind: str, data: dict[str, Any], out: Rows
 ) -> None:
-    if kind == "RoundStarted":
-        ctx["round"] = data["round"]
-    elif kind in ("BidPlaced", "BidMoved", "BidWithdrawn", "PlayerPassed"):
+    if kind in ("BidPlaced", "BidMoved", "BidWithdrawn", "PlayerPassed"):
         action = {"BidPlaced": "bid", "BidMoved": "moved", "BidWithdrawn": "withdrawn", "PlayerPassed": "passed"}[kind]
         out.add(
             "peloponnes_bids",
@@ -407,9 +405,7 @@ def peloponnes_facts(
 def empire_builder_facts(
     ctx: Context, game_id: str, position: int, at: datetime, kind: str, data: dict[str, Any], out: Rows
 ) -> None:
-    if kind == "CampaignStarted":
-        ctx["round"] = data["campaign"]  # the campaign is this game's round in ``games.rounds``
-    elif kind in ("AllocationsRevealed", "ReallocationsRevealed"):
+    if kind in ("AllocationsRevealed", "ReallocationsRevealed"):
         entries = data["allocations"] if kind == "AllocationsRevealed" else data["boxes"]
         for entry in entries:
             out.add(
@@ -427,30 +423,38 @@ def empire_builder_facts(
                     "cities": entry["cities"],
                 },
             )
-    elif kind in ("ProvinceScored", "TempleBuilt", "CityFounded", "BuildAttemptFailed"):
-        if kind == "ProvinceScored":
-            stakes, building, outcome = data["armies"], "province", "scored" if data["seat"] is not None else "tied"
-        elif kind == "BuildAttemptFailed":
-            stakes, building, outcome = None, data["kind"], data["reason"]
-        else:
-            stakes, building, outcome = data["bids"], "temple" if kind == "TempleBuilt" else "city", "built"
-        out.add(
-            "empire_builder_contests",
-            {
-                "game_id": game_id,
-                "position": position,
-                "campaign": data["campaign"],
-                "round": data["round"],
-                "province": data["province"],
-                "kind": building,
-                "contenders": len(stakes) if stakes is not None else None,
-                "stakes": canonical(stakes) if stakes is not None else None,
-                "seat": data["seat"],
-                "outcome": outcome,
-                "paid": data.get("paid"),
-                "vp": data.get("vp"),
-            },
-        )
+        return
+    stakes: dict[str, int] | None
+    if kind == "ProvinceScored":
+        stakes, building, outcome = data["armies"], "province", "scored" if data["seat"] is not None else "no_majority"
+        where = data["province"]
+    elif kind == "AwardScored":
+        stakes, building, outcome = data["counts"], "award", "scored" if data["seat"] is not None else "no_majority"
+        where = data["award"] if data["region"] is None else f"{data['award']}:{data['region']}"
+    elif kind == "BuildAttemptFailed":
+        stakes, building, outcome, where = None, data["kind"], data["reason"], data["province"]
+    elif kind in ("TempleBuilt", "CityFounded"):
+        stakes, building, outcome = data["bids"], "temple" if kind == "TempleBuilt" else "city", "built"
+        where = data["province"]
+    else:
+        return
+    out.add(
+        "empire_builder_contests",
+        {
+            "game_id": game_id,
+            "position": position,
+            "campaign": data.get("campaign", ctx.get("round")),
+            "round": data.get("round"),
+            "province": where,
+            "kind": building,
+            "contenders": sum(1 for v in stakes.values() if v) if stakes is not None else None,
+            "stakes": canonical(stakes) if stakes is not None else None,
+            "seat": data["seat"],
+            "outcome": outcome,
+            "paid": data.get("paid"),
+            "vp": data.get("vp"),
+        },
+    )
 
 
 def alexandros_facts(
