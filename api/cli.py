@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from api.cli_analytics import analytics
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.chance import Chance
@@ -188,6 +189,8 @@ def project(rebuild: str | None, once: bool) -> None:
     click.echo(f"projection worker {projector.owner} following {settings.database_url}", err=True)
     projector.run_forever(stop)
 
+
+main.add_command(analytics)
 
 if __name__ == "__main__":
     main()

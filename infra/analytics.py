@@ -20,6 +20,7 @@ life of the process (an in-memory event store has an in-memory analytics databas
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import threading
@@ -114,7 +115,22 @@ ARROW_SCHEMAS = {
 }
 
 
+SCHEMA_TABLE = "_analytics_schema"
+SCHEMA_VERSION = hashlib.sha256(json.dumps(TABLES, sort_keys=True).encode()).hexdigest()[:16]
+
+
 def create_schema(connection: duckdb.DuckDBPyConnection) -> None:
+    """The tables, made anew (and so rebuilt from position 0) when this code's schema differs
+    from the one the file was built with."""
+    connection.execute(f"CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} (version VARCHAR)")
+    found = connection.execute(f"SELECT version FROM {SCHEMA_TABLE}").fetchall()
+    if found != [(SCHEMA_VERSION,)]:
+        if found:
+            log.warning("analytics: the tables were built by another schema; rebuilding them")
+        for table in (*TABLES, CONTEXT_TABLE, POSITION_TABLE):
+            connection.execute(f"DROP TABLE IF EXISTS {table}")
+        connection.execute(f"DELETE FROM {SCHEMA_TABLE}")
+        connection.execute(f"INSERT INTO {SCHEMA_TABLE} VALUES (?)", [SCHEMA_VERSION])
     for table, columns in TABLES.items():
         body = ", ".join(f'"{name}" {kind}' for name, kind in columns)
         connection.execute(f"CREATE TABLE IF NOT EXISTS {table} ({body})")
@@ -124,6 +140,18 @@ def create_schema(connection: duckdb.DuckDBPyConnection) -> None:
     )
     if not connection.execute(f"SELECT 1 FROM {POSITION_TABLE} WHERE projection = ?", [PROJECTION]).fetchall():
         connection.execute(f"INSERT INTO {POSITION_TABLE} VALUES (?, 0, 0)", [PROJECTION])
+
+
+def check_schema(connection: duckdb.DuckDBPyConnection, path: str) -> None:
+    try:
+        found = connection.execute(f"SELECT version FROM {SCHEMA_TABLE}").fetchall()
+    except duckdb.CatalogException:
+        found = []
+    if found != [(SCHEMA_VERSION,)]:
+        raise AnalyticsNotReady(
+            f"the analytics database {path} was built by another version of Alexandria: "
+            "run `alexandria analytics project --rebuild`"
+        )
 
 
 class AnalyticsDatabase:
@@ -164,6 +192,8 @@ class AnalyticsDatabase:
             if not read_only and not self._schema_ready:
                 create_schema(connection)
                 self._schema_ready = True
+            elif read_only:
+                check_schema(connection, self.path)
             yield connection
         finally:
             connection.close()
