@@ -51,7 +51,7 @@ def analytics_router(service: GameService, analytics: Analytics | None = None) -
     def export_games(
         request: Request,
         game: Annotated[str | None, Query(description="only this game, e.g. catan_alexander")] = None,
-        since: Annotated[datetime | None, Query(description="games that ended at or after this time (ISO 8601)")] = None,
+        since: Annotated[datetime | None, Query(description="games that ended at or after this (ISO 8601)")] = None,
         until: Annotated[datetime | None, Query(description="games that ended before this time (ISO 8601)")] = None,
         limit: Annotated[int, Query(ge=1, le=MAX_GAMES_PER_PAGE, description="games per page")] = 100,
         cursor: Annotated[str | None, Query(description="X-Next-Cursor of the previous page")] = None,

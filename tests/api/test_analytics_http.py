@@ -40,7 +40,7 @@ def lines_of(text: str) -> list[dict[str, Any]]:
 def test_every_ended_game_in_full_with_its_game_id_and_time(
     client: TestClient, store: tuple[GameService, list[CreatedGame], list[CreatedGame]]
 ) -> None:
-    service, ended, running = store
+    service, ended, _running = store
     response = client.get("/analytics/games/export", params={"limit": 1000})
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("application/x-ndjson")
@@ -113,7 +113,7 @@ def test_bad_input_is_refused_with_the_error_envelope(client: TestClient, params
 
 
 def test_the_export_sees_a_game_that_ends_after_the_first_read(tmp_path: Path) -> None:
-    service, ended, running = simulated_store(tmp_path, games_each=0, running=1)
+    service, _ended, running = simulated_store(tmp_path, games_each=0, running=1)
     client = TestClient(create_app(service))
     assert client.get("/analytics/games/export").text == ""
     from domain.kernel.bots import RandomBot
