@@ -20,6 +20,7 @@ life of the process (an in-memory event store has an in-memory analytics databas
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import logging
@@ -43,7 +44,6 @@ from domain.kernel.log import GAME_CREATED, GAME_ENDED, Record
 from infra.aggregate import StoredGameEvent, record_of
 from infra.service import GameService
 from projections.analytics import (
-    GAME_TABLES,
     GAMES_TABLE,
     RECORDS_TABLE,
     TABLES,
@@ -66,7 +66,7 @@ class AnalyticsSettings(BaseSettings):
     # The DuckDB file; unset: beside the SQLite event store (``analytics.duckdb``), or
     # ``data/analytics.duckdb`` with PostgreSQL; ``:memory:`` for a database in process.
     path: str | None = None
-    batch_size: int = 2000
+    batch_size: int = 5000
     lock_timeout: float = 10.0
 
 
@@ -253,27 +253,23 @@ class RecordSource:
         events = self.service.events.get(UUID(game_id), lte=through)
         return [(record_of(e), cast(StoredGameEvent, e).timestamp) for e in events]
 
-    def last_position(self) -> int:
-        return self.service.recorder.max_notification_id() or 0
-
 
 class ListSource(RecordSource):
     """Records held in memory (benchmarks and tests feed the projection without a store)."""
 
     def __init__(self, records: Sequence[StoredRecord]) -> None:
         self.records = list(records)
+        self.ids = [r.notification_id for r in self.records]
         self.by_game: dict[str, list[StoredRecord]] = defaultdict(list)
         for item in self.records:
             self.by_game[item.game_id].append(item)
 
     def after(self, position: int, limit: int) -> list[StoredRecord]:
-        return self.records[position : position + limit]  # notification ids are 1, 2, 3 ...
+        start = bisect.bisect_right(self.ids, position)
+        return self.records[start : start + limit]
 
     def game(self, game_id: str, through: int) -> list[tuple[Record, datetime]]:
         return [(s.record, s.recorded_at) for s in self.by_game[game_id] if s.record.position <= through]
-
-    def last_position(self) -> int:
-        return len(self.records)
 
 
 # -- the projection runner ----------------------------------------------------------------------
@@ -282,7 +278,7 @@ class ListSource(RecordSource):
 class AnalyticsProjector:
     name = PROJECTION
 
-    def __init__(self, source: RecordSource, database: AnalyticsDatabase, batch_size: int = 2000) -> None:
+    def __init__(self, source: RecordSource, database: AnalyticsDatabase, batch_size: int = 5000) -> None:
         self.source = source
         self.database = database
         self.batch_size = batch_size
@@ -355,7 +351,7 @@ class AnalyticsProjector:
         self, connection: duckdb.DuckDBPyConnection, batch: list[StoredRecord]
     ) -> tuple[Rows, dict[str, Context | None], set[str]]:
         """The rows the batch adds, the new context of each game (None: ended), and the games
-        whose earlier rows the batch replaces (they ended in it)."""
+        whose earlier private records the batch writes again in full (they ended in it)."""
         by_game: dict[str, list[StoredRecord]] = {}
         for item in batch:
             by_game.setdefault(item.game_id, []).append(item)
@@ -366,15 +362,15 @@ class AnalyticsProjector:
         for game_id, items in by_game.items():
             records = [(i.record, i.recorded_at) for i in items]
             first = items[0].record
+            if first.type != GAME_CREATED and game_id not in known:
+                raise RuntimeError(f"analytics: game {game_id} goes on at {first.position} but was never started")
             if items[-1].record.type == GAME_ENDED:
-                if first.type != GAME_CREATED:
-                    records = self.source.game(game_id, first.position - 1) + records
+                earlier = self.source.game(game_id, first.position - 1) if first.type != GAME_CREATED else []
+                if earlier:
                     replaced.add(game_id)
-                ended_game(game_id, records, rows)
+                ended_game(known.get(game_id), game_id, earlier, records, rows)
                 contexts[game_id] = None
             else:
-                if first.type != GAME_CREATED and game_id not in known:
-                    raise RuntimeError(f"analytics: game {game_id} goes on at {first.position} but was never started")
                 contexts[game_id] = running_game(known.get(game_id), game_id, records, rows)
         return rows, contexts, replaced
 
@@ -408,9 +404,10 @@ class AnalyticsProjector:
                 return False
             connection.execute(f"DELETE FROM {GAMES_TABLE} WHERE list_contains(?, game_id)", [touched])
             connection.execute(f"DELETE FROM {CONTEXT_TABLE} WHERE list_contains(?, game_id)", [touched])
-            if replaced:
-                for table in GAME_TABLES:
-                    connection.execute(f"DELETE FROM {table} WHERE list_contains(?, game_id)", [list(replaced)])
+            if replaced:  # their private records were stored as a spectator saw them
+                connection.execute(
+                    f"DELETE FROM {RECORDS_TABLE} WHERE private AND list_contains(?, game_id)", [list(replaced)]
+                )
             for table, table_rows in rows.tables.items():
                 if table_rows:
                     insert_rows(connection, table, table_rows)
@@ -447,7 +444,7 @@ class Analytics:
     (``alexandria analytics project``) and API workers only read.
     """
 
-    def __init__(self, service: GameService, database: AnalyticsDatabase, embedded: bool, batch_size: int = 2000):
+    def __init__(self, service: GameService, database: AnalyticsDatabase, embedded: bool, batch_size: int = 5000):
         self.service = service
         self.database = database
         self.embedded = embedded

@@ -27,7 +27,7 @@ from domain.catalog import GAMES
 from domain.catan_alexander.data import GEOMETRIES, TERRAIN_PRODUCT, Geometry
 from domain.kernel.chance import Chance
 from domain.kernel.game import Scoreboard
-from domain.kernel.log import COMMAND_ACCEPTED, GAME_CREATED, GAME_ENDED, Record, canonical, for_viewer
+from domain.kernel.log import COMMAND_ACCEPTED, GAME_CREATED, GAME_ENDED, Record, canonical
 from domain.kernel.match import Match
 
 # -- the schema ---------------------------------------------------------------------------------
@@ -567,36 +567,38 @@ def new_context(game_id: str, created: Record, at: datetime) -> Context:
     }
 
 
+def record_row(ctx: Context, record: Record, at: datetime, revealed: bool) -> Row:
+    """A record's row in ``records``: in full once the game has ended (``revealed``), else as a
+    spectator sees it (the public form of a private record)."""
+    data = record.data if revealed or not record.is_private else record.public or {}
+    return {
+        "game_id": ctx["game_id"],
+        "game": ctx["game"],
+        "position": record.position,
+        "type": record.type,
+        "seat": seat_of(data),
+        "private": record.is_private,
+        "recorded_at": at,
+        "data": canonical(data),
+    }
+
+
 def add_record(ctx: Context, record: Record, at: datetime, revealed: bool, out: Rows) -> None:
     """One record of the game of ``ctx``: its row in ``records`` and its facts.
 
-    ``revealed``: the game has ended, so the record is seen in full; otherwise only what a
-    spectator sees (the public form of a private record).
+    Facts come from public records only, so that a fact row never changes when its game ends
+    (what a private record holds is in ``records`` once the game has ended).
     """
-    game_id, game = ctx["game_id"], ctx["game"]
-    data = for_viewer(record, None, reveal_all=revealed)["data"]
-    out.add(
-        RECORDS_TABLE,
-        {
-            "game_id": game_id,
-            "game": game,
-            "position": record.position,
-            "type": record.type,
-            "seat": seat_of(data),
-            "private": record.is_private,
-            "recorded_at": at,
-            "data": canonical(data),
-        },
-    )
+    out.add(RECORDS_TABLE, record_row(ctx, record, at, revealed))
     ctx["version"] = record.position
-    ctx["last_activity"] = at.isoformat()
     if record.type == COMMAND_ACCEPTED:
         ctx["commands"] += 1
     elif record.type != GAME_CREATED:
-        started = period_started(game, ctx["players"], record)
+        started = period_started(ctx["game"], ctx["players"], record)
         if started is not None:
             ctx["round"] = started
-        FACTS.get(game, no_facts)(ctx, game_id, record.position, at, record.type, data, out)
+        if not record.is_private:
+            FACTS.get(ctx["game"], no_facts)(ctx, ctx["game_id"], record.position, at, record.type, record.data, out)
 
 
 def game_row(ctx: Context, ended: Ended | None = None) -> Row:
@@ -642,44 +644,64 @@ class Ended:
     seed: str | None
 
 
-def running_game(ctx: Context | None, game_id: str, records: Iterable[tuple[Record, datetime]], out: Rows) -> Context:
-    """Records of a running game (public forms), after those ``ctx`` has seen; the new context."""
+def _records_of(
+    ctx: Context | None, game_id: str, records: Iterable[tuple[Record, datetime]], revealed: bool, out: Rows
+) -> Context:
+    last_at: datetime | None = None
     for record, at in records:
         if record.type == GAME_CREATED:
             ctx = new_context(game_id, record, at)
         assert ctx is not None, f"{game_id}: a record before GameCreated"
-        add_record(ctx, record, at, revealed=False, out=out)
-    assert ctx is not None
+        add_record(ctx, record, at, revealed, out)
+        last_at = at
+    assert ctx is not None and last_at is not None
+    ctx["last_activity"] = last_at.isoformat()
+    return ctx
+
+
+def running_game(ctx: Context | None, game_id: str, records: Iterable[tuple[Record, datetime]], out: Rows) -> Context:
+    """Records of a running game (public forms), after those ``ctx`` has seen; the new context."""
+    ctx = _records_of(ctx, game_id, records, False, out)
     out.add(GAMES_TABLE, game_row(ctx))
     return ctx
 
 
-def ended_game(game_id: str, records: list[tuple[Record, datetime]], out: Rows) -> None:
-    """Every record of an ended game, from ``GameCreated`` to ``GameEnded``, in full.
+def ended_game(
+    ctx: Context | None,
+    game_id: str,
+    earlier: list[tuple[Record, datetime]],
+    records: list[tuple[Record, datetime]],
+    out: Rows,
+) -> None:
+    """The last records of a game, up to ``GameEnded``, after those ``ctx`` has seen (``earlier``,
+    whose rows are stored as a spectator saw them: their private ones are written again, in full).
 
-    The game is replayed (its own rules, no rule runs: events record outcomes) so that the
-    scores of each round come from its own scoreboard.
+    The whole game is replayed (its own rules, no rule runs: events record outcomes) so that
+    the scores of each round come from its own scoreboard.
     """
-    created, created_at = records[0]
-    assert created.type == GAME_CREATED and records[-1][0].type == GAME_ENDED, f"{game_id}: not a whole ended game"
-    ctx = new_context(game_id, created, created_at)
+    ctx = _records_of(ctx, game_id, records, True, out)
+    for record, at in earlier:
+        if record.is_private:
+            out.add(RECORDS_TABLE, record_row(ctx, record, at, revealed=True))
+    whole = earlier + records
+    created, last = whole[0][0], whole[-1][0]
+    assert created.type == GAME_CREATED and last.type == GAME_ENDED, f"{game_id}: not a whole ended game"
     game = GAMES.get(ctx["game"])
     match = Match(game, ctx["players"], ctx["options"], Chance(b"analytics-replay"))
     unit = SCORE_UNITS.get(game.id, "round")
     period: int | None = None
-    for record, at in records:
+    for record, _ in whole:
         started = period_started(game.id, ctx["players"], record) if record.type != GAME_CREATED else None
         if started is not None and period is not None:
             _score_rows(ctx, unit, period, record.position - 1, False, game.scoreboard(match.state), out)
         if started is not None:
             period = started
         match.apply_record(record)
-        add_record(ctx, record, at, revealed=True, out=out)
     scoreboard = game.scoreboard(match.state)
-    last, ended_at = records[-1]
     _score_rows(ctx, unit, period, last.position, True, scoreboard, out)
     seed = last.data.get("seed")
-    out.add(GAMES_TABLE, game_row(ctx, Ended(ended_at, scoreboard, last.hash, seed if isinstance(seed, str) else None)))
+    ended = Ended(whole[-1][1], scoreboard, last.hash, seed if isinstance(seed, str) else None)
+    out.add(GAMES_TABLE, game_row(ctx, ended))
 
 
 def _score_rows(
