@@ -46,7 +46,11 @@ def analytics_router(service: GameService, analytics: Analytics | None = None) -
         response_class=StreamingResponse,
         response_model=None,
         summary="Ended games' records as JSON lines, each with its game id and recorded time",
-        responses={200: {"content": {NDJSON: {}}, "description": "one record per line, games in the order they ended"}},
+        responses={
+            200: {"content": {NDJSON: {}}, "description": "one record per line, games in the order they ended"},
+            400: {"description": "BAD_INPUT: an unknown game, a malformed time or cursor, a limit out of range"},
+            503: {"description": "ANALYTICS_NOT_READY (no projection has run yet) or ANALYTICS_BUSY"},
+        },
     )
     def export_games(
         request: Request,

@@ -57,6 +57,7 @@ log = logging.getLogger(__name__)
 
 PROJECTION = "analytics"
 POSITION_TABLE = "_analytics_position"
+RETRY_SECONDS = 2.0
 CONTEXT_TABLE = "_analytics_context"  # running games' public bookkeeping (the round, the robber ...)
 
 
@@ -283,6 +284,7 @@ class AnalyticsProjector:
         self.database = database
         self.batch_size = batch_size
         self.lost_races = 0  # batches another runner committed first
+        self.position = 0  # the last position this runner saw committed
         self._stepping = threading.Lock()
 
     def step(self) -> int:
@@ -306,6 +308,7 @@ class AnalyticsProjector:
 
     def _step(self, connection: duckdb.DuckDBPyConnection) -> int:
         start = self._cursor(connection)
+        self.position = start[1]
         batch = self.source.after(start[1], self.batch_size)
         if not batch:
             return 0
@@ -313,6 +316,7 @@ class AnalyticsProjector:
         if not self._commit(connection, start, batch[-1].notification_id, rows, contexts, replaced):
             self.lost_races += 1
             return 0
+        self.position = batch[-1].notification_id
         return len(batch)
 
     def run_forever(self, stop: threading.Event, idle_wait: float = 0.5) -> None:
@@ -323,6 +327,11 @@ class AnalyticsProjector:
                     stop.wait(idle_wait)
             except AnalyticsBusy as busy:
                 log.warning("%s", busy.message)
+            except Exception:
+                # The event store or the file went away for a moment: a batch is all or nothing,
+                # so trying again later is safe.
+                log.exception("analytics: a batch failed; trying again in %g s", RETRY_SECONDS)
+                stop.wait(RETRY_SECONDS)
 
     def rebuild(self) -> int:
         """Empty every table and the position in one transaction, then catch up."""
@@ -464,7 +473,10 @@ class Analytics:
         return cls(service, database, embedded, settings.batch_size)
 
     def refresh(self) -> None:
-        if self.embedded:
+        if not self.embedded:
+            return
+        # Nothing new since this process last looked: no need to open the file.
+        if (self.service.recorder.max_notification_id() or 0) > self.projector.position or self.projector.position == 0:
             self.projector.catch_up()
 
     @contextmanager
