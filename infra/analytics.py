@@ -286,6 +286,9 @@ class AnalyticsProjector:
         self.lost_races = 0  # batches another runner committed first
         self.position = 0  # the last position this runner saw committed
         self._stepping = threading.Lock()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
 
     def step(self) -> int:
         """One batch; the number of records applied (0: up to date)."""
@@ -320,11 +323,13 @@ class AnalyticsProjector:
         return len(batch)
 
     def run_forever(self, stop: threading.Event, idle_wait: float = 0.5) -> None:
-        """Follow the log until ``stop`` is set (polling: the database is held only per batch)."""
+        """Follow the log until ``stop`` is set: poll every ``idle_wait`` seconds, or at once
+        when woken (``wake``: the service saved something). The file is held only per batch."""
         while not stop.is_set():
             try:
                 if self.step() == 0:
-                    stop.wait(idle_wait)
+                    self._wake.wait(idle_wait)
+                    self._wake.clear()
             except AnalyticsBusy as busy:
                 log.warning("%s", busy.message)
             except Exception:
@@ -332,6 +337,31 @@ class AnalyticsProjector:
                 # so trying again later is safe.
                 log.exception("analytics: a batch failed; trying again in %g s", RETRY_SECONDS)
                 stop.wait(RETRY_SECONDS)
+
+    # -- in the background of a process (the embedded server) ------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self) -> None:
+        if self.running:
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(
+            target=self.run_forever, args=(self._stop,), name="analytics-projector", daemon=True
+        )
+        self._thread.start()
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def stop(self, timeout: float = 30.0) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
 
     def rebuild(self) -> int:
         """Empty every table and the position in one transaction, then catch up."""

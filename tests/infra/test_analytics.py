@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -309,3 +310,22 @@ def test_a_batch_begun_from_a_stale_position_is_dropped(service: GameService, tm
         assert not one._commit(connection, start, batch[-1].notification_id, rows, contexts, replaced)
         assert tables(connection) == before
     assert database.position() == 10
+
+
+def test_in_the_background_the_projector_follows_the_log_until_stopped(service: GameService) -> None:
+    analytics = analytics_of(service)
+    analytics.projector.start()
+    try:
+        created = service.create_game("peloponnes", 3, None, b"background")
+        play_with_bot(service, created, RandomBot(b"background-bot"))
+        analytics.projector.wake()
+        target = service.recorder.max_notification_id()
+        deadline = time.monotonic() + 60  # a safety net for a stuck thread, not a measure of speed
+        while analytics.database.position() < target:
+            assert analytics.projector.running and time.monotonic() < deadline
+            time.sleep(0.05)
+    finally:
+        analytics.projector.stop()
+    assert not analytics.projector.running
+    with analytics.database.connect() as connection:
+        assert connection.execute("SELECT status FROM games").fetchall() == [("ended",)]
