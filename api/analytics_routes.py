@@ -8,9 +8,10 @@ header (and a ``Link: rel="next"``) names the next page while there is one.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request
@@ -33,13 +34,25 @@ def _utc(moment: datetime | None) -> datetime | None:
 
 
 def analytics_router(service: GameService, analytics: Analytics | None = None) -> APIRouter:
-    router = APIRouter(tags=["analytics"])
     opened: list[Analytics] = [analytics] if analytics is not None else []
 
     def current() -> Analytics:
         if not opened:  # on first use: an app that never serves analytics opens no database
             opened.append(Analytics.for_service(service))
         return opened[0]
+
+    @asynccontextmanager
+    async def keep_current(_: Any) -> AsyncIterator[None]:
+        """Embedded mode: the server keeps the tables current in the background while it runs."""
+        keeper = current()
+        if keeper.background:
+            keeper.projector.start()
+        try:
+            yield
+        finally:
+            keeper.projector.stop()
+
+    router = APIRouter(tags=["analytics"], lifespan=keep_current)
 
     @router.get(
         "/analytics/games/export",

@@ -69,6 +69,9 @@ class AnalyticsSettings(BaseSettings):
     path: str | None = None
     batch_size: int = 5000
     lock_timeout: float = 10.0
+    # Embedded mode: the server keeps the tables current in a background thread as well
+    # (readers catch up either way).
+    background: bool = True
 
 
 class AnalyticsError(Exception):
@@ -155,6 +158,18 @@ def check_schema(connection: duckdb.DuckDBPyConnection, path: str) -> None:
         )
 
 
+_FILE_LOCKS: dict[str, threading.RLock] = {}
+_FILE_LOCKS_GUARD = threading.Lock()
+
+
+def _file_lock(path: str) -> threading.RLock:
+    """One writer at a time per file in this process (DuckDB locks the file between processes;
+    inside one, two writers' transactions would conflict instead of waiting)."""
+    key = str(Path(path).resolve())
+    with _FILE_LOCKS_GUARD:
+        return _FILE_LOCKS.setdefault(key, threading.RLock())
+
+
 class AnalyticsDatabase:
     """Where the analytics tables live, and how to open them without holding them long."""
 
@@ -184,20 +199,27 @@ class AnalyticsDatabase:
                     cursor.close()
             return
         read_only = self.read_only if read_only is None else read_only
-        if read_only and not Path(self.path).exists():
-            raise AnalyticsNotReady(
-                f"there is no analytics database at {self.path} yet: run `alexandria analytics project --once`"
-            )
-        connection = self._open(read_only)
-        try:
-            if not read_only and not self._schema_ready:
-                create_schema(connection)
-                self._schema_ready = True
-            elif read_only:
+        if read_only:
+            if not Path(self.path).exists():
+                raise AnalyticsNotReady(
+                    f"there is no analytics database at {self.path} yet: run `alexandria analytics project --once`"
+                )
+            connection = self._open(read_only=True)
+            try:
                 check_schema(connection, self.path)
-            yield connection
-        finally:
-            connection.close()
+                yield connection
+            finally:
+                connection.close()
+            return
+        with _file_lock(self.path):
+            connection = self._open(read_only=False)
+            try:
+                if not self._schema_ready:
+                    create_schema(connection)
+                    self._schema_ready = True
+                yield connection
+            finally:
+                connection.close()
 
     def _open(self, read_only: bool) -> duckdb.DuckDBPyConnection:
         deadline = time.monotonic() + self.lock_timeout
@@ -250,6 +272,10 @@ class RecordSource:
             str(notification.originator_id), Record.from_dict(event.record), event.timestamp, notification.id
         )
 
+    def latest(self) -> int:
+        """The last notification id in the store (a cheap query: no need to open the database)."""
+        return self.service.recorder.max_notification_id() or 0
+
     def game(self, game_id: str, through: int) -> list[tuple[Record, datetime]]:
         events = self.service.events.get(UUID(game_id), lte=through)
         return [(record_of(e), cast(StoredGameEvent, e).timestamp) for e in events]
@@ -268,6 +294,9 @@ class ListSource(RecordSource):
     def after(self, position: int, limit: int) -> list[StoredRecord]:
         start = bisect.bisect_right(self.ids, position)
         return self.records[start : start + limit]
+
+    def latest(self) -> int:
+        return self.ids[-1] if self.ids else 0
 
     def game(self, game_id: str, through: int) -> list[tuple[Record, datetime]]:
         return [(s.record, s.recorded_at) for s in self.by_game[game_id] if s.record.position <= through]
@@ -327,7 +356,7 @@ class AnalyticsProjector:
         when woken (``wake``: the service saved something). The file is held only per batch."""
         while not stop.is_set():
             try:
-                if self.step() == 0:
+                if (self.position and self.source.latest() <= self.position) or self.step() == 0:
                     self._wake.wait(idle_wait)
                     self._wake.clear()
             except AnalyticsBusy as busy:
@@ -488,6 +517,7 @@ class Analytics:
         self.database = database
         self.embedded = embedded
         self.projector = AnalyticsProjector(RecordSource(service), database, batch_size)
+        self.background = False  # whether a server of this store should run the projector in the background
 
     @classmethod
     def for_service(
@@ -500,13 +530,15 @@ class Analytics:
             read_only=not (embedded or worker),
             lock_timeout=settings.lock_timeout,
         )
-        return cls(service, database, embedded, settings.batch_size)
+        analytics = cls(service, database, embedded, settings.batch_size)
+        analytics.background = embedded and settings.background
+        return analytics
 
     def refresh(self) -> None:
         if not self.embedded:
             return
         # Nothing new since this process last looked: no need to open the file.
-        if (self.service.recorder.max_notification_id() or 0) > self.projector.position or self.projector.position == 0:
+        if self.projector.position == 0 or self.projector.source.latest() > self.projector.position:
             self.projector.catch_up()
 
     @contextmanager

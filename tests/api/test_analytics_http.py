@@ -124,3 +124,21 @@ def test_the_export_sees_a_game_that_ends_after_the_first_read(tmp_path: Path) -
     assert {x["game_id"] for x in found} == {running[0].game_id}
     assert found[-1]["type"] == "GameEnded" and found[-1]["position"] == service.load(running[0].game_id).version
     service.close()
+
+
+def test_the_embedded_server_keeps_the_tables_in_the_background_while_it_runs(tmp_path: Path) -> None:
+    import time
+
+    from infra.analytics import AnalyticsDatabase
+
+    service, _, _ = simulated_store(tmp_path, games_each=0, running=1)
+    tables = AnalyticsDatabase(str(tmp_path / "analytics.duckdb"))  # beside the event store, as the server's
+    target = service.recorder.max_notification_id() or 0
+    with TestClient(create_app(service)):  # the server runs: nobody reads analytics
+        deadline = time.monotonic() + 60  # a safety net for a stuck thread, not a measure of speed
+        while tables.position() < target:
+            assert time.monotonic() < deadline, "the background projection did not catch up within a minute"
+            time.sleep(0.05)
+    with tables.connect() as connection:
+        assert connection.execute("SELECT status, version FROM games").fetchall() == [("running", target)]
+    service.close()
