@@ -221,10 +221,6 @@ TABLES: dict[str, Columns] = {
     ),
 }
 
-# Tables whose rows belong to one game (all but ``games``): rewritten when the game ends.
-GAME_TABLES = tuple(name for name in TABLES if name != GAMES_TABLE)
-FACT_TABLES = tuple(name for name in TABLES if name not in (GAMES_TABLE, RECORDS_TABLE, SCORES_TABLE))
-
 Row = dict[str, Any]
 
 
@@ -236,9 +232,6 @@ class Rows:
 
     def add(self, table: str, row: Row) -> None:
         self.tables[table].append(row)
-
-    def count(self) -> int:
-        return sum(len(rows) for rows in self.tables.values())
 
 
 # -- per game: the facts players ask about ------------------------------------------------------
