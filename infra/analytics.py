@@ -7,9 +7,9 @@ transaction, only if the position is still the one the batch started from. A res
 resumes at the stored position; a rebuild clears every table and the position in one
 transaction and catches up again.
 
-A running game is stored as a spectator sees it. When its ``GameEnded`` arrives, all its rows
-are replaced by the full record (read again from the event store when the game began before
-the batch), replayed for the scores of each round.
+A running game is stored as a spectator sees it. When its ``GameEnded`` arrives, its private
+records are written again in full (read again from the event store when the game began before
+the batch), and the whole game is replayed for the scores of each round.
 
 DuckDB lets one process write a database file at a time, and no other process read it
 meanwhile. So the runner holds the file only for the length of a batch, and everybody else

@@ -10,7 +10,8 @@ Three kinds of tables:
 - ``games``: one row per game (who played what, when, how it ended);
 - ``records``: one row per record, its data as JSON (``data`` of ``for_viewer``);
 - fact tables per game, one row per fact the players ask about (dice rolls, bids, allocations,
-  walls ...), made by one handler per game from the records as they arrive.
+  walls ...), made by one handler per game from the public records as they arrive (so that a
+  fact row never changes when its game ends).
 
 Scores by round come from the game's own ``scoreboard`` over a replay of the full record, so
 they exist only for ended games (a running game's state cannot be rebuilt from public forms).
