@@ -12,16 +12,20 @@ from contextlib import contextmanager
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from infra.analytics import Analytics, AnalyticsError, AnalyticsSettings
 from infra.bootstrap import build_service
 from infra.settings import Settings
 
+if TYPE_CHECKING:  # DuckDB and pyarrow load only when an analytics command runs
+    from infra.analytics import Analytics
+
 
 def _analytics(worker: bool = False) -> Analytics:
+    from infra.analytics import Analytics, AnalyticsSettings
+
     return Analytics.for_service(build_service(Settings()), AnalyticsSettings(), worker=worker)
 
 
@@ -29,6 +33,8 @@ def _analytics(worker: bool = False) -> Analytics:
 def _clear_errors() -> Iterator[None]:
     """Refusals as one line on stderr and exit status 1, never a traceback."""
     import duckdb
+
+    from infra.analytics import AnalyticsError
 
     try:
         yield
