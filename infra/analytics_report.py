@@ -83,7 +83,8 @@ class Report:
     scores: list[Distribution] = field(default_factory=list)
     lengths: list[Distribution] = field(default_factory=list)
     bids: list[RoundBids] = field(default_factory=list)
-    sources: dict[str, dict[str, float]] = field(default_factory=dict)  # Empire Builder: VP by source
+    # Empire Builder: mean VP a seat got in a game from each source, winners against the others
+    sources: dict[str, dict[str, float]] = field(default_factory=dict)
     taxes_by_turn: list[tuple[int, float]] = field(default_factory=list)  # Alexandros: (turn bucket, points)
     final_scores: dict[str, list[float]] = field(default_factory=dict)  # every seat's final score, per game
 
@@ -142,13 +143,18 @@ def compute_report(connection: duckdb.DuckDBPyConnection, game: str | None = Non
             report.lengths.append(Distribution(g, what, *_numbers(values)))
     report.bids = _bids(rows, where)
     report.sources = {
-        source: {"winners": float(winners or 0), "others": float(others or 0)}
+        source: {"winners": float(winners), "others": float(others)}
         for source, winners, others in rows(
-            "SELECT c.kind, avg(c.vp) FILTER (list_contains(g.winners, c.seat)), "
-            "avg(c.vp) FILTER (NOT list_contains(g.winners, c.seat)) "
-            f"FROM empire_builder_contests c JOIN games g USING (game_id) WHERE {where} AND c.vp IS NOT NULL "
-            "AND c.seat IS NOT NULL GROUP BY ALL ORDER BY ALL"
+            "WITH seats AS (SELECT g.game_id, s.seat, list_contains(g.winners, s.seat) AS won "
+            f"FROM games g, range(g.players) s(seat) WHERE {where} AND g.game = 'empire_builder'), "
+            "per AS (SELECT c.game_id, c.seat, c.kind, sum(c.vp) AS vp FROM empire_builder_contests c "
+            "WHERE c.vp IS NOT NULL AND c.seat IS NOT NULL AND c.game_id IN (SELECT game_id FROM seats) GROUP BY ALL) "
+            "SELECT k.kind, avg(coalesce(per.vp, 0)) FILTER (won), avg(coalesce(per.vp, 0)) FILTER (NOT won) "
+            "FROM seats CROSS JOIN (SELECT DISTINCT kind FROM per) k "
+            "LEFT JOIN per ON per.game_id = seats.game_id AND per.seat = seats.seat AND per.kind = k.kind "
+            "GROUP BY k.kind ORDER BY k.kind"
         )
+        if winners is not None and others is not None
     }
     report.taxes_by_turn = [
         (int(bucket), float(points))
@@ -437,7 +443,7 @@ def write_report(report: Report, out: Path, file_format: ReportFormat = "markdow
     if report.sources:
         doc.heading("Empire Builder: where the points come from")
         doc.table(
-            ["source", "mean VP per scoring (winners)", "mean VP per scoring (others)"],
+            ["source", "mean VP of a winner in a game", "mean VP of the others"],
             [[s, v["winners"], v["others"]] for s, v in report.sources.items()],
         )
 
@@ -453,11 +459,11 @@ def write_report(report: Report, out: Path, file_format: ReportFormat = "markdow
                 [i + 0.2 for i in range(len(names))], [report.sources[n]["others"] for n in names], 0.4, label="others"
             )
             axes.set_xticks(range(len(names)), names)
-            axes.set_ylabel("mean VP per scoring")
-            axes.set_title("empire_builder: VP by source")
+            axes.set_ylabel("mean VP per seat and game")
+            axes.set_title("empire_builder: where the points come from")
             axes.legend()
 
-        chart("sources_empire_builder", "empire_builder: VP per scoring by source, winners against others", sources)
+        chart("sources_empire_builder", "empire_builder: VP by source, winners against the others", sources)
 
     if report.taxes_by_turn:
         doc.heading("Alexandros: tax points over the game")

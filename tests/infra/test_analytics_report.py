@@ -20,9 +20,12 @@ from infra.service import CreatedGame, GameService
 from tests.support.analytics import simulated_store
 
 
+GAMES_EACH = 2
+
+
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[GameService, list[CreatedGame]]]:
-    service, ended, _running = simulated_store(tmp_path_factory.mktemp("analytics-report"), games_each=3)
+    service, ended, _running = simulated_store(tmp_path_factory.mktemp("analytics-report"), games_each=GAMES_EACH)
     yield service, ended
     service.close()
 
@@ -54,7 +57,7 @@ def test_dice_fairness_is_pearsons_chi_square_of_the_rolls(
     ways = {t: 6 - abs(7 - t) for t in range(2, 13)}  # of the 36 outcomes of two dice
     statistic = sum((totals[t] - rolls * w / 36) ** 2 / (rolls * w / 36) for t, w in ways.items())
     (dice,) = report.dice
-    assert (dice.game, dice.games, dice.rolls) == ("catan_alexander", 3, rolls)
+    assert (dice.game, dice.games, dice.rolls) == ("catan_alexander", GAMES_EACH, rolls)
     assert dice.observed == {t: totals[t] for t in range(2, 13)}
     assert dice.chi2 == pytest.approx(statistic)
     assert dice.p_value == pytest.approx(chi2_distribution.sf(statistic, df=10))
@@ -119,7 +122,7 @@ def test_scores_length_and_bids_per_round(store: tuple[GameService, list[Created
         assert (scores.minimum, scores.maximum) == (min(finals), max(finals))
         (length,) = [s for s in report.lengths if s.game == game and s.what == "commands"]
         assert (length.count, length.mean, length.maximum) == (
-            3,
+            GAMES_EACH,
             pytest.approx(statistics.mean(commands)),
             max(commands),
         )
@@ -137,10 +140,38 @@ def test_scores_length_and_bids_per_round(store: tuple[GameService, list[Created
         assert (found[number].bids, found[number].mean_bid) == (len(amounts), pytest.approx(statistics.mean(amounts)))
 
 
-def test_the_written_report_shows_the_numbers(report: Report, tmp_path: Path) -> None:
+def test_where_empire_builder_points_come_from(store: tuple[GameService, list[CreatedGame]], report: Report) -> None:
+    service, ended = store
+    kinds = {"ProvinceScored": "province", "TempleBuilt": "temple", "CityFounded": "city", "AwardScored": "award"}
+    totals: dict[str, dict[bool, list[float]]] = {}
+    games = [c for c in ended if service.load(c.game_id).match.game.id == "empire_builder"]
+    seen = {
+        kinds[r.type]
+        for c in games
+        for r in service.records(c.game_id)
+        if r.type in kinds and r.data["seat"] is not None
+    }
+    for created in games:
+        match = service.load(created.game_id).match
+        winners = match.game.scoreboard(match.state).winners
+        records = service.records(created.game_id)
+        for kind in seen:
+            for seat in range(match.players):
+                got = sum(r.data["vp"] for r in records if kinds.get(r.type) == kind and r.data["seat"] == seat)
+                totals.setdefault(kind, {True: [], False: []})[seat in winners].append(got)
+    assert set(report.sources) == seen
+    for kind, split in totals.items():
+        assert report.sources[kind]["winners"] == pytest.approx(statistics.mean(split[True]))
+        assert report.sources[kind]["others"] == pytest.approx(statistics.mean(split[False]))
+
+
+@pytest.mark.slow  # 13 charts drawn
+def test_the_written_report_shows_the_numbers(
+    store: tuple[GameService, list[CreatedGame]], report: Report, tmp_path: Path
+) -> None:
     markdown = write_report(report, tmp_path / "md").read_text()
     (dice,) = report.dice
-    assert f"| catan_alexander | 3 | {dice.rolls} | {dice.chi2:.3f}".rstrip("0").rstrip(".") in markdown
+    assert f"| catan_alexander | {GAMES_EACH} | {dice.rolls} | {dice.chi2:.3f}".rstrip("0").rstrip(".") in markdown
     for name in (
         "dice_catan_alexander",
         "win_rate_peloponnes",
@@ -151,8 +182,12 @@ def test_the_written_report_shows_the_numbers(report: Report, tmp_path: Path) ->
     ):
         assert f"]({name}.png)" in markdown
         assert (tmp_path / "md" / f"{name}.png").stat().st_size > 1000
-    page = write_report(report, tmp_path / "html", "html").read_text()
-    assert page.startswith("<!doctype html>") and "<img src='dice_catan_alexander.png'" in page
+    with Analytics.for_service(store[0]).reading() as connection:
+        one_game = compute_report(connection, "alexandros")
+    assert set(one_game.games) == {"alexandros"} and not one_game.dice and not one_game.sources
+    page = write_report(one_game, tmp_path / "html", "html").read_text()
+    assert page.startswith("<!doctype html>") and "<img src='taxes_alexandros.png'" in page
+    assert "catan_alexander" not in page
 
 
 def test_an_empty_database_gives_an_empty_report(tmp_path: Path) -> None:
