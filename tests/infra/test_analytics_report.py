@@ -19,7 +19,6 @@ from infra.analytics_report import Report, compute_report, write_report
 from infra.service import CreatedGame, GameService
 from tests.support.analytics import simulated_store
 
-
 GAMES_EACH = 2
 
 
