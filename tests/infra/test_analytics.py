@@ -176,15 +176,22 @@ def test_fact_tables_agree_with_the_records(service: GameService) -> None:
 COMMITMENT = re.compile(r"[0-9a-f]{64}")
 
 
+SEED_COMMITMENT = re.compile(r'"seed_commitment":"[0-9a-f]{64}"')
+
+
 def normalised(connection: duckdb.DuckDBPyConnection, game_id: str) -> dict[str, list[tuple[Any, ...]]]:
-    """A game's rows with its id and the times left out (two games differ in those anyway)."""
+    """A game's rows with its id, the times and the commitment to its seed left out: two games
+    differ in those anyway (the seed holds the server's fresh salt, as in the viewer filter's test)."""
     out = {}
     for table, columns in TABLES.items():
         kept = [f'"{name}"' for name, kind in columns if name != "game_id" and not kind.startswith("TIMESTAMP")]
         rows = connection.execute(
             f"SELECT {', '.join(kept)} FROM {table} WHERE game_id = ? ORDER BY ALL", [game_id]
         ).fetchall()
-        out[table] = rows
+        out[table] = [
+            tuple(SEED_COMMITMENT.sub('"seed_commitment":"COMMITMENT"', v) if isinstance(v, str) else v for v in row)
+            for row in rows
+        ]
     return out
 
 
@@ -206,9 +213,8 @@ def test_a_running_games_tables_do_not_change_when_only_hidden_data_does(service
         for first, second in (pairs, sealed):
             one, other = normalised(connection, first.game_id), normalised(connection, second.game_id)
             assert one["records"] and one == other
-            # No hash, digest or seed: the one 64-digit value is the published commitment to the seed.
-            commitment = service.records(first.game_id, through=1)[0].data["seed_commitment"]
-            assert set(COMMITMENT.findall(json.dumps(one, default=str))) == {commitment}
+            # No hash, digest or seed: the one 64-digit value was the published commitment to the seed.
+            assert not COMMITMENT.search(json.dumps(one, default=str))
     # Once the games end, the record shows everything: the hidden guesses differ.
     for created in pairs:
         play_with_bot(service, created, RandomBot(b"same-bot"))
