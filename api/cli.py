@@ -21,6 +21,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from api.cli_analytics import analytics
+from api.cli_tournament import tournament
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.chance import Chance
@@ -359,9 +361,8 @@ def project(rebuild: str | None, once: bool) -> None:
     projector.run_forever(stop)
 
 
-from api.cli_tournament import tournament  # noqa: E402  (a command group of its own module)
-
 main.add_command(tournament)
+main.add_command(analytics)
 
 if __name__ == "__main__":
     main()
