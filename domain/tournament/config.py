@@ -124,7 +124,8 @@ def normalize_config(game: GameDefinition[Any], raw: dict[str, Any]) -> Tourname
     points = [_number(p, "points_per_place") for p in points]
     if any(later > earlier for earlier, later in itertools.pairwise(points)):
         raise _refuse("points_per_place must not give a later place more points than an earlier one")
-    bye_points = _number(raw.get("bye_points", points[(table_size - 1) // 2]), "bye_points")
+    # By default a bye is worth what a place is worth on average: sitting out neither helps nor hurts.
+    bye_points = _number(raw.get("bye_points", round(sum(points) / len(points), 6)), "bye_points")
     tie_breaks = raw.get("tie_breaks", list(TIE_BREAKS))
     if not isinstance(tie_breaks, list) or any(t not in TIE_BREAKS for t in tie_breaks):
         raise _refuse(f"tie_breaks must be a list of {', '.join(TIE_BREAKS)}")

@@ -201,3 +201,4 @@ def test_defaults_fill_in() -> None:
     config = normalize_config(GAMES.get("alexandros"), {})
     assert (config.format, config.rounds, config.table_size) == ("swiss", 4, 4)
     assert config.points_per_place == [6, 5, 3, 1] and config.time_control is None
+    assert config.bye_points == 3.75  # what a place is worth on average
