@@ -170,3 +170,33 @@ def test_replacing_a_player_issues_a_new_token_and_the_old_one_stops_working(tou
         tournaments.player_for_token(aggregate, old)
     assert tournaments.player_for_token(aggregate, answer["player_token"]) == 0
     assert aggregate.log.state.names == ["Eve", "Bo"]
+
+
+def test_a_game_voided_while_running_lets_the_event_go_on_and_the_bundle_still_verifies(
+    tournaments: TournamentService,
+) -> None:
+    from domain.kernel.bots import RandomBot
+    from domain.tournament.log import Table
+    from infra.tournament_run import play_table
+
+    created = tournaments.create("peloponnes", {"rounds": 2, "table_size": 2}, master_seed=b"void", salted=False)
+    tid, organiser = created.tournament_id, created.organiser_token
+    tokens = [tournaments.register(tid, organiser, name).token for name in ("Ada", "Bo", "Cy", "Di")]
+    first = tournaments.seat_next_round(tid, organiser)
+    played, abandoned = first["tables"]
+    play_table(tournaments, tid, Table(1, 1, played["game_id"], played["players"]), tokens, RandomBot(b"b"))
+    ruling = {"kind": "void", "game_id": abandoned["game_id"], "reason": "the table's players left"}
+    tournaments.adjudicate(tid, organiser, ruling)
+    second = tournaments.seat_next_round(tid, organiser)  # the void completes round 1
+    for table in second["tables"]:
+        play_table(
+            tournaments, tid, Table(2, table["table"], table["game_id"], table["players"]), tokens, RandomBot(b"c")
+        )
+    tournaments.end(tid, organiser)
+    report = verify_bundle(json.loads(json.dumps(tournaments.bundle(tid))), GAMES.get)
+    assert report.ok, report.problems
+    ended = tournaments.state(tid).ended
+    assert ended is not None
+    rows = {row["player"]: row for row in ended["standings"]}
+    for player in abandoned["players"]:
+        assert rows[player]["games"] == 1  # the void game counts for nobody
