@@ -95,6 +95,10 @@ class Match:
     def is_over(self) -> bool:
         return bool(self.game.is_over(self.state))
 
+    def admit(self, seat: Seat, payload: Any) -> Command:
+        """The command client JSON asks for, or the first refusal in the shared order (``engine.admit``)."""
+        return engine.admit(self.game, self.state, seat, payload)
+
     def execute(self, seat: Seat, command: Command, command_id: str | None = None) -> list[Record]:
         """Decide and apply ``command`` for ``seat``; raises ``RuleViolation`` and changes nothing if refused."""
         counters_before = dict(self.chance.counters)
