@@ -15,6 +15,7 @@ from starlette.concurrency import run_in_threadpool
 
 from api.errors import install_error_handlers
 from domain.catalog import GAMES
+from domain.kernel import engine
 from domain.kernel.chance import Chance
 from domain.kernel.log import canonical, for_viewer
 from domain.kernel.seats import Viewer
@@ -220,16 +221,16 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
         with service.reading(game_id) as aggregate:
             seat = service.seat_for_token(aggregate, token_of(credentials))
             match = aggregate.match
-            may_act = {*match.game.awaited(match.state), *match.game.optional(match.state)}
-            if seat is None or seat not in may_act or match.is_over:
-                return {"version": match.version, "seat": seat, "moves": []}
+            if seat is None:
+                return {"version": match.version, "seat": seat, "moves": [], "complete": True}
             # A sample (where the space is huge) drawn from a stream that is no secret of the game.
             rng = Chance(f"legal-moves:{game_id}:{match.version}".encode())
-            moves = match.game.legal_moves(match.state, seat, rng)
+            moves = engine.legal_moves(match.game, match.state, seat, rng)
             return {
                 "version": match.version,
                 "seat": seat,
                 "moves": [{"type": m.type, **m.to_dict()} for m in moves],
+                "complete": moves.complete,
             }
 
     @app.get("/games/{game_id}/verify", summary="Check the hash chain (and, after the end, the seed)")

@@ -1,10 +1,12 @@
 """Legal moves (rules file 10.1, "Legal-move listing"): every (source, target, corner) of a move with
-its shortest routes (all when there are few, else a random sample), and for occupations one
-cheapest choice of governor spaces per governor count."""
+its shortest routes (all when there are few, else the routes with the fewest and the most new walls
+and a random sample), and for occupations one cheapest choice of governor spaces per governor count,
+with every compensation a take-over allows."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from functools import cache
 
 from domain.alexandros.commands import (
@@ -17,7 +19,9 @@ from domain.alexandros.commands import (
 )
 from domain.alexandros.data import (
     DIST,
+    IS_INTERIOR,
     POINT_NEIGHBOURS,
+    SIDE_ID,
     SPACE_CORNERS,
     SPACE_SYMBOL,
     SYMBOL_SPACE_IDS,
@@ -33,11 +37,13 @@ from domain.alexandros.rules import (
     has_free_space,
     takeover_costs,
 )
-from domain.alexandros.state import ACTIONS, MOVE, NOBODY, AlexandrosState
-from domain.kernel import Chance, Command, Seat
+from domain.alexandros.state import ACTIONS, MOVE, NO_WALL, NOBODY, AlexandrosState
+from domain.kernel import Chance, Command, LegalMoves, Seat
 
 ROUTES_LISTED_IN_FULL = 20  # rules file 10.1: at most 20 routes when d <= 6, "small": all listed
-ROUTE_SAMPLES = 2  # otherwise this many random draws (the count grows fast with the distance)
+ROUTE_SAMPLES = 2  # beyond that, this many random draws besides the fewest- and most-walls routes
+
+Route = tuple[list[int], ...]  # a route as the points' coordinates, shared by every command that lists it
 
 
 @cache
@@ -61,6 +67,12 @@ def all_routes(start: int, goal: int) -> list[list[int]]:
     return [[start, *rest] for q in nearer_points(start, goal) for rest in all_routes(q, goal)]
 
 
+@cache
+def full_listing(start: int, goal: int) -> tuple[Route, ...]:
+    """Every shortest route, in coordinates; geometry only, so cached (only asked for small counts)."""
+    return tuple(tuple(point_coord(p) for p in route) for route in all_routes(start, goal))
+
+
 def random_route(start: int, goal: int, rng: Chance) -> list[int]:
     """One shortest route: each step goes to a neighbour one side nearer to ``goal``."""
     route = [start]
@@ -72,15 +84,41 @@ def random_route(start: int, goal: int, rng: Chance) -> list[int]:
     return route
 
 
-def listed_routes(start: int, goal: int, rng: Chance) -> list[list[int]]:
+def new_walls(walls: list[int], a: int, b: int) -> int:
+    """1 when the side from ``a`` to ``b`` would get a wall (R35: interior, no wall yet)."""
+    side = SIDE_ID[(a, b)]
+    return 1 if IS_INTERIOR[side] and walls[side] == NO_WALL else 0
+
+
+def extreme_route(walls: list[int], start: int, goal: int, most: bool) -> list[int]:
+    """The shortest route with the fewest (or the most) new walls, by one pass over the points
+    nearer the goal (the routes form a layered graph; ties go to the first neighbour)."""
+    pick = max if most else min
+    best: dict[int, tuple[int, int | None]] = {goal: (0, None)}  # point -> (walls to the goal, next point)
+    layer = [goal]
+    for _ in range(DIST[start][goal]):
+        farther: dict[int, None] = {}
+        for q in layer:
+            for p in POINT_NEIGHBOURS[q]:
+                if DIST[p][goal] == DIST[q][goal] + 1 and DIST[start][p] + DIST[p][goal] == DIST[start][goal]:
+                    farther[p] = None
+        for p in farther:
+            best[p] = pick((best[q][0] + new_walls(walls, p, q), q) for q in nearer_points(p, goal) if q in best)
+        layer = list(farther)
+    route = [start]
+    while route[-1] != goal:
+        route.append(best[route[-1]][1])  # type: ignore[arg-type]
+    return route
+
+
+def listed_routes(state: AlexandrosState, start: int, goal: int, rng: Chance) -> tuple[tuple[Route, ...], bool]:
+    """The routes listed to ``goal`` and whether they are all of them."""
     if route_count(start, goal) <= ROUTES_LISTED_IN_FULL:
-        return all_routes(start, goal)
-    routes: list[list[int]] = []
-    for _ in range(ROUTE_SAMPLES):
-        route = random_route(start, goal, rng)
-        if route not in routes:
-            routes.append(route)
-    return routes
+        return full_listing(start, goal), True
+    picked = [extreme_route(state.walls, start, goal, most=False), extreme_route(state.walls, start, goal, most=True)]
+    picked += [random_route(start, goal, rng) for _ in range(ROUTE_SAMPLES)]
+    routes = {tuple(route): None for route in picked}
+    return tuple(tuple(point_coord(p) for p in route) for route in routes), False
 
 
 def move_options(state: AlexandrosState, seat: Seat) -> list[tuple[str, int | None, str | None, str | None, str]]:
@@ -99,25 +137,52 @@ def move_options(state: AlexandrosState, seat: Seat) -> list[tuple[str, int | No
     return options
 
 
-def alexander_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> list[Command]:
-    moves: list[Command] = []
-    closest = {sym: closest_free_spaces(state, sym)[1] for sym in SYMBOLS}
-    for source, slot, card, joker, symbol in move_options(state, seat):
-        for target in closest[symbol]:
+def alexander_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> LegalMoves:
+    """Every usable card with every closest target, corner and listed route. The routes depend on
+    the target's symbol, not on the card, so they are listed once per symbol."""
+    moves = LegalMoves()
+    options = move_options(state, seat)
+    destinations: dict[str, list[tuple[list[int], list[int], tuple[Route, ...]]]] = {}
+    for symbol in {option[4] for option in options}:
+        listing = destinations[symbol] = []
+        for target in closest_free_spaces(state, symbol)[1]:
             for corner in SPACE_CORNERS[target]:
-                for route in listed_routes(state.alexander, corner, rng):
-                    moves.append(
-                        MoveAlexander(
-                            source=source,  # type: ignore[arg-type]
-                            slot=slot,
-                            card=card,
-                            joker_symbol=joker,
-                            target=space_coord(target),
-                            corner=point_coord(corner),
-                            path=[point_coord(p) for p in route],
-                        )
-                    )
+                routes, complete = listed_routes(state, state.alexander, corner, rng)
+                moves.complete = moves.complete and complete
+                listing.append((space_coord(target), point_coord(corner), routes))
+    for source, slot, card, joker, symbol in options:
+        for target_coord, corner_coord, routes in destinations[symbol]:
+            moves.extend(
+                MoveAlexander(
+                    source=source,  # type: ignore[arg-type]
+                    slot=slot,
+                    card=card,
+                    joker_symbol=joker,
+                    target=target_coord,
+                    corner=corner_coord,
+                    path=list(route),
+                )
+                for route in routes
+            )
     return moves
+
+
+def sub_multisets(cards: list[str], size: int) -> Iterator[list[str]]:
+    """Every distinct choice of ``size`` of ``cards`` (equal cards are not told apart), sorted."""
+    counts = sorted(Counter(cards).items())
+
+    def choose(i: int, left: int) -> Iterator[list[str]]:
+        if left == 0:
+            yield []
+            return
+        if i == len(counts):
+            return
+        symbol, have = counts[i]
+        for take in range(min(have, left), -1, -1):
+            for rest in choose(i + 1, left - take):
+                yield [symbol] * take + rest
+
+    return choose(0, size)
 
 
 def cheapest_governor_spaces(
@@ -164,12 +229,16 @@ def occupation_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
             spaces = cheapest_governor_spaces(symbol_spaces, need, hand, count)
             if spaces is None:
                 continue
-            compensation: list[str] = []
-            if eviction_cards:
-                _, _, occupation_cards = takeover_costs(state, symbol_spaces, set(spaces))
-                paid = eviction_cards + occupation_cards
-                compensation = paid[: compensation_size(len(paid))]
-            moves.append(OccupyProvince(governors=[space_coord(s) for s in spaces], compensation=compensation))
+            governors = [space_coord(s) for s in spaces]
+            if not eviction_cards:
+                moves.append(OccupyProvince(governors=governors, compensation=[]))
+                continue
+            _, _, occupation_cards = takeover_costs(state, symbol_spaces, set(spaces))
+            paid = eviction_cards + occupation_cards
+            moves.extend(
+                OccupyProvince(governors=governors, compensation=compensation)
+                for compensation in sub_multisets(paid, compensation_size(len(paid)))
+            )
     return moves
 
 
@@ -190,11 +259,13 @@ def action_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
     return moves
 
 
-def legal_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> list[Command]:
+def legal_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> LegalMoves:
     if seat not in awaited(state):
-        return []
+        return LegalMoves()
     if state.step == MOVE:
         return alexander_moves(state, seat, rng)
     if state.step == ACTIONS:
-        return action_moves(state, seat)
-    return []
+        moves = action_moves(state, seat)
+        # one cheapest choice of governor spaces per count: other choices may be legal too
+        return LegalMoves(moves, complete=not any(isinstance(m, OccupyProvince) for m in moves))
+    return LegalMoves()

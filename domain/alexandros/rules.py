@@ -69,7 +69,7 @@ from domain.alexandros.state import (
     split_by_wall,
 )
 from domain.kernel import Chance, Command, Event, RuleViolation, Seat
-from domain.kernel.errors import BAD_INPUT
+from domain.kernel.errors import BAD_INPUT, BrokenInvariant
 
 # levy_taxes stays listed after a levy: the kernel refuses unlisted commands with its WRONG_PHASE (the rules
 # file's WRONG_STEP), while E8 and section 10.1 name ALREADY_LEVIED for a second levy, which decide_levy raises.
@@ -516,7 +516,9 @@ def takeover_record(
             "BAD_COMPENSATION",
             f"give exactly {owed} of the {len(paid)} cards paid ({', '.join(paid)}) as compensation (R56)",
         )
-    (from_seat,) = occupants  # R11: a province never holds governors of two seats
+    if len(occupants) != 1:
+        raise BrokenInvariant(f"R11: a province holds governors of seats {sorted(occupants)}")
+    (from_seat,) = occupants
     return {
         "from_seat": from_seat,
         "evicted": [space_coord(s) for s in evicted],
@@ -721,8 +723,9 @@ def _occupied(state: AlexandrosState, e: ProvinceOccupied) -> None:
         state.governors[parse_space(coord)] = e.seat  # type: ignore[index]
         state.governor_supply[e.seat] -= 1
     state.actions_taken += 1
-    # R11: a province never holds governors of two seats
-    assert all(state.governors[parse_space(c)] in (NOBODY, e.seat) for c in e.province)  # type: ignore[index]
+    others = [c for c in e.province if state.governors[parse_space(c)] not in (NOBODY, e.seat)]  # type: ignore[index]
+    if others:
+        raise BrokenInvariant(f"R11: province {e.province} holds governors of seat {e.seat} and others at {others}")
 
 
 def _levied(state: AlexandrosState, e: TaxesLevied) -> None:

@@ -13,7 +13,7 @@ from domain.kernel.errors import (
     WRONG_PHASE,
     RuleViolation,
 )
-from domain.kernel.game import GameDefinition
+from domain.kernel.game import GameDefinition, LegalMoves
 from domain.kernel.messages import Command, Event, command_class, parse_command
 from domain.kernel.seats import Seat
 
@@ -51,9 +51,7 @@ def check_turn(game: GameDefinition[S], state: S, seat: Seat, command_type: str)
         may_send = f"; seat {seat} may send: {', '.join(allowed)}" if allowed else ""
         raise RuleViolation(WRONG_PHASE, f"{command_type} is not taken now{may_send}")
     waiting = ", ".join(str(s) for s in sorted(awaited)) or "nobody"
-    raise RuleViolation(
-        NOT_YOUR_TURN, f"seat {seat} may not send {command_type} now (awaiting seat {waiting})"
-    )
+    raise RuleViolation(NOT_YOUR_TURN, f"seat {seat} may not send {command_type} now (awaiting seat {waiting})")
 
 
 def admit(game: GameDefinition[S], state: S, seat: Seat, payload: Any) -> Command:
@@ -101,3 +99,11 @@ def execute(game: GameDefinition[S], state: S, seat: Seat, command: Command, cha
         state = game.evolve(state, event)
     state = settle(game, state, chance, events)
     return state, events
+
+
+def legal_moves(game: GameDefinition[S], state: S, seat: Seat, rng: Chance) -> LegalMoves:
+    """The seat's legal commands, saying whether they are complete; none when it may not act."""
+    if game.is_over(state) or (seat not in game.awaited(state) and seat not in game.optional(state)):
+        return LegalMoves()
+    moves = game.legal_moves(state, seat, rng)
+    return moves if isinstance(moves, LegalMoves) else LegalMoves(moves)

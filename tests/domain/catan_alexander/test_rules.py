@@ -370,7 +370,9 @@ def test_nobody_negotiates_outside_trade_build() -> None:
 
 def test_r35_only_the_active_player_trades_with_the_bank() -> None:
     state = trading(0, brick=4)
-    refused(state, 1, BankTrade(give="brick", receive="ore"), "NOT_YOUR_TURN")  # the active seat may; he only negotiates
+    refused(
+        state, 1, BankTrade(give="brick", receive="ore"), "NOT_YOUR_TURN"
+    )  # the active seat may; he only negotiates
 
 
 def test_bank_trade_refusals_and_harbour_rates() -> None:
