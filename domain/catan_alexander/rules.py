@@ -462,11 +462,11 @@ def produce(state: State, total: int) -> ev.ResourcesProduced:
         units = owed[good]
         available = state.gold_supply if good == GOLD else state.bank[good]
         if available < sum(units):
-            withheld.append(GOODS[good])
             owed_seats = [seat for seat, count in enumerate(units) if count]
             if len(owed_seats) != 1 or not available:
+                withheld.append(GOODS[good])  # blocked: nobody receives any of it
                 continue
-            units = [0] * state.players
+            units = [0] * state.players  # a single receiver takes what is left: paid in part, not withheld
             units[owed_seats[0]] = available
         for seat, count in enumerate(units):
             if count:

@@ -631,6 +631,7 @@ def _campaign_started(state: State, e: CampaignStarted) -> None:
     state.order = []
     state.position = -1
     state.step = DONE
+    state.goal_reached = False  # the goal of the campaign before is no concern of this one
     for p in state.seats:
         p.turn_order = p.armies = p.temples = p.cities = p.spent = 0
         p.at = {}
@@ -772,6 +773,7 @@ def _campaign_ended(state: State, e: CampaignEnded) -> None:
     state.phase = CAMPAIGN_OVER
     state.position = -1
     state.step = DONE
+    state.attempts = []  # the last round's attempts were evaluated just before (R45): none is open
 
 
 def _award_scored(state: State, e: AwardScored) -> None:

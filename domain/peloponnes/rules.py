@@ -345,10 +345,13 @@ def shuffled_civilizations(chance: Chance) -> list[str]:
 
 
 def undealt_civilizations(state: State) -> list[str]:
-    """The civilizations left in the box at setup, recomputed from the seed revealed at the end (section 8)."""
+    """The civilizations left in the box at setup, shown once the game has ended (section 8): the
+    tiles the public deal (``CivilizationAssigned``) did not give out. Not recomputed from the seed,
+    which a fork replaces while keeping the original deal."""
     if state.seed is None or state.is_solo:
         return []
-    return sorted(shuffled_civilizations(Chance.from_hex(state.seed))[state.players :])
+    dealt = {s.civilization for s in state.seats}
+    return sorted(civ for civ in CIVILIZATION_IDS if civ not in dealt)
 
 
 def start_counters(civ_id: str) -> dict[str, int]:
