@@ -31,39 +31,15 @@ from domain.alexandros.rules.board import (
     provinces,
     single_owner_violations,
 )
-from domain.alexandros.rules.cards import draw_cards, refill_events
-from domain.alexandros.rules.end import final_winners, game_ended
-from domain.alexandros.rules.general import point_field, require_action_left, slot_field, space_field, symbol_field
-from domain.alexandros.rules.moving import check_route, decide_move, display_move_symbol, hand_move_symbol, move_symbol
-from domain.alexandros.rules.occupy import (
-    can_pay,
-    compensation_size,
-    decide_occupy,
-    governor_spaces,
-    takeover_costs,
-    takeover_record,
-)
-from domain.alexandros.rules.retire import decide_retire
-from domain.alexandros.rules.sequence import (
-    ACTION_COMMANDS,
-    MOVE_COMMANDS,
-    advance,
-    awaited,
-    close_actions_step,
-    decide_end_turn,
-    is_over,
-    skip_reason,
-    someone_reached_goal,
-)
-from domain.alexandros.rules.setup import setup_events
-from domain.alexandros.rules.take_card import decide_take_card
-from domain.alexandros.rules.taxes import decide_levy, tax_scoring
-from domain.alexandros.rules.walls import walls_for_route
+from domain.alexandros.rules.end import final_winners
+from domain.alexandros.rules.occupy import compensation_size, takeover_costs
+from domain.alexandros.rules.sequence import advance, awaited, is_over
+from domain.alexandros.rules.taxes import tax_scoring
 from domain.alexandros.state import AlexandrosState
 from domain.kernel import Chance, Command, Event, RuleViolation, Seat
 from domain.kernel.errors import BAD_INPUT
 
-_DECIDERS: dict[type, Callable[..., list[Event]]] = {
+DECIDERS: dict[type, Callable[..., list[Event]]] = {
     **moving.DECIDERS,
     **take_card.DECIDERS,
     **occupy.DECIDERS,
@@ -72,7 +48,7 @@ _DECIDERS: dict[type, Callable[..., list[Event]]] = {
     **sequence.DECIDERS,
 }
 
-_EVOLVERS: dict[type, Callable[[AlexandrosState, Any], None]] = {
+EVOLVERS: dict[type, Callable[[AlexandrosState, Any], None]] = {
     **cards.EVOLVERS,
     **setup.EVOLVERS,
     **end.EVOLVERS,
@@ -86,60 +62,32 @@ _EVOLVERS: dict[type, Callable[[AlexandrosState, Any], None]] = {
 
 
 def decide(state: AlexandrosState, seat: Seat, command: Command, chance: Chance) -> list[Event]:
-    handler = _DECIDERS.get(type(command))
+    handler = DECIDERS.get(type(command))
     if handler is None:
         raise RuleViolation(BAD_INPUT, f"alexandros does not know the command {command.type!r}")
     return handler(state, seat, command, chance)
 
 
 def evolve(state: AlexandrosState, event: Event) -> AlexandrosState:
-    _EVOLVERS[type(event)](state, event)
+    EVOLVERS[type(event)](state, event)
     return state
 
 
 __all__ = [
-    "ACTION_COMMANDS",
-    "MOVE_COMMANDS",
     "advance",
     "awaited",
-    "can_pay",
-    "check_route",
-    "close_actions_step",
     "closest_free_spaces",
     "compensation_size",
     "decide",
-    "decide_end_turn",
-    "decide_levy",
-    "decide_move",
-    "decide_occupy",
-    "decide_retire",
-    "decide_take_card",
-    "display_move_symbol",
-    "draw_cards",
     "evolve",
     "final_winners",
-    "game_ended",
-    "governor_spaces",
-    "hand_move_symbol",
     "has_free_space",
     "is_free",
     "is_over",
-    "move_symbol",
-    "point_field",
     "province_spaces",
     "province_value",
     "provinces",
-    "refill_events",
-    "require_action_left",
-    "setup_events",
     "single_owner_violations",
-    "skip_reason",
-    "slot_field",
-    "someone_reached_goal",
-    "space_field",
-    "symbol_field",
     "takeover_costs",
-    "takeover_record",
     "tax_scoring",
-    "walls_for_route",
 ]

@@ -37,85 +37,17 @@ from domain.peloponnes.rules import (
     supply,
     turn_order,
 )
-from domain.peloponnes.rules.bidding import (
-    bidding_step,
-    decide_move_bid,
-    decide_pass,
-    decide_place_bid,
-    decide_withdraw,
-    enter_bidding,
-    free_tile_price,
-    has_half_coin_bonus,
-    max_bid,
-    move_targets,
-    outbid_minimum,
-    withdrawal,
-)
-from domain.peloponnes.rules.disasters import (
-    DISASTER_EFFECTS,
-    NOTHING_LOST,
-    decide_resolve_disaster,
-    decline,
-    disaster_outcome,
-    disaster_step,
-    drought,
-    earthquake,
-    enter_disaster,
-    has_disaster_decision,
-    next_round_or_final_supply,
-    plague,
-    protector,
-    tempest,
-)
-from domain.peloponnes.rules.end import final_scoring
-from domain.peloponnes.rules.general import add_goods, luxury_for_coins, luxury_for_goods, pay_coins, pay_goods
-from domain.peloponnes.rules.income import (
-    choice_tiles,
-    decide_choose_income,
-    enter_income,
-    has_income_decision,
-    income_step,
-    round_income,
-)
-from domain.peloponnes.rules.placement import (
-    building_placement,
-    can_build,
-    can_mark,
-    decide_place_building,
-    enter_placement,
-    has_placement_decision,
-    land_fits,
-    land_placement,
-    place_tile,
-    placement_done,
-    placement_step,
-)
-from domain.peloponnes.rules.population import one_time_income
-from domain.peloponnes.rules.reveal import reveal_next_tile
+from domain.peloponnes.rules.bidding import free_tile_price, max_bid, move_targets, outbid_minimum
+from domain.peloponnes.rules.disasters import protector
+from domain.peloponnes.rules.general import luxury_for_goods
+from domain.peloponnes.rules.income import choice_tiles, round_income
 from domain.peloponnes.rules.sequence import advance, awaited, is_over
-from domain.peloponnes.rules.setup import (
-    auction_slots,
-    deal_civilizations,
-    decide_solo_setup,
-    normalize_options,
-    setup_events,
-    shuffled_civilizations,
-    start_counters,
-    undealt_civilizations,
-)
-from domain.peloponnes.rules.supply import (
-    completion_cost,
-    decide_resolve_supply,
-    feed_limit,
-    has_supply_decision,
-    supply_resolution,
-    supply_step,
-    unfinished,
-)
+from domain.peloponnes.rules.setup import normalize_options, undealt_civilizations
+from domain.peloponnes.rules.supply import completion_cost, feed_limit, has_supply_decision, unfinished
 from domain.peloponnes.rules.turn_order import new_turn_order
 from domain.peloponnes.state import State
 
-_HANDLERS: dict[type, Callable[[State, int, Any], list[Event]]] = {
+DECIDERS: dict[type, Callable[[State, int, Any], list[Event]]] = {
     **setup.DECIDERS,
     **bidding.DECIDERS,
     **placement.DECIDERS,
@@ -124,7 +56,7 @@ _HANDLERS: dict[type, Callable[[State, int, Any], list[Event]]] = {
     **supply.DECIDERS,
 }
 
-_APPLY: dict[type, Callable[[State, Any], None]] = {
+EVOLVERS: dict[type, Callable[[State, Any], None]] = {
     **setup.EVOLVERS,
     **reveal.EVOLVERS,
     **bidding.EVOLVERS,
@@ -139,88 +71,36 @@ _APPLY: dict[type, Callable[[State, Any], None]] = {
 
 
 def decide(state: State, seat: int, command: Command, chance: Chance) -> list[Event]:
-    handler = _HANDLERS.get(type(command))
+    handler = DECIDERS.get(type(command))
     if handler is None:
         raise RuleViolation(BAD_INPUT, f"peloponnes has no command {command.type!r}")
     return handler(state, seat, command)
 
 
 def evolve(state: State, event: Event) -> State:
-    _APPLY[type(event)](state, event)
+    EVOLVERS[type(event)](state, event)
     return state
 
 
 __all__ = [
-    "DISASTER_EFFECTS",
-    "NOTHING_LOST",
-    "add_goods",
     "advance",
-    "auction_slots",
     "awaited",
-    "bidding_step",
-    "building_placement",
-    "can_build",
-    "can_mark",
     "choice_tiles",
     "completion_cost",
-    "deal_civilizations",
     "decide",
-    "decide_choose_income",
-    "decide_move_bid",
-    "decide_pass",
-    "decide_place_bid",
-    "decide_place_building",
-    "decide_resolve_disaster",
-    "decide_resolve_supply",
-    "decide_solo_setup",
-    "decide_withdraw",
-    "decline",
-    "disaster_outcome",
-    "disaster_step",
-    "drought",
-    "earthquake",
-    "enter_bidding",
-    "enter_disaster",
-    "enter_income",
-    "enter_placement",
     "evolve",
     "feed_limit",
-    "final_scoring",
     "free_tile_price",
-    "has_disaster_decision",
-    "has_half_coin_bonus",
-    "has_income_decision",
-    "has_placement_decision",
     "has_supply_decision",
-    "income_step",
     "is_over",
-    "land_fits",
-    "land_placement",
-    "luxury_for_coins",
     "luxury_for_goods",
     "max_bid",
     "move_targets",
     "new_turn_order",
-    "next_round_or_final_supply",
     "normalize_options",
-    "one_time_income",
     "outbid_minimum",
-    "pay_coins",
-    "pay_goods",
-    "place_tile",
-    "placement_done",
-    "placement_step",
-    "plague",
     "protector",
-    "reveal_next_tile",
     "round_income",
-    "setup_events",
-    "shuffled_civilizations",
-    "start_counters",
-    "supply_resolution",
-    "supply_step",
-    "tempest",
     "undealt_civilizations",
     "unfinished",
-    "withdrawal",
 ]
