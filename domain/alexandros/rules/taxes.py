@@ -39,10 +39,10 @@ def tax_scoring(state: AlexandrosState, levier: Seat) -> tuple[list[int], list[d
 
 
 def decide_levy(state: AlexandrosState, seat: Seat, command: LevyTaxes, chance: Chance) -> list[Event]:
+    card = symbol_field(command.card, "card")  # a malformed field first, as for every command
     require_action_left(state)
     if state.levied:
         raise RuleViolation("ALREADY_LEVIED", "taxes are levied at most once per turn (R43)")
-    card = symbol_field(command.card, "card")
     if state.hands[seat][card] == 0:
         raise RuleViolation("CARD_NOT_IN_HAND", f"you hold no {card} card")
     if not any(state.governors[s] == seat for s in SYMBOL_SPACES[card]):

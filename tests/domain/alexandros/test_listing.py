@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from domain.alexandros.commands import MoveAlexander, OccupyProvince
+from domain.alexandros.commands import LevyTaxes, MoveAlexander, OccupyProvince
 from domain.alexandros.data import IS_INTERIOR, SIDE_ID, SPACE_CORNERS, parse_point
 from domain.alexandros.events import ProvinceOccupied
 from domain.alexandros.moves import legal_moves, listed_routes, route_count
@@ -21,9 +21,13 @@ from tests.domain.alexandros.fixtures import (
     add_walls,
     all_shortest_routes,
     chance,
+    e5_state,
     e7_state,
     hand,
+    place,
     point,
+    refusal,
+    run,
     start_state,
 )
 
@@ -102,3 +106,12 @@ def test_the_r11_invariant_holds_under_python_o() -> None:
     )
     result = subprocess.run([sys.executable, "-O", "-c", code], capture_output=True, text=True, check=False)
     assert result.stdout.strip() == "refused", result.stderr
+
+
+def test_a_malformed_card_comes_before_already_levied() -> None:
+    """The shared order: BAD_INPUT (an unknown symbol) before the command's own ALREADY_LEVIED."""
+    first = e5_state(hand(lyre=2))[0]
+    place(first, 2, [3, 14])
+    first, _ = run(first, 2, LevyTaxes(card="lyre"))
+    assert refusal(first, 2, LevyTaxes(card="gold")) == "BAD_INPUT"
+    assert refusal(first, 2, LevyTaxes(card="lyre")) == "ALREADY_LEVIED"
