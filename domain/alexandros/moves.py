@@ -6,8 +6,10 @@ with every compensation a take-over allows."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
-from functools import cache
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from operator import itemgetter
 
 from domain.alexandros.commands import (
     EndTurn,
@@ -18,6 +20,7 @@ from domain.alexandros.commands import (
     TakeCard,
 )
 from domain.alexandros.data import (
+    DISPLAY_SLOTS,
     DIST,
     IS_INTERIOR,
     POINT_NEIGHBOURS,
@@ -25,7 +28,6 @@ from domain.alexandros.data import (
     SPACE_CORNERS,
     SPACE_SYMBOL,
     SYMBOL_SPACE_IDS,
-    SYMBOL_SPACES,
     SYMBOLS,
     point_coord,
     space_coord,
@@ -34,9 +36,8 @@ from domain.alexandros.rules import (
     awaited,
     closest_free_spaces,
     compensation_size,
-    has_free_space,
-    takeover_costs,
 )
+from domain.alexandros.rules.board import has_free_space
 from domain.alexandros.state import ACTIONS, MOVE, NO_WALL, NOBODY, AlexandrosState
 from domain.kernel import Chance, Command, LegalMoves, Seat
 
@@ -74,40 +75,63 @@ def full_listing(start: int, goal: int) -> tuple[Route, ...]:
 
 
 def random_route(start: int, goal: int, rng: Chance) -> list[int]:
-    """One shortest route: each step goes to a neighbour one side nearer to ``goal``."""
+    """One shortest route: each step goes to a neighbour one side nearer to ``goal``, chosen from
+    one draw (a keyed hash per step would cost more than the rest of the listing)."""
+    bits = rng.below("moves:route", 1 << 128)
     route = [start]
     here = start
     while here != goal:
         nearer = nearer_points(here, goal)
-        here = nearer[rng.below("moves:route", len(nearer))] if len(nearer) > 1 else nearer[0]
+        if len(nearer) > 1:
+            bits, pick = divmod(bits, len(nearer))
+            here = nearer[pick]
+        else:
+            here = nearer[0]
         route.append(here)
     return route
 
 
-def new_walls(walls: list[int], a: int, b: int) -> int:
-    """1 when the side from ``a`` to ``b`` would get a wall (R35: interior, no wall yet)."""
-    side = SIDE_ID[(a, b)]
-    return 1 if IS_INTERIOR[side] and walls[side] == NO_WALL else 0
-
-
-def extreme_route(walls: list[int], start: int, goal: int, most: bool) -> list[int]:
-    """The shortest route with the fewest (or the most) new walls, by one pass over the points
-    nearer the goal (the routes form a layered graph; ties go to the first neighbour)."""
-    pick = max if most else min
-    best: dict[int, tuple[int, int | None]] = {goal: (0, None)}  # point -> (walls to the goal, next point)
+@cache
+def route_layers(start: int, goal: int) -> tuple[tuple[tuple[int, tuple[tuple[int, int], ...]], ...], ...]:
+    """The points on shortest routes from ``start`` to ``goal``, layer by layer from the goal
+    outwards, each with its (nearer point, side) steps; geometry only, so cached."""
+    total = DIST[start][goal]
+    layers = []
     layer = [goal]
-    for _ in range(DIST[start][goal]):
+    for _ in range(total):
         farther: dict[int, None] = {}
         for q in layer:
             for p in POINT_NEIGHBOURS[q]:
-                if DIST[p][goal] == DIST[q][goal] + 1 and DIST[start][p] + DIST[p][goal] == DIST[start][goal]:
+                if DIST[p][goal] == DIST[q][goal] + 1 and DIST[start][p] + DIST[p][goal] == total:
                     farther[p] = None
-        for p in farther:
-            best[p] = pick((best[q][0] + new_walls(walls, p, q), q) for q in nearer_points(p, goal) if q in best)
+        layers.append(
+            tuple(
+                (
+                    p,
+                    tuple(
+                        (q, SIDE_ID[(p, q)]) for q in nearer_points(p, goal) if DIST[start][q] + DIST[q][goal] == total
+                    ),
+                )
+                for p in farther
+            )
+        )
         layer = list(farther)
+    return tuple(layers)
+
+
+def extreme_route(walls: list[int], start: int, goal: int, most: bool) -> list[int]:
+    """The shortest route with the fewest (or the most) new walls (R35: interior sides without a
+    wall), by one pass over the layers of the route graph; ties go to the first neighbour."""
+    pick = max if most else min
+    best: dict[int, tuple[int, int]] = {goal: (0, goal)}  # point -> (new walls to the goal, next point)
+    for layer in route_layers(start, goal):
+        for p, steps in layer:
+            best[p] = pick(
+                (best[q][0] + (1 if IS_INTERIOR[side] and walls[side] == NO_WALL else 0), q) for q, side in steps
+            )
     route = [start]
     while route[-1] != goal:
-        route.append(best[route[-1]][1])  # type: ignore[arg-type]
+        route.append(best[route[-1]][1])
     return route
 
 
@@ -121,9 +145,10 @@ def listed_routes(state: AlexandrosState, start: int, goal: int, rng: Chance) ->
     return tuple(tuple(point_coord(p) for p in route) for route in routes), False
 
 
-def move_options(state: AlexandrosState, seat: Seat) -> list[tuple[str, int | None, str | None, str | None, str]]:
+def move_options(
+    state: AlexandrosState, seat: Seat, free: dict[str, bool]
+) -> list[tuple[str, int | None, str | None, str | None, str]]:
     """R26/R27: (source, slot, hand card, joker symbol, move symbol) for every usable card."""
-    free = {sym: has_free_space(state, sym) for sym in SYMBOLS}
     options: list[tuple[str, int | None, str | None, str | None, str]] = []
     for slot, card in enumerate(state.display):
         if card is None:
@@ -139,17 +164,19 @@ def move_options(state: AlexandrosState, seat: Seat) -> list[tuple[str, int | No
 
 def alexander_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> LegalMoves:
     """Every usable card with every closest target, corner and listed route. The routes depend on
-    the target's symbol, not on the card, so they are listed once per symbol."""
+    the target's symbol, not on the card, so they are listed once per symbol (in symbol order,
+    so that the draws for sampled routes are the same in every process)."""
     moves = LegalMoves()
-    options = move_options(state, seat)
+    options = move_options(state, seat, {sym: has_free_space(state, sym) for sym in SYMBOLS})
     destinations: dict[str, list[tuple[list[int], list[int], tuple[Route, ...]]]] = {}
-    for symbol in {option[4] for option in options}:
+    for symbol in dict.fromkeys(option[4] for option in options):
         listing = destinations[symbol] = []
         for target in closest_free_spaces(state, symbol)[1]:
+            target_coord = space_coord(target)
             for corner in SPACE_CORNERS[target]:
                 routes, complete = listed_routes(state, state.alexander, corner, rng)
                 moves.complete = moves.complete and complete
-                listing.append((space_coord(target), point_coord(corner), routes))
+                listing.append((target_coord, point_coord(corner), routes))
     for source, slot, card, joker, symbol in options:
         for target_coord, corner_coord, routes in destinations[symbol]:
             moves.extend(
@@ -185,56 +212,88 @@ def sub_multisets(cards: list[str], size: int) -> Iterator[list[str]]:
     return choose(0, size)
 
 
-def cheapest_governor_spaces(
-    symbol_spaces: list[int], need: Counter[str], hand: dict[str, int], count: int
-) -> list[int] | None:
-    """``count`` governor spaces so that the hand pays the rest (R50), or None when no choice can.
+@dataclass(frozen=True, slots=True)
+class ProvinceSpaces:
+    """A province's symbol spaces (id order) with what does not change while its walls stay."""
 
-    Each governor saves one card of its space's symbol, so governors go first where the hand is
-    short; the total number of cards is the same for every choice."""
-    short = {sym: max(0, need[sym] - hand[sym]) for sym in need}
-    chosen: list[int] = []
-    for s in symbol_spaces:
-        sym = SPACE_SYMBOL[s]
-        if short.get(sym, 0) > 0:  # type: ignore[arg-type]
-            short[sym] -= 1  # type: ignore[index]
-            chosen.append(s)
-    if any(short.values()) or len(chosen) > count:
-        return None
-    rest = [s for s in symbol_spaces if s not in chosen]
-    return sorted(chosen + rest[: count - len(chosen)])
+    members: tuple[tuple[int, str], ...]  # (space, symbol)
+    owners_of: Callable[[list[int]], tuple[int, ...]]  # the governors list -> the owners of these spaces
+    symbol_counts: dict[str, int]
+
+
+def province_spaces_of(members: list[tuple[int, str]]) -> ProvinceSpaces:
+    spaces = [s for s, _ in members]
+    getter = itemgetter(*spaces)
+    owners_of = getter if len(spaces) > 1 else (lambda governors: (getter(governors),))
+    return ProvinceSpaces(tuple(members), owners_of, dict(Counter(sym for _, sym in members)))
+
+
+@lru_cache(maxsize=4096)
+def provinces_of_symbol_spaces(labels: tuple[int, ...]) -> tuple[ProvinceSpaces, ...]:
+    """The provinces for the province labels of the symbol spaces; the same labels come back turn
+    after turn (only walls change them), so the grouping is cached."""
+    groups: dict[int, list[tuple[int, str]]] = {}
+    for s, label in zip(SYMBOL_SPACE_IDS, labels, strict=True):
+        groups.setdefault(label, []).append((s, SPACE_SYMBOL[s]))  # type: ignore[arg-type]
+    return tuple(province_spaces_of(g) for g in groups.values())
+
+
+LABELS_OF_SYMBOL_SPACES = itemgetter(*SYMBOL_SPACE_IDS)
 
 
 def occupation_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
-    """R48-R56, one cheapest choice per governor count for every province the seat can pay for.
-    Governors stand only on symbol spaces, so a province is represented by its symbol spaces."""
+    """R48-R56, one cheapest choice per governor count for every province the seat can pay for,
+    with every compensation a take-over allows. Governors stand only on symbol spaces, so a
+    province is represented by its symbol spaces.
+
+    Each governor saves one card of its space's symbol, so for a count of governors they go
+    first where the hand is short (the first such spaces in id order), then on the remaining
+    spaces in id order; the total number of cards is the same for every choice of a count."""
     moves: list[Command] = []
     hand = state.hands[seat]
     supply = state.governor_supply[seat]
     if supply == 0:
         return moves
     hand_size = sum(hand.values())
-    by_province: dict[int, list[int]] = {}
-    for s in SYMBOL_SPACE_IDS:
-        by_province.setdefault(state.province[s], []).append(s)
-    for symbol_spaces in by_province.values():
-        holders = [state.governors[s] for s in symbol_spaces if state.governors[s] != NOBODY]
-        if seat in holders:
-            continue
-        if 2 * len(holders) + len(symbol_spaces) - min(supply, len(symbol_spaces)) > hand_size:
+    governors_at = state.governors
+    for province in provinces_of_symbol_spaces(LABELS_OF_SYMBOL_SPACES(state.province)):
+        members = province.members
+        size = len(members)
+        most = supply if supply < size else size
+        if size - most > hand_size:
             continue  # even the most governors leave more to pay than the hand holds
-        _, eviction_cards, all_cards = takeover_costs(state, symbol_spaces, set())
-        need = Counter(eviction_cards) + Counter(all_cards)
-        for count in range(1, min(supply, len(symbol_spaces)) + 1):
-            spaces = cheapest_governor_spaces(symbol_spaces, need, hand, count)
-            if spaces is None:
+        owners = province.owners_of(governors_at)
+        if seat in owners:
+            continue
+        need = province.symbol_counts
+        eviction_cards: list[str] = []
+        if owners.count(NOBODY) != size:
+            need = dict(need)
+            for (_, sym), owner in zip(members, owners, strict=True):
+                if owner != NOBODY:
+                    eviction_cards += (sym, sym)
+                    need[sym] += 2
+            if size + len(eviction_cards) - most > hand_size:
                 continue
+        short = {sym: n - hand[sym] for sym, n in need.items() if n > hand[sym]}
+        chosen: list[int] = []
+        if short:
+            if sum(short.values()) > most:
+                continue
+            for s, sym in members:
+                if short.get(sym, 0) > 0:
+                    short[sym] -= 1
+                    chosen.append(s)
+            if any(short.values()):
+                continue
+        rest = [s for s, _ in members if s not in chosen]
+        for count in range(max(1, len(chosen)), most + 1):
+            spaces = sorted(chosen + rest[: count - len(chosen)])
             governors = [space_coord(s) for s in spaces]
             if not eviction_cards:
                 moves.append(OccupyProvince(governors=governors, compensation=[]))
                 continue
-            _, _, occupation_cards = takeover_costs(state, symbol_spaces, set(spaces))
-            paid = eviction_cards + occupation_cards
+            paid = eviction_cards + [sym for s, sym in members if s not in spaces]
             moves.extend(
                 OccupyProvince(governors=governors, compensation=compensation)
                 for compensation in sub_multisets(paid, compensation_size(len(paid)))
@@ -242,29 +301,36 @@ def occupation_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
     return moves
 
 
+END_TURN = EndTurn()
+TAKE_DISPLAY = tuple(TakeCard(source="display", slot=k) for k in range(DISPLAY_SLOTS))
+TAKE_SUPPLY = TakeCard(source="supply")
+LEVIES = {sym: LevyTaxes(card=sym) for sym in SYMBOLS}
+RETIREMENTS = {s: RetireGovernor(space=space_coord(s)) for s in SYMBOL_SPACE_IDS}  # governors stand on symbol spaces
+
+
 def action_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
-    moves: list[Command] = [EndTurn()]
-    moves += [TakeCard(source="display", slot=k) for k, card in enumerate(state.display) if card is not None]
+    """Commands are immutable, so the fixed ones are built once and shared by every listing."""
+    moves: list[Command] = [END_TURN]
+    moves += [TAKE_DISPLAY[k] for k, card in enumerate(state.display) if card is not None]
     if state.supply or state.discard:
-        moves.append(TakeCard(source="supply"))
-    hand = state.hands[seat]
-    if not state.levied:
-        moves += [
-            LevyTaxes(card=sym)
-            for sym in SYMBOLS
-            if hand[sym] > 0 and any(state.governors[s] == seat for s in SYMBOL_SPACES[sym])
-        ]
-    moves += [RetireGovernor(space=space_coord(s)) for s, owner in enumerate(state.governors) if owner == seat]
+        moves.append(TAKE_SUPPLY)
+    governors = state.governors
+    own = [s for s in SYMBOL_SPACE_IDS if governors[s] == seat]
+    if not state.levied and own:
+        hand = state.hands[seat]
+        governed = {SPACE_SYMBOL[s] for s in own}
+        moves += [LEVIES[sym] for sym in SYMBOLS if hand[sym] > 0 and sym in governed]
+    moves += [RETIREMENTS[s] for s in own]
     moves += occupation_moves(state, seat)
     return moves
 
 
 def legal_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> LegalMoves:
-    if seat not in awaited(state):
+    if seat != state.seat:
         return LegalMoves()
-    if state.step == MOVE:
+    if state.step == MOVE:  # a seat without a usable card or free space gets no option (R33, R34)
         return alexander_moves(state, seat, rng)
-    if state.step == ACTIONS:
+    if state.step == ACTIONS and seat in awaited(state):
         moves = action_moves(state, seat)
         # one cheapest choice of governor spaces per count: other choices may be legal too
         return LegalMoves(moves, complete=not any(isinstance(m, OccupyProvince) for m in moves))
