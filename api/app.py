@@ -3,16 +3,16 @@ per-viewer view (state); nothing else sends game data to clients."""
 
 from __future__ import annotations
 
-import pathlib
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
 from fastapi import Body, Depends, FastAPI, Path, Query, Request
-from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
+from fastapi.responses import PlainTextResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
+from api import catalog_routes, replay_routes, web
 from api.errors import install_error_handlers
 from domain.catalog import GAMES
 from domain.kernel.chance import Chance
@@ -22,7 +22,6 @@ from domain.kernel.verification import verify_records
 from infra.readside import BOARDS, SCOREBOARDS, ReadModelBehind, ReadSide, embedded_read_side
 from infra.service import GameService, Invalid
 
-VIEWER_PAGE = pathlib.Path(__file__).parent / "static" / "viewer.html"
 bearer = HTTPBearer(auto_error=False, description="A seat token from POST /games; none for a spectator")
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
@@ -89,14 +88,13 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
     reads = read_side or embedded_read_side(service)
     app.state.service = service
     app.state.read_side = reads
+    app.include_router(web.router)
+    app.include_router(catalog_routes.router)
+    app.include_router(replay_routes.router)
 
     def viewer_of(game_id: str, credentials: HTTPAuthorizationCredentials | None) -> tuple[Viewer, bool]:
         with service.reading(game_id) as aggregate:
             return service.seat_for_token(aggregate, token_of(credentials)), aggregate.match.is_over
-
-    @app.get("/viewer", response_class=HTMLResponse, summary="The replay viewer (a page for people)")
-    def viewer() -> HTMLResponse:
-        return HTMLResponse(VIEWER_PAGE.read_text())
 
     @app.get("/games/catalog", summary="The games this server offers")
     def catalog() -> list[dict[str, Any]]:
