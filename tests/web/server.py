@@ -12,6 +12,7 @@ import uvicorn
 
 from api.app import create_app
 from infra.bootstrap import build_service
+from infra.service import GameService
 from infra.settings import Settings
 
 
@@ -23,22 +24,23 @@ def free_port() -> int:
 
 
 @contextmanager
-def live_server(folder: Path) -> Iterator[str]:
-    """Yields the server's base URL; stops the server and closes the store on exit."""
+def live_server(folder: Path) -> Iterator[tuple[str, GameService]]:
+    """Yields the server's base URL and its service (to set games up in process, quickly); stops the
+    server and closes the store on exit."""
     service = build_service(Settings(database_url=f"sqlite:///{folder}/events.sqlite"))
     port = free_port()
     config = uvicorn.Config(create_app(service), host="127.0.0.1", port=port, log_level="warning", lifespan="off")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="viewer-test-server", daemon=True)
     thread.start()
-    started = threading.Event()
-    # uvicorn sets .started once it listens; wait on the thread, not on the clock.
+    pause = threading.Event()
+    # uvicorn sets .started once it listens; no deadline: a loaded machine only makes it slower.
     while not server.started:
         if not thread.is_alive():
             raise RuntimeError("the test server did not start")
-        started.wait(0.02)
+        pause.wait(0.02)
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}", service
     finally:
         server.should_exit = True
         thread.join()

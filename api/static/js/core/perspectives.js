@@ -47,7 +47,7 @@ export async function takeTokensFromFragment(gameId) {
     params.delete('token');
     params.delete('tokens');
     if (given.length === 1 && !params.has('p')) params.set('p', `seat:${seat}`);
-    history.replaceState(null, '', `${location.pathname}${location.search}${params.toString() ? `#${params}` : ''}`);
+    history.replaceState(null, '', `${location.pathname}${location.search}${readable(params)}`);
   }
 }
 
@@ -70,4 +70,10 @@ export function seatOf(perspective) {
 export function tokenFor(gameId, perspective) {
   const seat = seatOf(perspective);
   return seat === null ? null : storedTokens(gameId)[seat] || null;
+}
+
+/** "#p=seat:1" rather than "#p=seat%3A1": the fragment is for people to read. */
+function readable(params) {
+  const text = params.toString().replaceAll('%3A', ':').replaceAll('%2C', ',');
+  return text ? `#${text}` : '';
 }

@@ -37,6 +37,7 @@ const app = {
   follow: true,
 };
 window.alexandria = app; // for people debugging in the console, and for the browser tests
+app.targetsOfMove = (index) => keysOf(app.moves.moves[index]);
 
 function showError(message) {
   $('error').textContent = message || '';
@@ -415,7 +416,8 @@ function startStream() {
       app.views.set(viewKey(perspective, view.version), view);
       app.latest = Math.max(app.latest, view.version);
       if (view.status === 'ended') app.status = 'ended';
-      if (app.follow && !app.playing) show(view.version);
+      const already = app.shown && app.shown.version === view.version && app.version === view.version;
+      if (app.follow && !app.playing && !already) show(view.version);
       else updateTimeline();
     },
     async onEnd() {
@@ -448,6 +450,11 @@ async function refreshMoves() {
     markPlayable();
     return;
   }
+  // Never leave an earlier version's moves clickable while this version's are on their way.
+  delete pane.dataset.version;
+  delete pane.dataset.target;
+  $('move-list').replaceChildren();
+  const asked = app.version;
   try {
     app.moves = await get(gamePath('/legal-moves'), { token: token() });
   } catch (err) {
@@ -455,9 +462,11 @@ async function refreshMoves() {
     showRefusal(err.message);
     return;
   }
+  if (asked !== app.version) return; // a later show() asks for its own
   app.target = null;
   renderMoves();
   markPlayable();
+  pane.dataset.version = app.moves.version;
 }
 
 function keysOf(move) {
@@ -468,17 +477,19 @@ function renderMoves() {
   const list = $('move-list');
   const moves = app.moves ? app.moves.moves : [];
   const filter = $('move-filter').value.trim().toLowerCase();
-  let shown = moves.map((move) => ({ move, label: app.module.describeMove(move, app.data) }));
+  let shown = moves.map((move, index) => ({ move, index, label: app.module.describeMove(move, app.data) }));
   if (app.target) shown = shown.filter(({ move }) => keysOf(move).includes(app.target));
   if (filter) shown = shown.filter(({ label }) => label.toLowerCase().includes(filter));
   const heading = $('moves-heading');
   heading.textContent = moves.length
     ? `Your moves (${moves.length}${app.moves.complete === false ? ', a sample' : ''})`
     : app.moves && app.version === app.latest ? 'Your moves: none now (not your turn)' : 'Your moves';
-  const items = shown.slice(0, MOVES_SHOWN).map(({ move, label }) =>
-    h('li', {}, h('button', { type: 'button', class: 'move', 'data-type': move.type, onclick: () => send(move) }, label)),
+  // The moves at one place of the board are all listed; the whole list is cut for a person to read.
+  const cap = app.target ? shown.length : MOVES_SHOWN;
+  const items = shown.slice(0, cap).map(({ move, index, label }) =>
+    h('li', {}, h('button', { type: 'button', class: 'move', 'data-type': move.type, 'data-index': index, onclick: () => send(move) }, label)),
   );
-  if (shown.length > MOVES_SHOWN) items.push(h('li', { class: 'more' }, `… ${shown.length - MOVES_SHOWN} more: filter or click the board`));
+  if (shown.length > cap) items.push(h('li', { class: 'more' }, `… ${shown.length - MOVES_SHOWN} more: filter or click the board`));
   if (app.target) {
     items.unshift(h('li', { class: 'more' }, `At ${app.target.replace(/^[a-z]+:/, '')}: `, h('button', { type: 'button', onclick: () => { app.target = null; renderMoves(); markPlayable(); } }, 'show all')));
   }
@@ -513,6 +524,7 @@ function onBoardClick(e) {
   app.target = key;
   renderMoves();
   markPlayable();
+  $('moves').dataset.target = key;
   $('move-list').querySelector('button.move')?.focus();
 }
 
