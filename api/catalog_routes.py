@@ -21,6 +21,7 @@ class OptionOut(BaseModel):
     description: str
     json_schema: dict[str, Any] = Field(alias="schema", description="JSON Schema of the value, with its default")
     players: list[int] = Field(description="the player counts the option applies to; empty: every count")
+    requires: dict[str, Any] = Field(description="the values other options must have for this one to apply")
 
 
 class FieldOut(BaseModel):

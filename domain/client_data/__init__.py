@@ -22,13 +22,15 @@ from domain.kernel.messages import Message
 @dataclasses.dataclass(frozen=True, slots=True)
 class OptionSpec:
     """One game option as a client's form shows it. ``schema`` is JSON Schema; ``players`` lists the
-    player counts the option applies to (empty: all). Checked against ``normalize_options`` by the
-    tests, so it cannot drift from the rules."""
+    player counts the option applies to (empty: all); ``requires`` the values other options must have
+    for it to apply (e.g. a layout for the base board only). Checked against ``normalize_options``
+    by the tests, so it cannot drift from the rules."""
 
     name: str
     description: str
     schema: dict[str, Any]
     players: tuple[int, ...] = ()
+    requires: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -36,6 +38,7 @@ class OptionSpec:
             "description": self.description,
             "schema": self.schema,
             "players": list(self.players),
+            "requires": self.requires,
         }
 
 

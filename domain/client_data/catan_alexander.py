@@ -25,11 +25,13 @@ OPTIONS = (
         name="layout",
         description="base board only: the beginner layout or a random one",
         schema={"type": "string", "enum": ["beginner", "random"], "default": "beginner"},
+        requires={"board": "base"},
     ),
     OptionSpec(
         name="starting_gold",
         description="scenario board only: the gold each seat starts with",
         schema={"type": "integer", "enum": [8, 0], "default": 8},
+        requires={"board": "alexander"},
     ),
 )
 

@@ -66,7 +66,27 @@ function optionInput(option, players) {
   else input = h('input', { id, type: 'text', value: schema.default ?? '' });
   input.dataset.option = option.name;
   input.dataset.kind = schema.type === 'boolean' ? 'boolean' : schema.enum ? 'enum' : schema.type;
-  return h('label', { hidden: applies ? null : true, title: option.description }, `${option.name.replaceAll('_', ' ')} `, input, h('small', {}, ` ${option.description}`));
+  const label = h('label', { hidden: applies ? null : true, title: option.description }, `${option.name.replaceAll('_', ' ')} `, input, h('small', {}, ` ${option.description}`));
+  label.dataset.players = applies ? 'yes' : 'no';
+  label.dataset.requires = JSON.stringify(option.requires || {});
+  return label;
+}
+
+function valueOf(input) {
+  const kind = input.dataset.kind;
+  return kind === 'boolean' ? input.checked : kind === 'enum' ? JSON.parse(input.value) : kind === 'integer' ? Number(input.value) : input.value;
+}
+
+/** An option applies for this player count and when the options it requires have their values. */
+function showApplicableOptions() {
+  const inputs = [...$('new-options').querySelectorAll('[data-option]')];
+  const current = Object.fromEntries(inputs.map((input) => [input.dataset.option, valueOf(input)]));
+  for (const input of inputs) {
+    const label = input.closest('label');
+    const requires = JSON.parse(label.dataset.requires);
+    const ok = label.dataset.players === 'yes' && Object.entries(requires).every(([k, v]) => current[k] === v);
+    label.hidden = !ok;
+  }
 }
 
 async function fillNewGame() {
@@ -79,14 +99,15 @@ async function fillNewGame() {
   }));
   const n = Number(players.value);
   $('new-options').replaceChildren(h('legend', {}, 'Options'), ...(data.options.length ? data.options.map((o) => optionInput(o, n)) : [h('p', {}, 'This game has no options.')]));
+  $('new-options').onchange = showApplicableOptions;
+  showApplicableOptions();
 }
 
 function readOptions() {
   const options = {};
   for (const input of $('new-options').querySelectorAll('[data-option]')) {
     if (input.closest('label').hidden) continue;
-    const kind = input.dataset.kind;
-    options[input.dataset.option] = kind === 'boolean' ? input.checked : kind === 'enum' ? JSON.parse(input.value) : kind === 'integer' ? Number(input.value) : input.value;
+    options[input.dataset.option] = valueOf(input);
   }
   return options;
 }
