@@ -138,6 +138,7 @@ async function show(version) {
   highlightLog();
   updateUrl();
   await refreshMoves();
+  highlightLog(); // again: the moves panel may have changed the log's height
 }
 
 function draw(view) {
@@ -180,13 +181,19 @@ function renderTurn(view) {
     rows.push(h('p', { class: 'headline' }, view.status === 'ended' ? 'Game over.' : 'Nobody is awaited.'));
   } else {
     for (const [seat, types] of awaited) {
-      rows.push(h('p', { class: 'headline' }, seatChip(seat), ' to play: ', types.map(words).join(', ')));
+      rows.push(h('p', { class: 'headline' }, seatChip(seat), ' to play: ', listed(types)));
     }
   }
-  for (const [seat, types] of optional) rows.push(h('p', {}, seatChip(seat), ' may: ', types.map(words).join(', ')));
+  for (const [seat, types] of optional) rows.push(h('p', {}, seatChip(seat), ' may: ', listed(types)));
   const summary = app.module.summary ? app.module.summary(view, app.data) : null;
   if (summary) rows.push(h('p', { class: 'summary' }, summary));
   pane.replaceChildren(...rows);
+}
+
+/** "roll dice, end turn" — or the first few and how many more, for a long list. */
+function listed(types) {
+  const shown = types.slice(0, 4).map(words).join(', ');
+  return types.length > 4 ? `${shown} and ${types.length - 4} more` : shown;
 }
 
 function renderScores(view) {
@@ -253,9 +260,11 @@ function highlightLog() {
   if (li) {
     li.classList.add('current');
     li.setAttribute('aria-current', 'step');
-    const box = log.getBoundingClientRect();
-    const row = li.getBoundingClientRect();
-    if (row.top < box.top || row.bottom > box.bottom) log.scrollTop += row.top - box.top - box.height / 2;
+    // offsets within the log itself: a panel above that grows later does not move the target
+    const top = li.offsetTop;
+    if (top < log.scrollTop || top + li.offsetHeight > log.scrollTop + log.clientHeight) {
+      log.scrollTop = top - log.clientHeight / 2;
+    }
   }
 }
 

@@ -173,12 +173,12 @@ export default {
     svg.dataset.walls = st.walls.length;
     svg.dataset.governors = st.governors.length;
 
-    ctx.panel.append(
+    ctx.panel.append(h('div', {},
       h('h3', {}, `Turn ${st.turn}, step: ${words(st.step)}`),
       h('p', {}, `Walls left: ${st.black_left} black, ${st.red_left} red. Governors in supply: `, st.governor_supply.map((n, seat) => `${seatName(seat)} ${n}`).join(', '), '.'),
       st.discard.length ? h('p', {}, `Discard pile: ${st.discard.length} cards.`) : null,
       st.end_flag ? h('p', {}, `The end is triggered (${words(st.end_flag)}).`) : null,
-    );
+    ));
   },
 
   summary(view) {

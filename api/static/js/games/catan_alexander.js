@@ -156,7 +156,7 @@ export default {
       const cards = [];
       for (const [resource, n] of Object.entries(p.hand)) for (let i = 0; i < n; i++) cards.push(h('span', { class: 'card', 'data-piece': 'hand-card', 'data-seat': p.seat, style: `background:${PRODUCT_COLOURS[resource]}33` }, resource));
       const dev = [...(p.development || []), ...(p.development_new || []).map((c) => `${c} (new)`)].map((c) => h('span', { class: 'card', 'data-piece': 'development-card', 'data-seat': p.seat }, words(c)));
-      ctx.panel.append(h('h3', {}, `${seatName(p.seat)}'s hand`), h('div', { class: 'cards' }, cards.length ? cards : 'no resource cards'), dev.length ? h('div', { class: 'cards' }, dev) : null);
+      ctx.panel.append(h('div', {}, h('h3', {}, `${seatName(p.seat)}'s hand`), h('div', { class: 'cards' }, cards.length ? cards : 'no resource cards'), dev.length ? h('div', { class: 'cards' }, dev) : null));
     }
     const titles = [];
     if (st.longest_road !== null && st.longest_road !== undefined) titles.push(h('span', {}, 'Longest Road: ', seatChip(st.longest_road), ' '));

@@ -87,8 +87,8 @@ export default {
           title(`${id} ${province.name} (${region.name})${province.temple_site ? ', temple site' : ''}${province.city_site ? ', city site' : ''}`));
         g.append(target(circle, `province:${id}`, `${id} ${province.name}`));
         g.append(
-          s('text', { x, y: y - 12, 'text-anchor': 'middle', class: 'svg-small', style: 'font-weight:700' }, id),
-          s('text', { x, y: y - 2, 'text-anchor': 'middle', class: 'svg-small', style: 'font-size:8px' }, province.name.length > 13 ? `${province.name.slice(0, 12)}…` : province.name),
+          s('text', { x, y: y - 14, 'text-anchor': 'middle', class: 'svg-small eb-id' }, id),
+          s('text', { x, y: y - 1, 'text-anchor': 'middle', class: 'svg-small eb-name' }, province.name.length > 13 ? `${province.name.slice(0, 12)}…` : province.name),
         );
         // sites: an outline when empty, the builder's colour when built
         const temples = st.temples[id] || [];
@@ -137,8 +137,8 @@ export default {
         const ay = y + Math.sin(angle) * (r + 12);
         const piece = s('g', { 'data-piece': 'army', 'data-seat': a.seat, 'data-count': a.count, 'data-at': place },
           title(`${a.count} ${a.count === 1 ? 'army' : 'armies'} of ${seatName(a.seat)} at ${place}`),
-          s('circle', { cx: ax, cy: ay, r: 10, fill: seatColour(a.seat), stroke: '#fff', 'stroke-width': 2 }),
-          s('text', { x: ax, y: ay + 4, 'text-anchor': 'middle', class: 'svg-small', style: 'fill:#fff;font-weight:700' }, String(a.count)));
+          s('circle', { cx: ax, cy: ay, r: 13, fill: seatColour(a.seat), stroke: '#fff', 'stroke-width': 2 }),
+          s('text', { x: ax, y: ay + 5, 'text-anchor': 'middle', class: 'svg-small eb-count' }, String(a.count)));
         pieces.append(target(piece, `province:${place}`, `${a.count} armies of ${seatName(a.seat)} at ${place}`));
       });
     }

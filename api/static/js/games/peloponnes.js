@@ -59,10 +59,10 @@ export default {
     let lastRow = null;
     for (const item of offered) {
       if (item.row !== lastRow) {
-        svg.append(s('text', { x, y: 42, class: 'svg-label', style: 'font-weight:600' }, item.row === 'auction' ? 'Auction' : 'Conquest'));
+        svg.append(s('text', { x, y: 46, class: 'svg-label', style: 'font-weight:600' }, item.row === 'auction' ? 'Auction' : 'Conquest'));
         lastRow = item.row;
       }
-      const card = tileCard(data, item.tile_id, x, 50, { 'data-piece': 'offered-tile', 'data-row': item.row });
+      const card = tileCard(data, item.tile_id, x, 54, { 'data-piece': 'offered-tile', 'data-row': item.row });
       target(card, `tile:${item.tile_id}`, `${data.static.tiles[item.tile_id].name}, ${item.row}${item.bidder !== null ? `, bid ${item.amount} by ${seatName(item.bidder)}` : ''}`);
       if (item.bidder !== null && item.bidder !== undefined) {
         card.append(s('g', { 'data-piece': 'bid', 'data-seat': item.bidder, 'data-amount': item.amount },
@@ -74,8 +74,9 @@ export default {
       x += TILE_W + 10;
       if (lastRow === 'auction' && offered[offered.indexOf(item) + 1]?.row === 'conquest') x += 20;
     }
-    if (st.chits_on_tile && Object.keys(st.chits_on_tile).length) {
-      svg.append(s('text', { x: x + 10, y: 70, class: 'svg-small' }, `disasters drawn: ${Object.entries(st.chits_on_tile).map(([k, n]) => `${k} ${n}`).join(', ')}`));
+    const drawn = Object.entries(st.chits_on_tile || {}).filter(([, n]) => n);
+    if (drawn.length) {
+      svg.append(s('text', { x: 12, y: 36, class: 'svg-small' }, `disaster chits drawn: ${drawn.map(([k, n]) => `${words(k)} ${n}`).join(', ')}`));
     }
 
     // each seat: civilization, counters, lands and buildings
