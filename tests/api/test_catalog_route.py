@@ -134,9 +134,12 @@ def test_every_seat_view_at_a_past_version_only_after_the_end(client: TestClient
     answer = client.get(f"/games/{created.game_id}/versions/20/everything").json()
     assert answer["version"] == 20
     for seat, seat_view in enumerate(answer["seat_views"]):
-        assert seat_view == client.get(
-            f"/games/{created.game_id}/versions/20", headers={"Authorization": f"Bearer {created.tokens[seat]}"}
-        ).json()["state"]
+        assert (
+            seat_view
+            == client.get(
+                f"/games/{created.game_id}/versions/20", headers={"Authorization": f"Bearer {created.tokens[seat]}"}
+            ).json()["state"]
+        )
     assert "hand" not in answer["state"]  # the spectator's own view stays what it was
 
 

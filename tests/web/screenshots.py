@@ -50,7 +50,9 @@ def main(folder: Path) -> None:
             shoot(page, f"{base}&v={last}", last, folder / f"{game}-end.png")
             running = site.played(game, f"screenshot-{game}", commands=max(8, middle // 6))
             now = site.board(running)["version"]
-            shoot(page, f"{url}/viewer?game={running.game_id}#token={running.tokens[0]}", now, folder / f"{game}-seat.png")
+            shoot(
+                page, f"{url}/viewer?game={running.game_id}#token={running.tokens[0]}", now, folder / f"{game}-seat.png"
+            )
         page.goto(f"{url}/lobby")
         page.wait_for_selector("#games tbody tr[data-game-id]")
         page.screenshot(path=str(folder / "lobby.png"))

@@ -326,7 +326,9 @@ def test_a_board_click_plays_the_move_there_and_a_refusal_is_shown(page: Any, si
     assert site.board(created)["version"] == before
 
 
-def test_the_lobby_creates_a_game_and_hands_out_seat_links(page: Any, site: Site) -> None:
+def test_the_lobby_creates_a_game_and_hands_out_seat_links(
+    page: Any, site: Site, ended: dict[str, CreatedGame]
+) -> None:
     page.goto(f"{site.url}/lobby")
     page.wait_for_selector("#games tbody tr")
     page.select_option("#new-game", "empire_builder")
@@ -341,6 +343,13 @@ def test_the_lobby_creates_a_game_and_hands_out_seat_links(page: Any, site: Site
     assert created["options"]["short_game"] is True
     assert all("#token=" in link for link in links)
 
+    # an option shows only where it applies: Catan's layout belongs to the base board
+    page.select_option("#new-game", "catan_alexander")
+    page.wait_for_selector("#option-board")
+    assert page.is_hidden("#option-layout") and page.is_visible("#option-starting_gold")
+    page.select_option("#option-board", '"base"')
+    assert page.is_visible("#option-layout") and page.is_hidden("#option-starting_gold")
+
     page.goto(links[1])
     page.wait_for_selector('#board[data-perspective="seat:1"]')
     assert "token=" not in page.url
@@ -352,7 +361,8 @@ def test_the_lobby_creates_a_game_and_hands_out_seat_links(page: Any, site: Site
     page.select_option("#filter-status", "ended")
     page.click("#filters button")
     page.wait_for_function(
-        "[...document.querySelectorAll('#games tbody tr')].every(r => r.textContent.includes('ended'))"
+        "[...document.querySelectorAll('#games tbody tr')]"
+        ".every(r => r.dataset.gameId && r.textContent.includes('ended'))"
     )
     listed = site.api.get("/games", params={"game": "alexandros", "status": "ended"}).json()
     rows = page.locator("#games tbody tr[data-game-id]").count()

@@ -40,7 +40,7 @@ export default {
     const R = layout.province_radius;
     const RS = layout.symbol_radius;
     const radius = (id) => (id.startsWith('C') ? RS : R);
-    svg.setAttribute('viewBox', `0 0 ${layout.width} ${layout.height}`);
+    svg.setAttribute('viewBox', `-24 -8 ${layout.width + 48} ${layout.height + 16}`); // room for armies beside the edge provinces
     svg.append(
       s('defs', {},
         s('marker', { id: 'eb-head', viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' }, s('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#5a4a35' })),
