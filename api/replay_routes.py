@@ -19,6 +19,11 @@ MAX_VERSION = 2**31 - 1
 @router.get(
     "/games/{game_id}/versions/{version}/everything",
     summary="After the end: the game at a past version with every seat's view (nothing is hidden any more)",
+    responses={
+        400: {"description": "the game has no such version"},
+        404: {"description": "no such game"},
+        409: {"description": "the game is still running (CONFLICT)"},
+    },
 )
 async def everything_at_version(
     game_id: str, version: Annotated[int, Path(ge=1, le=MAX_VERSION)], request: Request

@@ -17,6 +17,7 @@ import { follow } from './sse.js';
 
 const $ = (id) => document.getElementById(id);
 const MOVES_SHOWN = 60;
+const VIEWS_KEPT = 400;
 
 const app = {
   gameId: null,
@@ -96,19 +97,20 @@ async function start() {
 const viewKey = (perspective, version) => `${perspective}@${version}`;
 
 async function viewAt(version) {
-  const cacheKey = viewKey(app.perspective, version);
-  if (app.views.has(cacheKey)) return app.views.get(cacheKey);
+  const cached = app.views.get(viewKey(app.perspective, version));
+  if (cached) return cached;
   let view;
   if (app.perspective === 'everything') {
     view = version === app.latest && app.status === 'ended' ? await get(gamePath()) : await get(gamePath(`/versions/${version}/everything`));
   } else if (version === app.latest) {
-    view = await get(gamePath(), { token: token() });
-    if (view.version !== version) return viewAt(view.version); // the game moved on meanwhile
+    view = await get(gamePath(), { token: token() }); // the game may have moved on meanwhile
+    app.latest = Math.max(app.latest, view.version);
   } else {
     view = await get(gamePath(`/versions/${version}`), { token: token() });
   }
-  // Past versions never change; the latest may, so only the ended game's latest is kept as final.
-  app.views.set(cacheKey, view);
+  // What a perspective sees at a version never changes, so views are kept (the oldest go first).
+  app.views.set(viewKey(app.perspective, view.version), view);
+  if (app.views.size > VIEWS_KEPT) app.views.delete(app.views.keys().next().value);
   return view;
 }
 
