@@ -3,17 +3,17 @@ per-viewer view (state); nothing else sends game data to clients."""
 
 from __future__ import annotations
 
-import pathlib
 from collections.abc import AsyncIterator
 from contextlib import suppress
 from typing import Annotated, Any, Literal
 
 from fastapi import Body, Depends, FastAPI, Header, Path, Query, Request
-from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
+from fastapi.responses import PlainTextResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
+from api import catalog_routes, replay_routes, web
 from api.analytics_routes import analytics_router
 from api.auth import SeatBearer
 from api.errors import install_error_handlers
@@ -29,7 +29,6 @@ from infra.readside import BOARDS, SCOREBOARDS, ReadModelBehind, ReadSide, Versi
 from infra.service import CreatedGame, GameService, Invalid
 from infra.settings import Settings
 
-VIEWER_PAGE = pathlib.Path(__file__).parent / "static" / "viewer.html"
 bearer = SeatBearer()
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
@@ -106,6 +105,9 @@ def create_app(service: GameService, read_side: ReadSide | None = None, settings
     reads = read_side or embedded_read_side(service)
     app.state.service = service
     app.state.read_side = reads
+    app.include_router(web.router)
+    app.include_router(catalog_routes.router)
+    app.include_router(replay_routes.router)
     app.include_router(analytics_router(service))
 
     def viewer_of(game_id: str, credentials: HTTPAuthorizationCredentials | None) -> tuple[Viewer, bool]:
@@ -115,10 +117,6 @@ def create_app(service: GameService, read_side: ReadSide | None = None, settings
     def current_version(game_id: str) -> int:
         with service.reading(game_id) as aggregate:
             return aggregate.version
-
-    @app.get("/viewer", response_class=HTMLResponse, summary="The replay viewer (a page for people)")
-    def viewer() -> HTMLResponse:
-        return HTMLResponse(VIEWER_PAGE.read_text())
 
     @app.get("/games/catalog", summary="The games this server offers")
     def catalog() -> list[dict[str, Any]]:
