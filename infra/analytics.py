@@ -43,6 +43,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from domain.kernel.log import GAME_CREATED, GAME_ENDED, Record
 from infra.aggregate import StoredGameEvent, record_of
 from infra.service import GameService
+from infra.tournament_service import TournamentService
 from projections.analytics import (
     GAMES_TABLE,
     RECORDS_TABLE,
@@ -259,8 +260,9 @@ class RecordSource:
     """The event store as the projection reads it: notifications in order, and a game's earlier
     records when it ends."""
 
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: GameService, tournaments: TournamentService | None = None) -> None:
         self.service = service
+        self._tournaments = tournaments
 
     def after(self, position: int, limit: int) -> list[StoredRecord]:
         notifications = self.service.recorder.select_notifications(start=position + 1, limit=limit)
@@ -279,6 +281,15 @@ class RecordSource:
     def game(self, game_id: str, through: int) -> list[tuple[Record, datetime]]:
         events = self.service.events.get(UUID(game_id), lte=through)
         return [(record_of(e), cast(StoredGameEvent, e).timestamp) for e in events]
+
+    def tournament_of(self, game_id: str) -> str | None:
+        """The tournament a game is a table of, from the tournament store's index of tables (the
+        same store, so a rebuild finds what the live projection found). A table's game is created
+        just before its round is recorded: until then it is no tournament's, and the projection asks
+        again with the game's next records (by its end the round is always recorded)."""
+        if self._tournaments is None:  # opened on first use: most projections never need it
+            self._tournaments = TournamentService(self.service)
+        return self._tournaments.tournament_of(game_id)
 
 
 class ListSource(RecordSource):
@@ -300,6 +311,9 @@ class ListSource(RecordSource):
 
     def game(self, game_id: str, through: int) -> list[tuple[Record, datetime]]:
         return [(s.record, s.recorded_at) for s in self.by_game[game_id] if s.record.position <= through]
+
+    def tournament_of(self, game_id: str) -> str | None:
+        return None
 
 
 # -- the projection runner ----------------------------------------------------------------------
@@ -432,14 +446,18 @@ class AnalyticsProjector:
             first = items[0].record
             if first.type != GAME_CREATED and game_id not in known:
                 raise RuntimeError(f"analytics: game {game_id} goes on at {first.position} but was never started")
+            context = known.get(game_id)
+            tournament = context["tournament"] if context else None
+            if tournament is None:
+                tournament = self.source.tournament_of(game_id)
             if items[-1].record.type == GAME_ENDED:
                 earlier = self.source.game(game_id, first.position - 1) if first.type != GAME_CREATED else []
                 if earlier:
                     replaced.add(game_id)
-                ended_game(known.get(game_id), game_id, earlier, records, rows)
+                ended_game(context, game_id, earlier, records, rows, tournament)
                 contexts[game_id] = None
             else:
-                contexts[game_id] = running_game(known.get(game_id), game_id, records, rows)
+                contexts[game_id] = running_game(context, game_id, records, rows, tournament)
         return rows, contexts, replaced
 
     @staticmethod

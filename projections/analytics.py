@@ -553,12 +553,19 @@ def new_context(game_id: str, created: Record, at: datetime) -> Context:
         "created_at": at.isoformat(),
         "forked_from": forked_from.get("game_id"),
         "forked_from_version": forked_from.get("version"),
-        # A tournament game names its tournament in its creation record (or its options).
-        "tournament": created.data.get("tournament") or options.get("tournament"),
+        # The tournament store knows which games are its tables, not the game's record: the
+        # projection is told (``name_tournament``) once the tournament has recorded the table.
+        "tournament": None,
         "version": 0,
         "commands": 0,
         "round": None,
     }
+
+
+def name_tournament(ctx: Context, tournament: str | None) -> None:
+    """The tournament the game of ``ctx`` is a table of, once known (it never changes after)."""
+    if ctx["tournament"] is None and tournament is not None:
+        ctx["tournament"] = tournament
 
 
 def record_row(ctx: Context, record: Record, at: datetime, revealed: bool) -> Row:
@@ -639,7 +646,12 @@ class Ended:
 
 
 def _records_of(
-    ctx: Context | None, game_id: str, records: Iterable[tuple[Record, datetime]], revealed: bool, out: Rows
+    ctx: Context | None,
+    game_id: str,
+    records: Iterable[tuple[Record, datetime]],
+    revealed: bool,
+    out: Rows,
+    tournament: str | None,
 ) -> Context:
     last_at: datetime | None = None
     for record, at in records:
@@ -650,12 +662,20 @@ def _records_of(
         last_at = at
     assert ctx is not None and last_at is not None
     ctx["last_activity"] = last_at.isoformat()
+    name_tournament(ctx, tournament)
     return ctx
 
 
-def running_game(ctx: Context | None, game_id: str, records: Iterable[tuple[Record, datetime]], out: Rows) -> Context:
-    """Records of a running game (public forms), after those ``ctx`` has seen; the new context."""
-    ctx = _records_of(ctx, game_id, records, False, out)
+def running_game(
+    ctx: Context | None,
+    game_id: str,
+    records: Iterable[tuple[Record, datetime]],
+    out: Rows,
+    tournament: str | None = None,
+) -> Context:
+    """Records of a running game (public forms), after those ``ctx`` has seen; the new context.
+    ``tournament``: the tournament the game is a table of, if any (and known yet)."""
+    ctx = _records_of(ctx, game_id, records, False, out, tournament)
     out.add(GAMES_TABLE, game_row(ctx))
     return ctx
 
@@ -666,14 +686,16 @@ def ended_game(
     earlier: list[tuple[Record, datetime]],
     records: list[tuple[Record, datetime]],
     out: Rows,
+    tournament: str | None = None,
 ) -> None:
     """The last records of a game, up to ``GameEnded``, after those ``ctx`` has seen (``earlier``,
     whose rows are stored as a spectator saw them: their private ones are written again, in full).
+    ``tournament``: the tournament the game is a table of, if any.
 
     The whole game is replayed (its own rules, no rule runs: events record outcomes) so that
     the scores of each round come from its own scoreboard.
     """
-    ctx = _records_of(ctx, game_id, records, True, out)
+    ctx = _records_of(ctx, game_id, records, True, out, tournament)
     for record, at in earlier:
         if record.is_private:
             out.add(RECORDS_TABLE, record_row(ctx, record, at, revealed=True))

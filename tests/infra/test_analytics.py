@@ -15,12 +15,15 @@ import pytest
 
 from domain.kernel.bots import RandomBot
 from domain.kernel.log import for_viewer
+from domain.tournament.log import Table
 from infra import analytics as analytics_module
 from infra.analytics import Analytics, AnalyticsDatabase, AnalyticsProjector, AnalyticsSettings, RecordSource
 from infra.bootstrap import build_service
 from infra.service import CreatedGame, GameService
 from infra.settings import Settings
 from infra.simulation import play_with_bot
+from infra.tournament_run import play_table
+from infra.tournament_service import TournamentService
 from projections.analytics import TABLES
 
 GAMES = [("peloponnes", 3), ("empire_builder", 3), ("alexandros", 3), ("catan_alexander", 3)]
@@ -335,3 +338,36 @@ def test_in_the_background_the_projector_follows_the_log_until_stopped(service: 
     assert not analytics.projector.running
     with analytics.database.connect() as connection:
         assert connection.execute("SELECT status FROM games").fetchall() == [("ended",)]
+
+
+def test_a_tournament_game_names_its_tournament_live_and_after_a_rebuild(service: GameService) -> None:
+    tournaments = TournamentService(service)
+    try:
+        analytics = analytics_of(service, batch_size=40)  # a table's records span batches
+        other = service.create_game("peloponnes", 2, None, b"not-a-table")
+        created = tournaments.create("peloponnes", {"rounds": 2, "table_size": 2}, b"analytics", salted=False)
+        tid, organiser = created.tournament_id, created.organiser_token
+        tokens = [tournaments.register(tid, organiser, f"p{i}").token for i in range(4)]
+        for number in (1, 2):
+            seated = tournaments.seat_next_round(tid, organiser)
+            tables_now = [Table(number, t["table"], t["game_id"], t["players"]) for t in seated["tables"]]
+            analytics.refresh()  # the round's games are running
+            with analytics.reading() as connection:
+                running = dict(connection.execute("SELECT game_id, tournament FROM games").fetchall())
+            assert {running[t.game_id] for t in tables_now} == {tid}
+            for table in tables_now:
+                play_table(tournaments, tid, table, tokens, RandomBot(f"analytics:{table.game_id}".encode()))
+                analytics.refresh()
+        play_with_bot(service, other, RandomBot(b"other"))
+        analytics.refresh()
+        games = {t.game_id for t in tournaments.state(tid).tables()}
+        with analytics.reading() as connection:
+            found = dict(connection.execute("SELECT game_id, tournament FROM games WHERE status = 'ended'").fetchall())
+            incremental = tables(connection)
+        assert len(games) == 4
+        assert found == {**{g: tid for g in games}, other.game_id: None}
+        analytics.projector.rebuild()  # the same from the start: the tournament store already knows every table
+        with analytics.reading() as connection:
+            assert tables(connection) == incremental
+    finally:
+        tournaments.close()
