@@ -1,5 +1,5 @@
-"""The web client: the lobby, the replay viewer and play page, and their static ES modules and
-styles (``api/static/``, no build step). The pages are a thin client of the public API: they see
+"""The web client: the lobby, the replay viewer and play page, the tournament page, and their
+static ES modules and styles (``api/static/``, no build step). The pages are a thin client of the public API: they see
 only what the API shows the bearer of a seat token, and keep tokens out of every URL a server sees
 (they live in the fragment and in the browser's local storage)."""
 
@@ -41,6 +41,11 @@ def lobby() -> HTMLResponse:
 @router.get("/viewer", response_class=HTMLResponse, summary="The replay viewer and play page")
 def viewer() -> HTMLResponse:
     return page("viewer.html")
+
+
+@router.get("/tournament", response_class=HTMLResponse, summary="A tournament: standings, rounds, tables' games")
+def tournament() -> HTMLResponse:
+    return page("tournament.html")
 
 
 @router.get("/static/{path:path}", summary="The web client's modules and styles")

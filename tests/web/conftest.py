@@ -19,6 +19,7 @@ import pytest
 from domain.kernel.bots import RandomBot
 from infra.service import CreatedGame, GameService
 from infra.simulation import play_with_bot
+from infra.tournament_service import TournamentService
 from tests.infra.services import unavailable
 from tests.web.server import live_server
 
@@ -38,6 +39,7 @@ class Site:
     url: str
     service: GameService
     api: httpx.Client
+    tournaments: TournamentService
 
     def create(self, game: str, seed: str, options: dict[str, Any] | None = None) -> CreatedGame:
         players, default_options = GAMES[game]
@@ -59,8 +61,8 @@ class Site:
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    with live_server(tmp_path_factory.mktemp("web")) as (url, service), httpx.Client(base_url=url) as api:
-        yield Site(url, service, api)
+    with live_server(tmp_path_factory.mktemp("web")) as (url, service, tournaments), httpx.Client(base_url=url) as api:
+        yield Site(url, service, api, tournaments)
 
 
 @pytest.fixture(scope="session")

@@ -14,6 +14,7 @@ from api.app import create_app
 from infra.bootstrap import build_service
 from infra.service import GameService
 from infra.settings import Settings
+from infra.tournament_service import TournamentService
 
 
 def free_port() -> int:
@@ -24,12 +25,14 @@ def free_port() -> int:
 
 
 @contextmanager
-def live_server(folder: Path) -> Iterator[tuple[str, GameService]]:
-    """Yields the server's base URL and its service (to set games up in process, quickly); stops the
-    server and closes the store on exit."""
+def live_server(folder: Path) -> Iterator[tuple[str, GameService, TournamentService]]:
+    """Yields the server's base URL and its game and tournament services (to set games and
+    tournaments up in process, quickly); stops the server and closes the stores on exit."""
     service = build_service(Settings(database_url=f"sqlite:///{folder}/events.sqlite"))
+    tournaments = TournamentService(service)
     port = free_port()
-    config = uvicorn.Config(create_app(service), host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    app = create_app(service, tournaments=tournaments)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="viewer-test-server", daemon=True)
     thread.start()
@@ -40,8 +43,9 @@ def live_server(folder: Path) -> Iterator[tuple[str, GameService]]:
             raise RuntimeError("the test server did not start")
         pause.wait(0.02)
     try:
-        yield f"http://127.0.0.1:{port}", service
+        yield f"http://127.0.0.1:{port}", service, tournaments
     finally:
         server.should_exit = True
         thread.join()
+        tournaments.close()
         service.close()
