@@ -1,7 +1,7 @@
 """Screenshots of the web client for the README: each game as a spectator in the middle of a game,
-as a seat (its own cards and its moves), and at the end; and the lobby.
+as a seat (its own cards and its moves), and at the end; the lobby; and a tournament's page.
 
-    python -m tests.web.screenshots docs/screenshots
+    python -m tests.web.screenshots docs/screenshots [games] [lobby] [tournament]
 
 Games are set up through the service with fixed seeds, so the pictures are the same on every run.
 """
@@ -15,6 +15,9 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import Page, sync_playwright
 
+from domain.kernel.bots import RandomBot
+from domain.tournament.log import Table
+from infra.tournament_run import play_table
 from tests.web.conftest import CHROMIUM, GAMES, Site
 from tests.web.server import live_server
 
@@ -30,18 +33,37 @@ def shoot(page: Page, url: str, version: int, path: Path) -> None:
     print(path, path.stat().st_size, "bytes")
 
 
-def main(folder: Path) -> None:
+def tournament_shot(page: Page, site: Site, path: Path) -> None:
+    """An 8-player Swiss tournament of Peloponnes at tables of 4: two of three rounds played, the third in play."""
+    tournaments = site.tournaments
+    created = tournaments.create("peloponnes", {"rounds": 3, "table_size": 4}, b"screenshot", salted=False)
+    tid, organiser = created.tournament_id, created.organiser_token
+    names = ["Ada", "Bo", "Cyrus", "Dara", "Eos", "Faye", "Gaius", "Hera"]
+    tokens = [tournaments.register(tid, organiser, name).token for name in names]
+    for number in (1, 2, 3):
+        seated = tournaments.seat_next_round(tid, organiser)
+        tables = [Table(number, t["table"], t["game_id"], t["players"]) for t in seated["tables"]]
+        for table in tables[: len(tables) if number < 3 else 1]:
+            play_table(tournaments, tid, table, tokens, RandomBot(f"screenshot:{number}:{table.table}".encode()))
+    version = site.api.get(f"/tournaments/{tid}").json()["version"]
+    page.goto(f"{site.url}/tournament?id={tid}")
+    page.wait_for_selector(f'body[data-version="{version}"]')
+    page.screenshot(path=str(path))
+    print(path, path.stat().st_size, "bytes")
+
+
+def main(folder: Path, shots: set[str]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     with (
-        live_server(Path(tempfile.mkdtemp())) as (url, service),
+        live_server(Path(tempfile.mkdtemp())) as (url, service, tournaments),
         httpx.Client(base_url=url) as api,
         sync_playwright() as playwright,
     ):
-        site = Site(url, service, api)
+        site = Site(url, service, api, tournaments)
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         context = browser.new_context(viewport=VIEWPORT, device_scale_factor=SCALE)  # type: ignore[arg-type]
         page = context.new_page()
-        for game in GAMES:
+        for game in GAMES if "games" in shots else ():
             ended = site.played(game, f"screenshot-{game}")
             last = site.board(ended)["version"]
             middle = last // 2
@@ -53,11 +75,19 @@ def main(folder: Path) -> None:
             shoot(
                 page, f"{url}/viewer?game={running.game_id}#token={running.tokens[0]}", now, folder / f"{game}-seat.png"
             )
-        page.goto(f"{url}/lobby")
-        page.wait_for_selector("#games tbody tr[data-game-id]")
-        page.screenshot(path=str(folder / "lobby.png"))
+        if "lobby" in shots:
+            if "games" not in shots:
+                site.played("peloponnes", "screenshot-peloponnes")
+            page.goto(f"{url}/lobby")
+            page.wait_for_selector("#games tbody tr[data-game-id]")
+            page.screenshot(path=str(folder / "lobby.png"))
+        if "tournament" in shots:
+            tournament_shot(page, site, folder / "tournament.png")
         browser.close()
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots"))
+    main(
+        Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots"),
+        set(sys.argv[2:]) or {"games", "lobby", "tournament"},
+    )

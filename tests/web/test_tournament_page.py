@@ -109,3 +109,21 @@ def test_the_lobby_opens_a_tournament_by_id_and_an_unknown_id_is_named(page: Any
     page.wait_for_selector("#error:not([hidden])")
     assert "not-a-tournament" in page.locator("#error").inner_text()
     assert page.locator("#pick").is_visible()
+
+
+def test_the_tournament_page_fits_a_phone(browser: Any, site: Site) -> None:
+    created = site.tournaments.create("peloponnes", SETTINGS, b"web-phone", salted=False)
+    tid, organiser = created.tournament_id, created.organiser_token
+    tokens = [site.tournaments.register(tid, organiser, f"player {i}").token for i in range(4)]
+    play_round(site, tid, organiser, tokens)
+    version = site.api.get(f"/tournaments/{tid}").json()["version"]
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    try:
+        phone = context.new_page()
+        phone.goto(f"{site.url}/tournament?id={tid}")
+        phone.wait_for_selector(f'body[data-version="{version}"]')
+        # wide tables scroll inside their section; the page itself does not scroll sideways
+        assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+        assert phone.locator("#standings tbody tr[data-player]").count() == 4
+    finally:
+        context.close()
