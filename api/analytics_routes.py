@@ -50,7 +50,7 @@ def analytics_router(service: GameService, analytics: Analytics | None = None) -
         try:
             yield
         finally:
-            keeper.projector.stop()
+            keeper.close()
 
     router = APIRouter(tags=["analytics"], lifespan=keep_current)
 

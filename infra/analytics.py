@@ -263,6 +263,7 @@ class RecordSource:
     def __init__(self, service: GameService, tournaments: TournamentService | None = None) -> None:
         self.service = service
         self._tournaments = tournaments
+        self._own_tournaments = tournaments is None  # opened (and closed) here
 
     def after(self, position: int, limit: int) -> list[StoredRecord]:
         notifications = self.service.recorder.select_notifications(start=position + 1, limit=limit)
@@ -291,6 +292,12 @@ class RecordSource:
             self._tournaments = TournamentService(self.service)
         return self._tournaments.tournament_of(game_id)
 
+    def close(self) -> None:
+        """Close the tournament store if this source opened it (it opens again when needed)."""
+        if self._own_tournaments and self._tournaments is not None:
+            self._tournaments.close()
+            self._tournaments = None
+
 
 class ListSource(RecordSource):
     """Records held in memory (benchmarks and tests feed the projection without a store)."""
@@ -314,6 +321,9 @@ class ListSource(RecordSource):
 
     def tournament_of(self, game_id: str) -> str | None:
         return None
+
+    def close(self) -> None:
+        pass
 
 
 # -- the projection runner ----------------------------------------------------------------------
@@ -405,6 +415,13 @@ class AnalyticsProjector:
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
+
+    def close(self) -> None:
+        """Stop the background thread, if it runs, and close what the source opened (it opens
+        again if the projector is used after)."""
+        self.stop()
+        with self._stepping:
+            self.source.close()
 
     def rebuild(self) -> int:
         """Empty every table and the position in one transaction, then catch up."""
@@ -551,6 +568,9 @@ class Analytics:
         analytics = cls(service, database, embedded, settings.batch_size)
         analytics.background = embedded and settings.background
         return analytics
+
+    def close(self) -> None:
+        self.projector.close()
 
     def refresh(self) -> None:
         if not self.embedded:

@@ -371,3 +371,41 @@ def test_a_tournament_game_names_its_tournament_live_and_after_a_rebuild(service
             assert tables(connection) == incremental
     finally:
         tournaments.close()
+
+
+class LateIndex(RecordSource):
+    """The tournament store as the projection may find it between a table's game being created and
+    its round being recorded: no tournament knows the game yet."""
+
+    def __init__(self, service: GameService, late: set[str]) -> None:
+        super().__init__(service)
+        self.late = late
+
+    def tournament_of(self, game_id: str) -> str | None:
+        return None if game_id in self.late else super().tournament_of(game_id)
+
+
+def test_a_table_projected_before_its_round_was_recorded_is_named_with_its_next_records(
+    service: GameService, tmp_path: Path
+) -> None:
+    tournaments = TournamentService(service)
+    try:
+        created = tournaments.create("peloponnes", {"rounds": 1, "table_size": 2}, b"late", salted=False)
+        tid, organiser = created.tournament_id, created.organiser_token
+        tokens = [tournaments.register(tid, organiser, f"p{i}").token for i in range(2)]
+        seated = tournaments.seat_next_round(tid, organiser)
+        table = Table(1, 1, seated["tables"][0]["game_id"], seated["tables"][0]["players"])
+        source = LateIndex(service, {table.game_id})
+        projector = AnalyticsProjector(source, AnalyticsDatabase(str(tmp_path / "late.duckdb")))
+        projector.catch_up()
+        with projector.database.connect() as connection:
+            query = "SELECT tournament FROM games WHERE game_id = ?"
+            assert connection.execute(query, [table.game_id]).fetchall() == [(None,)]
+        source.late.clear()  # the round is recorded now
+        play_table(tournaments, tid, table, tokens, RandomBot(b"late"))
+        projector.catch_up()
+        with projector.database.connect() as connection:
+            assert connection.execute(query, [table.game_id]).fetchall() == [(tid,)]
+        projector.close()
+    finally:
+        tournaments.close()
