@@ -239,7 +239,9 @@ def play_one_move_by_clicking(page: Any, rng: random.Random) -> None:
     """As a person would: one of the seat's legal moves at random, by clicking its place on the board
     (then its line, where several moves share the place), or its line in the moves panel."""
     version = page.get_attribute("body", "data-version")
-    page.wait_for_selector(f'#moves[data-version="{version}"]')
+    seat = page.get_attribute("#board", "data-perspective").removeprefix("seat:")
+    # the panel of this version and of this seat: a switch of perspective may still be on its way
+    page.wait_for_selector(f'#moves[data-version="{version}"][data-seat="{seat}"]')
     index = rng.randrange(page.evaluate("window.alexandria.moves.moves.length"))
     button = f'#move-list button[data-index="{index}"]'
     places = page.evaluate(f"window.alexandria.targetsOfMove({index})")

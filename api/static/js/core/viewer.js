@@ -463,9 +463,11 @@ async function refreshMoves() {
   }
   // Never leave an earlier version's moves clickable while this version's are on their way.
   delete pane.dataset.version;
+  delete pane.dataset.seat;
   delete pane.dataset.target;
   $('move-list').replaceChildren();
   const asked = app.version;
+  const askedAs = app.perspective;
   try {
     app.moves = await get(gamePath('/legal-moves'), { token: token() });
   } catch (err) {
@@ -473,11 +475,13 @@ async function refreshMoves() {
     showRefusal(err.message);
     return;
   }
-  if (asked !== app.version) return; // a later show() asks for its own
+  // a later show() or a switch of perspective asks for its own
+  if (asked !== app.version || askedAs !== app.perspective) return;
   app.target = null;
   renderMoves();
   markPlayable();
   pane.dataset.version = app.moves.version;
+  pane.dataset.seat = seat;
 }
 
 function keysOf(move) {
