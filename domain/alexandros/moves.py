@@ -32,12 +32,8 @@ from domain.alexandros.data import (
     point_coord,
     space_coord,
 )
-from domain.alexandros.rules import (
-    awaited,
-    closest_free_spaces,
-    compensation_size,
-)
-from domain.alexandros.rules.board import has_free_space
+from domain.alexandros.rules import awaited, compensation_size
+from domain.alexandros.rules.board import closest_to_alexander, free_spaces
 from domain.alexandros.state import ACTIONS, MOVE, NO_WALL, NOBODY, AlexandrosState
 from domain.kernel import Chance, Command, LegalMoves, Seat
 
@@ -146,7 +142,7 @@ def listed_routes(state: AlexandrosState, start: int, goal: int, rng: Chance) ->
 
 
 def move_options(
-    state: AlexandrosState, seat: Seat, free: dict[str, bool]
+    state: AlexandrosState, seat: Seat, free: dict[str, list[int]]
 ) -> list[tuple[str, int | None, str | None, str | None, str]]:
     """R26/R27: (source, slot, hand card, joker symbol, move symbol) for every usable card."""
     options: list[tuple[str, int | None, str | None, str | None, str]] = []
@@ -167,11 +163,12 @@ def alexander_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> LegalMov
     the target's symbol, not on the card, so they are listed once per symbol (in symbol order,
     so that the draws for sampled routes are the same in every process)."""
     moves = LegalMoves()
-    options = move_options(state, seat, {sym: has_free_space(state, sym) for sym in SYMBOLS})
+    free = {sym: free_spaces(state, sym) for sym in SYMBOLS}  # asked by the cards and by the targets
+    options = move_options(state, seat, free)
     destinations: dict[str, list[tuple[list[int], list[int], tuple[Route, ...]]]] = {}
     for symbol in dict.fromkeys(option[4] for option in options):
         listing = destinations[symbol] = []
-        for target in closest_free_spaces(state, symbol)[1]:
+        for target in closest_to_alexander(state, free[symbol])[1]:
             target_coord = space_coord(target)
             for corner in SPACE_CORNERS[target]:
                 routes, complete = listed_routes(state, state.alexander, corner, rng)
@@ -179,18 +176,11 @@ def alexander_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> LegalMov
                 listing.append((target_coord, point_coord(corner), routes))
     for source, slot, card, joker, symbol in options:
         for target_coord, corner_coord, routes in destinations[symbol]:
-            moves.extend(
-                MoveAlexander(
-                    source=source,  # type: ignore[arg-type]
-                    slot=slot,
-                    card=card,
-                    joker_symbol=joker,
-                    target=target_coord,
-                    corner=corner_coord,
-                    path=list(route),
-                )
+            # positional arguments in a list display: the listing's hot spot is building commands
+            moves += [
+                MoveAlexander(source, target_coord, corner_coord, list(route), slot, card, joker)  # type: ignore[arg-type]
                 for route in routes
-            )
+            ]
     return moves
 
 
@@ -210,6 +200,13 @@ def sub_multisets(cards: list[str], size: int) -> Iterator[list[str]]:
                 yield [symbol] * take + rest
 
     return choose(0, size)
+
+
+@lru_cache(maxsize=1024)
+def compensation_choices(paid: tuple[str, ...], size: int) -> tuple[tuple[str, ...], ...]:
+    """R56: every distinct choice of ``size`` of the sorted cards ``paid``; a pure function of a
+    few card names that recurs turn after turn, so cached (immutable results)."""
+    return tuple(tuple(choice) for choice in sub_multisets(list(paid), size))
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,14 +238,65 @@ def provinces_of_symbol_spaces(labels: tuple[int, ...]) -> tuple[ProvinceSpaces,
 LABELS_OF_SYMBOL_SPACES = itemgetter(*SYMBOL_SPACE_IDS)
 
 
+def eviction_costs(province: ProvinceSpaces, owners: tuple[int, ...]) -> tuple[list[str], dict[str, int]]:
+    """R53: two cards of its space's symbol per evicted governor, in space order, and the cards
+    needed in all (the occupation's one per symbol space besides)."""
+    eviction_cards: list[str] = []
+    need = dict(province.symbol_counts)
+    for (_, sym), owner in zip(province.members, owners, strict=True):
+        if owner != NOBODY:
+            eviction_cards += (sym, sym)
+            need[sym] += 2
+    return eviction_cards, need
+
+
+def forced_governors(
+    province: ProvinceSpaces, need: dict[str, int], hand: dict[str, int], most: int
+) -> list[int] | None:
+    """R50: the spaces that must get a governor because the hand is short of their symbol (the
+    first such spaces in id order), or None when even ``most`` governors leave it short."""
+    short = {sym: n - hand[sym] for sym, n in need.items() if n > hand[sym]}
+    if not short:
+        return []
+    if sum(short.values()) > most:
+        return None
+    chosen: list[int] = []
+    for s, sym in province.members:
+        if short.get(sym, 0) > 0:
+            short[sym] -= 1
+            chosen.append(s)
+    return None if any(short.values()) else chosen
+
+
+def province_occupations(
+    province: ProvinceSpaces, chosen: list[int], most: int, eviction_cards: list[str]
+) -> list[Command]:
+    """One occupation per governor count: the forced spaces, then the remaining ones in id order;
+    a take-over with every compensation (R56) of the cards it pays."""
+    members = province.members
+    rest = [s for s, _ in members if s not in chosen]
+    coords = {s: space_coord(s) for s in chosen + rest[: most - len(chosen)]}  # shared by the listing's commands
+    moves: list[Command] = []
+    for count in range(max(1, len(chosen)), most + 1):
+        spaces = sorted(chosen + rest[: count - len(chosen)])
+        governors = [coords[s] for s in spaces]
+        if not eviction_cards:
+            moves.append(OccupyProvince(governors, []))
+            continue
+        paid = eviction_cards + [sym for s, sym in members if s not in spaces]
+        choices = compensation_choices(tuple(sorted(paid)), compensation_size(len(paid)))
+        moves += [OccupyProvince(governors, list(compensation)) for compensation in choices]
+    return moves
+
+
 def occupation_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
     """R48-R56, one cheapest choice per governor count for every province the seat can pay for,
     with every compensation a take-over allows. Governors stand only on symbol spaces, so a
     province is represented by its symbol spaces.
 
     Each governor saves one card of its space's symbol, so for a count of governors they go
-    first where the hand is short (the first such spaces in id order), then on the remaining
-    spaces in id order; the total number of cards is the same for every choice of a count."""
+    first where the hand is short, then on the remaining spaces in id order; the total number of
+    cards is the same for every choice of a count."""
     moves: list[Command] = []
     hand = state.hands[seat]
     supply = state.governor_supply[seat]
@@ -257,47 +305,22 @@ def occupation_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
     hand_size = sum(hand.values())
     governors_at = state.governors
     for province in provinces_of_symbol_spaces(LABELS_OF_SYMBOL_SPACES(state.province)):
-        members = province.members
-        size = len(members)
+        size = len(province.members)
         most = supply if supply < size else size
         if size - most > hand_size:
             continue  # even the most governors leave more to pay than the hand holds
         owners = province.owners_of(governors_at)
         if seat in owners:
             continue
-        need = province.symbol_counts
         eviction_cards: list[str] = []
+        need = province.symbol_counts
         if owners.count(NOBODY) != size:
-            need = dict(need)
-            for (_, sym), owner in zip(members, owners, strict=True):
-                if owner != NOBODY:
-                    eviction_cards += (sym, sym)
-                    need[sym] += 2
+            eviction_cards, need = eviction_costs(province, owners)
             if size + len(eviction_cards) - most > hand_size:
                 continue
-        short = {sym: n - hand[sym] for sym, n in need.items() if n > hand[sym]}
-        chosen: list[int] = []
-        if short:
-            if sum(short.values()) > most:
-                continue
-            for s, sym in members:
-                if short.get(sym, 0) > 0:
-                    short[sym] -= 1
-                    chosen.append(s)
-            if any(short.values()):
-                continue
-        rest = [s for s, _ in members if s not in chosen]
-        for count in range(max(1, len(chosen)), most + 1):
-            spaces = sorted(chosen + rest[: count - len(chosen)])
-            governors = [space_coord(s) for s in spaces]
-            if not eviction_cards:
-                moves.append(OccupyProvince(governors=governors, compensation=[]))
-                continue
-            paid = eviction_cards + [sym for s, sym in members if s not in spaces]
-            moves.extend(
-                OccupyProvince(governors=governors, compensation=compensation)
-                for compensation in sub_multisets(paid, compensation_size(len(paid)))
-            )
+        chosen = forced_governors(province, need, hand, most)
+        if chosen is not None:
+            moves += province_occupations(province, chosen, most, eviction_cards)
     return moves
 
 
@@ -309,19 +332,19 @@ RETIREMENTS = {s: RetireGovernor(space=space_coord(s)) for s in SYMBOL_SPACE_IDS
 
 
 def action_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
-    """Commands are immutable, so the fixed ones are built once and shared by every listing."""
+    """Every action but the occupations. Commands are immutable, so the fixed ones are built once
+    and shared by every listing."""
     moves: list[Command] = [END_TURN]
     moves += [TAKE_DISPLAY[k] for k, card in enumerate(state.display) if card is not None]
     if state.supply or state.discard:
         moves.append(TAKE_SUPPLY)
     governors = state.governors
-    own = [s for s in SYMBOL_SPACE_IDS if governors[s] == seat]
+    own = [s for s in SYMBOL_SPACE_IDS if governors[s] == seat] if seat in governors else []
     if not state.levied and own:
         hand = state.hands[seat]
         governed = {SPACE_SYMBOL[s] for s in own}
         moves += [LEVIES[sym] for sym in SYMBOLS if hand[sym] > 0 and sym in governed]
     moves += [RETIREMENTS[s] for s in own]
-    moves += occupation_moves(state, seat)
     return moves
 
 
@@ -331,7 +354,7 @@ def legal_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> LegalMoves:
     if state.step == MOVE:  # a seat without a usable card or free space gets no option (R33, R34)
         return alexander_moves(state, seat, rng)
     if state.step == ACTIONS and seat in awaited(state):
-        moves = action_moves(state, seat)
+        occupations = occupation_moves(state, seat)
         # one cheapest choice of governor spaces per count: other choices may be legal too
-        return LegalMoves(moves, complete=not any(isinstance(m, OccupyProvince) for m in moves))
+        return LegalMoves(action_moves(state, seat) + occupations, complete=not occupations)
     return LegalMoves()
