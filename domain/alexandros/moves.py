@@ -115,16 +115,26 @@ def route_layers(start: int, goal: int) -> tuple[tuple[tuple[int, tuple[tuple[in
     return tuple(layers)
 
 
-def extreme_route(walls: list[int], start: int, goal: int, most: bool) -> list[int]:
-    """The shortest route with the fewest (or the most) new walls (R35: interior sides without a
-    wall), by one pass over the layers of the route graph; ties go to the first neighbour."""
-    pick = max if most else min
-    best: dict[int, tuple[int, int]] = {goal: (0, goal)}  # point -> (new walls to the goal, next point)
+def extreme_routes(walls: list[int], start: int, goal: int) -> tuple[list[int], list[int]]:
+    """The shortest routes with the fewest and with the most new walls (R35: interior sides without
+    a wall), by one pass over the layers of the route graph; a tie in walls goes to the smaller
+    (fewest) or the larger (most) next point."""
+    fewest: dict[int, tuple[int, int]] = {goal: (0, goal)}  # point -> (new walls to the goal, next point)
+    most: dict[int, tuple[int, int]] = {goal: (0, goal)}
     for layer in route_layers(start, goal):
         for p, steps in layer:
-            best[p] = pick(
-                (best[q][0] + (1 if IS_INTERIOR[side] and walls[side] == NO_WALL else 0), q) for q, side in steps
-            )
+            (q, side), *others = steps
+            new = 1 if IS_INTERIOR[side] and walls[side] == NO_WALL else 0
+            low, high = (fewest[q][0] + new, q), (most[q][0] + new, q)
+            for q, side in others:
+                new = 1 if IS_INTERIOR[side] and walls[side] == NO_WALL else 0
+                low = min(low, (fewest[q][0] + new, q))
+                high = max(high, (most[q][0] + new, q))
+            fewest[p], most[p] = low, high
+    return route_along(fewest, start, goal), route_along(most, start, goal)
+
+
+def route_along(best: dict[int, tuple[int, int]], start: int, goal: int) -> list[int]:
     route = [start]
     while route[-1] != goal:
         route.append(best[route[-1]][1])
@@ -135,7 +145,7 @@ def listed_routes(state: AlexandrosState, start: int, goal: int, rng: Chance) ->
     """The routes listed to ``goal`` and whether they are all of them."""
     if route_count(start, goal) <= ROUTES_LISTED_IN_FULL:
         return full_listing(start, goal), True
-    picked = [extreme_route(state.walls, start, goal, most=False), extreme_route(state.walls, start, goal, most=True)]
+    picked = list(extreme_routes(state.walls, start, goal))
     picked += [random_route(start, goal, rng) for _ in range(ROUTE_SAMPLES)]
     routes = {tuple(route): None for route in picked}
     return tuple(tuple(point_coord(p) for p in route) for route in routes), False
@@ -165,7 +175,7 @@ def alexander_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> LegalMov
     moves = LegalMoves()
     free = {sym: free_spaces(state, sym) for sym in SYMBOLS}  # asked by the cards and by the targets
     options = move_options(state, seat, free)
-    destinations: dict[str, list[tuple[list[int], list[int], tuple[Route, ...]]]] = {}
+    destinations: dict[str, list[tuple[list[int], list[int], Route]]] = {}  # (target, corner, route)
     for symbol in dict.fromkeys(option[4] for option in options):
         listing = destinations[symbol] = []
         for target in closest_to_alexander(state, free[symbol])[1]:
@@ -173,14 +183,14 @@ def alexander_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> LegalMov
             for corner in SPACE_CORNERS[target]:
                 routes, complete = listed_routes(state, state.alexander, corner, rng)
                 moves.complete = moves.complete and complete
-                listing.append((target_coord, point_coord(corner), routes))
+                corner_coord = point_coord(corner)
+                listing += [(target_coord, corner_coord, route) for route in routes]
     for source, slot, card, joker, symbol in options:
-        for target_coord, corner_coord, routes in destinations[symbol]:
-            # positional arguments in a list display: the listing's hot spot is building commands
-            moves += [
-                MoveAlexander(source, target_coord, corner_coord, list(route), slot, card, joker)  # type: ignore[arg-type]
-                for route in routes
-            ]
+        # positional arguments in one list display per card: the listing's hot spot is building commands
+        moves += [
+            MoveAlexander(source, target, corner, list(route), slot, card, joker)  # type: ignore[arg-type]
+            for target, corner, route in destinations[symbol]
+        ]
     return moves
 
 
