@@ -245,7 +245,7 @@ def provinces_of_symbol_spaces(labels: tuple[int, ...]) -> tuple[ProvinceSpaces,
     return tuple(province_spaces_of(g) for g in groups.values())
 
 
-LABELS_OF_SYMBOL_SPACES = itemgetter(*SYMBOL_SPACE_IDS)
+AT_SYMBOL_SPACES = itemgetter(*SYMBOL_SPACE_IDS)  # a list over all spaces -> its values on the symbol spaces
 
 
 def eviction_costs(province: ProvinceSpaces, owners: tuple[int, ...]) -> tuple[list[str], dict[str, int]]:
@@ -299,6 +299,17 @@ def province_occupations(
     return moves
 
 
+def single_space_occupation(member: tuple[int, str], owner: int, hand: dict[str, int]) -> list[Command]:
+    """A province of one symbol space: its governor pays for it (R50: no card), or a take-over
+    pays the two eviction cards of its symbol (R53) and gives one of them back (R56)."""
+    space, symbol = member
+    if owner == NOBODY:
+        return [OccupyProvince([space_coord(space)], [])]
+    if hand[symbol] >= 2:
+        return [OccupyProvince([space_coord(space)], [symbol])]
+    return []
+
+
 def occupation_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
     """R48-R56, one cheapest choice per governor count for every province the seat can pay for,
     with every compensation a take-over allows. Governors stand only on symbol spaces, so a
@@ -314,7 +325,7 @@ def occupation_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
         return moves
     hand_size = sum(hand.values())
     governors_at = state.governors
-    for province in provinces_of_symbol_spaces(LABELS_OF_SYMBOL_SPACES(state.province)):
+    for province in provinces_of_symbol_spaces(AT_SYMBOL_SPACES(state.province)):
         size = len(province.members)
         most = supply if supply < size else size
         if size - most > hand_size:
@@ -322,12 +333,16 @@ def occupation_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
         owners = province.owners_of(governors_at)
         if seat in owners:
             continue
+        if size == 1:  # most provinces late in the game: no choice of spaces to make
+            moves += single_space_occupation(province.members[0], owners[0], hand)
+            continue
         eviction_cards: list[str] = []
         need = province.symbol_counts
-        if owners.count(NOBODY) != size:
+        evicted = size - owners.count(NOBODY)
+        if evicted:
+            if size + 2 * evicted - most > hand_size:
+                continue  # with the eviction cards (R53), even the most governors leave too much to pay
             eviction_cards, need = eviction_costs(province, owners)
-            if size + len(eviction_cards) - most > hand_size:
-                continue
         chosen = forced_governors(province, need, hand, most)
         if chosen is not None:
             moves += province_occupations(province, chosen, most, eviction_cards)
