@@ -3,22 +3,23 @@ per-viewer view (state); nothing else sends game data to clients."""
 
 from __future__ import annotations
 
-import pathlib
 from collections.abc import AsyncIterator
 from contextlib import suppress
 from typing import Annotated, Any, Literal
 
 from fastapi import Body, Depends, FastAPI, Header, Path, Query, Request
-from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
+from fastapi.responses import PlainTextResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
+from api import catalog_routes, replay_routes, web
 from api.analytics_routes import analytics_router
 from api.auth import SeatBearer
 from api.errors import install_error_handlers
 from api.lifecycle import ServerStopping, Shutdown
 from api.limits import install_limits, take_creation_slot
+from api.tournament_routes import tournament_router
 from domain.catalog import GAMES
 from domain.kernel import engine
 from domain.kernel.chance import Chance
@@ -28,8 +29,8 @@ from domain.kernel.verification import verify_records
 from infra.readside import BOARDS, SCOREBOARDS, ReadModelBehind, ReadSide, VersionNotReached, embedded_read_side
 from infra.service import CreatedGame, GameService, Invalid
 from infra.settings import Settings
+from infra.tournament_service import TournamentService
 
-VIEWER_PAGE = pathlib.Path(__file__).parent / "static" / "viewer.html"
 bearer = SeatBearer()
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
@@ -94,7 +95,12 @@ def server_sent_event(event: str, data: Any, event_id: int | None = None) -> str
     return f"{head}event: {event}\ndata: {canonical(data)}\n\n"
 
 
-def create_app(service: GameService, read_side: ReadSide | None = None, settings: Settings | None = None) -> FastAPI:
+def create_app(
+    service: GameService,
+    read_side: ReadSide | None = None,
+    settings: Settings | None = None,
+    tournaments: TournamentService | None = None,
+) -> FastAPI:
     app = FastAPI(
         title="Alexandria",
         description="Event-sourced game server for four board games about Alexander the Great.",
@@ -106,6 +112,11 @@ def create_app(service: GameService, read_side: ReadSide | None = None, settings
     reads = read_side or embedded_read_side(service)
     app.state.service = service
     app.state.read_side = reads
+    tournaments = tournaments or TournamentService(service)
+    app.include_router(tournament_router(tournaments, reads))
+    app.include_router(web.router)
+    app.include_router(catalog_routes.router)
+    app.include_router(replay_routes.router)
     app.include_router(analytics_router(service))
 
     def viewer_of(game_id: str, credentials: HTTPAuthorizationCredentials | None) -> tuple[Viewer, bool]:
@@ -115,10 +126,6 @@ def create_app(service: GameService, read_side: ReadSide | None = None, settings
     def current_version(game_id: str) -> int:
         with service.reading(game_id) as aggregate:
             return aggregate.version
-
-    @app.get("/viewer", response_class=HTMLResponse, summary="The replay viewer (a page for people)")
-    def viewer() -> HTMLResponse:
-        return HTMLResponse(VIEWER_PAGE.read_text())
 
     @app.get("/games/catalog", summary="The games this server offers")
     def catalog() -> list[dict[str, Any]]:
@@ -150,7 +157,9 @@ def create_app(service: GameService, read_side: ReadSide | None = None, settings
     async def get_game(game_id: str, credentials: Token, min_version: MinVersion = None) -> dict[str, Any]:
         await reads.caught_up(BOARDS, game_id, min_version)
         viewer = await run_in_threadpool(reads.viewer, game_id, token_of(credentials))
-        return await run_in_threadpool(reads.board, game_id, viewer, min_version)
+        board = await run_in_threadpool(reads.board, game_id, viewer, min_version)
+        clock = await run_in_threadpool(tournaments.clock_view, game_id)  # a clocked tournament game's clocks
+        return board if clock is None else {**board, "clock": clock}
 
     @app.get("/games/{game_id}/scoreboard", summary="Live scores, placings and winners")
     async def get_scoreboard(game_id: str, min_version: MinVersion = None) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from domain.kernel.errors import RuleViolation
 from domain.kernel.registry import UNKNOWN_GAME
 from infra import service
 from infra.readside import ReadModelBehind, VersionNotReached
+from infra.tournament_service import TournamentNotFound
 
 RULE_STATUS = {
     kernel_errors.NOT_YOUR_TURN: 409,
@@ -32,6 +33,7 @@ SERVICE_STATUS: dict[type[service.ServiceError], int] = {
     service.Invalid: 400,
     ReadModelBehind: 503,
     VersionNotReached: 409,
+    TournamentNotFound: 404,
 }
 
 
