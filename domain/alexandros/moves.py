@@ -32,12 +32,8 @@ from domain.alexandros.data import (
     point_coord,
     space_coord,
 )
-from domain.alexandros.rules import (
-    awaited,
-    closest_free_spaces,
-    compensation_size,
-)
-from domain.alexandros.rules.board import has_free_space
+from domain.alexandros.rules import awaited, compensation_size
+from domain.alexandros.rules.board import closest_to_alexander, free_spaces
 from domain.alexandros.state import ACTIONS, MOVE, NO_WALL, NOBODY, AlexandrosState
 from domain.kernel import Chance, Command, LegalMoves, Seat
 
@@ -119,16 +115,26 @@ def route_layers(start: int, goal: int) -> tuple[tuple[tuple[int, tuple[tuple[in
     return tuple(layers)
 
 
-def extreme_route(walls: list[int], start: int, goal: int, most: bool) -> list[int]:
-    """The shortest route with the fewest (or the most) new walls (R35: interior sides without a
-    wall), by one pass over the layers of the route graph; ties go to the first neighbour."""
-    pick = max if most else min
-    best: dict[int, tuple[int, int]] = {goal: (0, goal)}  # point -> (new walls to the goal, next point)
+def extreme_routes(walls: list[int], start: int, goal: int) -> tuple[list[int], list[int]]:
+    """The shortest routes with the fewest and with the most new walls (R35: interior sides without
+    a wall), by one pass over the layers of the route graph; a tie in walls goes to the smaller
+    (fewest) or the larger (most) next point."""
+    fewest: dict[int, tuple[int, int]] = {goal: (0, goal)}  # point -> (new walls to the goal, next point)
+    most: dict[int, tuple[int, int]] = {goal: (0, goal)}
     for layer in route_layers(start, goal):
         for p, steps in layer:
-            best[p] = pick(
-                (best[q][0] + (1 if IS_INTERIOR[side] and walls[side] == NO_WALL else 0), q) for q, side in steps
-            )
+            (q, side), *others = steps
+            new = 1 if IS_INTERIOR[side] and walls[side] == NO_WALL else 0
+            low, high = (fewest[q][0] + new, q), (most[q][0] + new, q)
+            for q, side in others:
+                new = 1 if IS_INTERIOR[side] and walls[side] == NO_WALL else 0
+                low = min(low, (fewest[q][0] + new, q))
+                high = max(high, (most[q][0] + new, q))
+            fewest[p], most[p] = low, high
+    return route_along(fewest, start, goal), route_along(most, start, goal)
+
+
+def route_along(best: dict[int, tuple[int, int]], start: int, goal: int) -> list[int]:
     route = [start]
     while route[-1] != goal:
         route.append(best[route[-1]][1])
@@ -139,14 +145,14 @@ def listed_routes(state: AlexandrosState, start: int, goal: int, rng: Chance) ->
     """The routes listed to ``goal`` and whether they are all of them."""
     if route_count(start, goal) <= ROUTES_LISTED_IN_FULL:
         return full_listing(start, goal), True
-    picked = [extreme_route(state.walls, start, goal, most=False), extreme_route(state.walls, start, goal, most=True)]
+    picked = list(extreme_routes(state.walls, start, goal))
     picked += [random_route(start, goal, rng) for _ in range(ROUTE_SAMPLES)]
     routes = {tuple(route): None for route in picked}
     return tuple(tuple(point_coord(p) for p in route) for route in routes), False
 
 
 def move_options(
-    state: AlexandrosState, seat: Seat, free: dict[str, bool]
+    state: AlexandrosState, seat: Seat, free: dict[str, list[int]]
 ) -> list[tuple[str, int | None, str | None, str | None, str]]:
     """R26/R27: (source, slot, hand card, joker symbol, move symbol) for every usable card."""
     options: list[tuple[str, int | None, str | None, str | None, str]] = []
@@ -167,30 +173,24 @@ def alexander_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> LegalMov
     the target's symbol, not on the card, so they are listed once per symbol (in symbol order,
     so that the draws for sampled routes are the same in every process)."""
     moves = LegalMoves()
-    options = move_options(state, seat, {sym: has_free_space(state, sym) for sym in SYMBOLS})
-    destinations: dict[str, list[tuple[list[int], list[int], tuple[Route, ...]]]] = {}
+    free = {sym: free_spaces(state, sym) for sym in SYMBOLS}  # asked by the cards and by the targets
+    options = move_options(state, seat, free)
+    destinations: dict[str, list[tuple[list[int], list[int], Route]]] = {}  # (target, corner, route)
     for symbol in dict.fromkeys(option[4] for option in options):
         listing = destinations[symbol] = []
-        for target in closest_free_spaces(state, symbol)[1]:
+        for target in closest_to_alexander(state, free[symbol])[1]:
             target_coord = space_coord(target)
             for corner in SPACE_CORNERS[target]:
                 routes, complete = listed_routes(state, state.alexander, corner, rng)
                 moves.complete = moves.complete and complete
-                listing.append((target_coord, point_coord(corner), routes))
+                corner_coord = point_coord(corner)
+                listing += [(target_coord, corner_coord, route) for route in routes]
     for source, slot, card, joker, symbol in options:
-        for target_coord, corner_coord, routes in destinations[symbol]:
-            moves.extend(
-                MoveAlexander(
-                    source=source,  # type: ignore[arg-type]
-                    slot=slot,
-                    card=card,
-                    joker_symbol=joker,
-                    target=target_coord,
-                    corner=corner_coord,
-                    path=list(route),
-                )
-                for route in routes
-            )
+        # positional arguments in one list display per card: the listing's hot spot is building commands
+        moves += [
+            MoveAlexander(source, target, corner, list(route), slot, card, joker)  # type: ignore[arg-type]
+            for target, corner, route in destinations[symbol]
+        ]
     return moves
 
 
@@ -210,6 +210,13 @@ def sub_multisets(cards: list[str], size: int) -> Iterator[list[str]]:
                 yield [symbol] * take + rest
 
     return choose(0, size)
+
+
+@lru_cache(maxsize=1024)
+def compensation_choices(paid: tuple[str, ...], size: int) -> tuple[tuple[str, ...], ...]:
+    """R56: every distinct choice of ``size`` of the sorted cards ``paid``; a pure function of a
+    few card names that recurs turn after turn, so cached (immutable results)."""
+    return tuple(tuple(choice) for choice in sub_multisets(list(paid), size))
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +245,69 @@ def provinces_of_symbol_spaces(labels: tuple[int, ...]) -> tuple[ProvinceSpaces,
     return tuple(province_spaces_of(g) for g in groups.values())
 
 
-LABELS_OF_SYMBOL_SPACES = itemgetter(*SYMBOL_SPACE_IDS)
+AT_SYMBOL_SPACES = itemgetter(*SYMBOL_SPACE_IDS)  # a list over all spaces -> its values on the symbol spaces
+
+
+def eviction_costs(province: ProvinceSpaces, owners: tuple[int, ...]) -> tuple[list[str], dict[str, int]]:
+    """R53: two cards of its space's symbol per evicted governor, in space order, and the cards
+    needed in all (the occupation's one per symbol space besides)."""
+    eviction_cards: list[str] = []
+    need = dict(province.symbol_counts)
+    for (_, sym), owner in zip(province.members, owners, strict=True):
+        if owner != NOBODY:
+            eviction_cards += (sym, sym)
+            need[sym] += 2
+    return eviction_cards, need
+
+
+def forced_governors(
+    province: ProvinceSpaces, need: dict[str, int], hand: dict[str, int], most: int
+) -> list[int] | None:
+    """R50: the spaces that must get a governor because the hand is short of their symbol (the
+    first such spaces in id order), or None when even ``most`` governors leave it short."""
+    short = {sym: n - hand[sym] for sym, n in need.items() if n > hand[sym]}
+    if not short:
+        return []
+    if sum(short.values()) > most:
+        return None
+    chosen: list[int] = []
+    for s, sym in province.members:
+        if short.get(sym, 0) > 0:
+            short[sym] -= 1
+            chosen.append(s)
+    return None if any(short.values()) else chosen
+
+
+def province_occupations(
+    province: ProvinceSpaces, chosen: list[int], most: int, eviction_cards: list[str]
+) -> list[Command]:
+    """One occupation per governor count: the forced spaces, then the remaining ones in id order;
+    a take-over with every compensation (R56) of the cards it pays."""
+    members = province.members
+    rest = [s for s, _ in members if s not in chosen]
+    coords = {s: space_coord(s) for s in chosen + rest[: most - len(chosen)]}  # shared by the listing's commands
+    moves: list[Command] = []
+    for count in range(max(1, len(chosen)), most + 1):
+        spaces = sorted(chosen + rest[: count - len(chosen)])
+        governors = [coords[s] for s in spaces]
+        if not eviction_cards:
+            moves.append(OccupyProvince(governors, []))
+            continue
+        paid = eviction_cards + [sym for s, sym in members if s not in spaces]
+        choices = compensation_choices(tuple(sorted(paid)), compensation_size(len(paid)))
+        moves += [OccupyProvince(governors, list(compensation)) for compensation in choices]
+    return moves
+
+
+def single_space_occupation(member: tuple[int, str], owner: int, hand: dict[str, int]) -> list[Command]:
+    """A province of one symbol space: its governor pays for it (R50: no card), or a take-over
+    pays the two eviction cards of its symbol (R53) and gives one of them back (R56)."""
+    space, symbol = member
+    if owner == NOBODY:
+        return [OccupyProvince([space_coord(space)], [])]
+    if hand[symbol] >= 2:
+        return [OccupyProvince([space_coord(space)], [symbol])]
+    return []
 
 
 def occupation_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
@@ -247,8 +316,8 @@ def occupation_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
     province is represented by its symbol spaces.
 
     Each governor saves one card of its space's symbol, so for a count of governors they go
-    first where the hand is short (the first such spaces in id order), then on the remaining
-    spaces in id order; the total number of cards is the same for every choice of a count."""
+    first where the hand is short, then on the remaining spaces in id order; the total number of
+    cards is the same for every choice of a count."""
     moves: list[Command] = []
     hand = state.hands[seat]
     supply = state.governor_supply[seat]
@@ -256,48 +325,27 @@ def occupation_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
         return moves
     hand_size = sum(hand.values())
     governors_at = state.governors
-    for province in provinces_of_symbol_spaces(LABELS_OF_SYMBOL_SPACES(state.province)):
-        members = province.members
-        size = len(members)
+    for province in provinces_of_symbol_spaces(AT_SYMBOL_SPACES(state.province)):
+        size = len(province.members)
         most = supply if supply < size else size
         if size - most > hand_size:
             continue  # even the most governors leave more to pay than the hand holds
         owners = province.owners_of(governors_at)
         if seat in owners:
             continue
-        need = province.symbol_counts
+        if size == 1:  # most provinces late in the game: no choice of spaces to make
+            moves += single_space_occupation(province.members[0], owners[0], hand)
+            continue
         eviction_cards: list[str] = []
-        if owners.count(NOBODY) != size:
-            need = dict(need)
-            for (_, sym), owner in zip(members, owners, strict=True):
-                if owner != NOBODY:
-                    eviction_cards += (sym, sym)
-                    need[sym] += 2
-            if size + len(eviction_cards) - most > hand_size:
-                continue
-        short = {sym: n - hand[sym] for sym, n in need.items() if n > hand[sym]}
-        chosen: list[int] = []
-        if short:
-            if sum(short.values()) > most:
-                continue
-            for s, sym in members:
-                if short.get(sym, 0) > 0:
-                    short[sym] -= 1
-                    chosen.append(s)
-            if any(short.values()):
-                continue
-        rest = [s for s, _ in members if s not in chosen]
-        for count in range(max(1, len(chosen)), most + 1):
-            spaces = sorted(chosen + rest[: count - len(chosen)])
-            governors = [space_coord(s) for s in spaces]
-            if not eviction_cards:
-                moves.append(OccupyProvince(governors=governors, compensation=[]))
-                continue
-            paid = eviction_cards + [sym for s, sym in members if s not in spaces]
-            moves.extend(
-                OccupyProvince(governors=governors, compensation=compensation)
-                for compensation in sub_multisets(paid, compensation_size(len(paid)))
-            )
+        need = province.symbol_counts
+        evicted = size - owners.count(NOBODY)
+        if evicted:
+            if size + 2 * evicted - most > hand_size:
+                continue  # with the eviction cards (R53), even the most governors leave too much to pay
+            eviction_cards, need = eviction_costs(province, owners)
+        chosen = forced_governors(province, need, hand, most)
+        if chosen is not None:
+            moves += province_occupations(province, chosen, most, eviction_cards)
     return moves
 
 
@@ -309,19 +357,19 @@ RETIREMENTS = {s: RetireGovernor(space=space_coord(s)) for s in SYMBOL_SPACE_IDS
 
 
 def action_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
-    """Commands are immutable, so the fixed ones are built once and shared by every listing."""
+    """Every action but the occupations. Commands are immutable, so the fixed ones are built once
+    and shared by every listing."""
     moves: list[Command] = [END_TURN]
     moves += [TAKE_DISPLAY[k] for k, card in enumerate(state.display) if card is not None]
     if state.supply or state.discard:
         moves.append(TAKE_SUPPLY)
     governors = state.governors
-    own = [s for s in SYMBOL_SPACE_IDS if governors[s] == seat]
+    own = [s for s in SYMBOL_SPACE_IDS if governors[s] == seat] if seat in governors else []
     if not state.levied and own:
         hand = state.hands[seat]
         governed = {SPACE_SYMBOL[s] for s in own}
         moves += [LEVIES[sym] for sym in SYMBOLS if hand[sym] > 0 and sym in governed]
     moves += [RETIREMENTS[s] for s in own]
-    moves += occupation_moves(state, seat)
     return moves
 
 
@@ -331,7 +379,7 @@ def legal_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> LegalMoves:
     if state.step == MOVE:  # a seat without a usable card or free space gets no option (R33, R34)
         return alexander_moves(state, seat, rng)
     if state.step == ACTIONS and seat in awaited(state):
-        moves = action_moves(state, seat)
+        occupations = occupation_moves(state, seat)
         # one cheapest choice of governor spaces per count: other choices may be legal too
-        return LegalMoves(moves, complete=not any(isinstance(m, OccupyProvince) for m in moves))
+        return LegalMoves(action_moves(state, seat) + occupations, complete=not occupations)
     return LegalMoves()

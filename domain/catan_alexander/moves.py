@@ -514,5 +514,5 @@ def bank_trade_moves(state: State, seat: int, hand: list[int]) -> list[Command]:
         if held < rates[give]:
             continue
         trades = CACHES[state.board].bank_trades[give]
-        moves.extend(trades[receive] for receive, count in enumerate(available) if count and receive != give)
+        moves += [trades[receive] for receive, count in enumerate(available) if count and receive != give]
     return moves

@@ -103,8 +103,8 @@ class Chance:
     def _draw(self, purpose: str) -> int:
         counter = self.counters.get(purpose, 0)
         self.counters[purpose] = counter + 1
-        digest = hmac.new(self._key, f"{purpose}:{counter}".encode(), hashlib.sha256).digest()
-        return int.from_bytes(digest, "big")
+        # the one-shot C digest: the same bytes as hmac.new(...).digest(), without its Python objects
+        return int.from_bytes(hmac.digest(self._key, f"{purpose}:{counter}".encode(), "sha256"), "big")
 
     def below(self, purpose: str, n: int) -> int:
         """A uniform integer in ``[0, n)`` (the bias of a 256-bit modulus is below 2**-200)."""

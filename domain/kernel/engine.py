@@ -42,6 +42,8 @@ def check_turn(game: GameDefinition[S], state: S, seat: Seat, command_type: str)
     if game.is_over(state):
         raise RuleViolation(GAME_OVER, "the game is over; no more commands are accepted")
     awaited = game.awaited(state)
+    if command_type in awaited.get(seat, ()):
+        return  # the usual case, settled before the optional commands are looked up
     optional = game.optional(state)
     allowed = (*awaited.get(seat, ()), *optional.get(seat, ()))
     if command_type in allowed:

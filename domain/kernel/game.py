@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Generic, TypeVar
 
 from domain.kernel.chance import Chance
@@ -92,10 +93,11 @@ class GameDefinition(Generic[S]):
     optional: Callable[[S], Mapping[Seat, tuple[str, ...]]] = lambda _state: {}
     reshuffle_hidden: Callable[[S, Chance], list[Event]] = lambda _state, _chance: []
 
-    @property
+    # Built once per definition (``Match.apply_record`` asks for every record); treat as read-only.
+    @cached_property
     def command_types(self) -> dict[str, type[Command]]:
         return {c.type: c for c in self.commands}
 
-    @property
+    @cached_property
     def event_types(self) -> dict[str, type[Event]]:
         return {e.type: e for e in self.events}

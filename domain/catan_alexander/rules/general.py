@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import ge
 from typing import Any
 
 from domain.catan_alexander.data import GOLD, GOOD_INDEX, GOODS, Geometry
@@ -46,8 +47,8 @@ def parse_bundle(bundle: Any, where: str, allow_gold: bool) -> Goods:
 
 
 def holds(state: State, seat: int, goods: Goods) -> bool:
-    hand = state.hands[seat]
-    return all(hand[i] >= goods[i] for i in range(5)) and state.gold[seat] >= goods[GOLD]
+    # map over the five resources (zip stops at the hand) runs in C: it is asked on every listing
+    return all(map(ge, state.hands[seat], goods)) and state.gold[seat] >= goods[GOLD]
 
 
 def can_pay(state: State, seat: int, cost: tuple[int, ...]) -> bool:
