@@ -5,21 +5,24 @@ from __future__ import annotations
 
 import pathlib
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
-from fastapi import Body, Depends, FastAPI, Path, Query, Request
+from fastapi import Body, Depends, FastAPI, Path, Query, Request, Response
 from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from api.errors import install_error_handlers
+from api.game_ids import NormaliseGameIds
+from api.health import health_routes
 from domain.catalog import GAMES
 from domain.kernel.chance import Chance
 from domain.kernel.log import canonical, for_viewer
 from domain.kernel.seats import Viewer
 from domain.kernel.verification import verify_records
-from infra.readside import BOARDS, SCOREBOARDS, ReadModelBehind, ReadSide, embedded_read_side
+from infra.readside import BOARDS, LOBBY_LIMIT, LOBBY_MAX_LIMIT, ReadModelBehind, ReadSide, embedded_read_side
 from infra.service import GameService, Invalid
 
 VIEWER_PAGE = pathlib.Path(__file__).parent / "static" / "viewer.html"
@@ -80,13 +83,23 @@ def server_sent_event(event: str, data: Any, event_id: int | None = None) -> str
 
 
 def create_app(service: GameService, read_side: ReadSide | None = None) -> FastAPI:
+    reads = read_side or embedded_read_side(service)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        reads.start()  # the embedded projector (reads and writes start it too, lifespan or not)
+        yield
+        reads.close()
+
     app = FastAPI(
         title="Alexandria",
         description="Event-sourced game server for four board games about Alexander the Great.",
         version="0.1.0",
+        lifespan=lifespan,
     )
     install_error_handlers(app)
-    reads = read_side or embedded_read_side(service)
+    app.add_middleware(NormaliseGameIds)
+    app.include_router(health_routes(reads))
     app.state.service = service
     app.state.read_side = reads
 
@@ -110,16 +123,32 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
         created = service.create_game(
             body.game, body.players, body.options, body.seed.encode() if body.seed is not None else None
         )
-        reads.refresh()
         return CreatedGameOut(
             game_id=created.game_id,
             version=created.version,
             seats=[SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)],
         )
 
-    @app.get("/games", summary="List games")
-    def list_games(game: str | None = None, status: Literal["running", "ended"] | None = None) -> list[dict[str, Any]]:
-        return reads.games(game, status)
+    @app.get(
+        "/games",
+        summary="List games (the lobby): most recently active first, a page at a time",
+        description='When there are more games, the `X-Next-Cursor` header (and `Link: <...>; rel="next"`) '
+        "gives the cursor of the next page.",
+    )
+    def list_games(
+        request: Request,
+        response: Response,
+        game: Annotated[str | None, Query(max_length=64, description="only games of this game id")] = None,
+        status: Literal["running", "ended"] | None = None,
+        players: Annotated[int | None, Query(ge=1, le=64, description="only games with this many seats")] = None,
+        limit: Annotated[int, Query(ge=1, le=LOBBY_MAX_LIMIT, description="games per page")] = LOBBY_LIMIT,
+        cursor: Annotated[str | None, Query(max_length=512, description="the next page's cursor")] = None,
+    ) -> list[dict[str, Any]]:
+        page, next_cursor = reads.games(game, status, players, limit, cursor)
+        if next_cursor is not None:
+            response.headers["X-Next-Cursor"] = next_cursor
+            response.headers["Link"] = f'<{request.url.include_query_params(cursor=next_cursor)}>; rel="next"'
+        return page
 
     @app.get("/games/{game_id}", summary="The game as the bearer may see it")
     async def get_game(game_id: str, credentials: Token, min_version: MinVersion = None) -> dict[str, Any]:
@@ -129,7 +158,7 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
 
     @app.get("/games/{game_id}/scoreboard", summary="Live scores, placings and winners")
     async def get_scoreboard(game_id: str, min_version: MinVersion = None) -> dict[str, Any]:
-        await reads.caught_up(SCOREBOARDS, game_id, min_version)
+        await reads.caught_up(BOARDS, game_id, min_version)
         return await run_in_threadpool(reads.scoreboard, game_id, min_version)
 
     @app.get("/games/{game_id}/stream", summary="Live updates (server-sent events) as the bearer may see them")
@@ -193,7 +222,6 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
         if command_id is not None and (not isinstance(command_id, str) or not 1 <= len(command_id) <= 200):
             raise Invalid("command_id must be a string of 1 to 200 characters")
         seat, result = service.execute(game_id, token_of(credentials), payload, expected_version, command_id)
-        reads.refresh()
         over = result.records[-1].type == "GameEnded"
         return CommandOut(
             version=result.version,

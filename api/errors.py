@@ -12,6 +12,7 @@ from domain.kernel.errors import RuleViolation
 from domain.kernel.registry import UNKNOWN_GAME
 from infra import service
 from infra.readside import ReadModelBehind, VersionNotReached
+from infra.waiting import TooManyWaiters
 
 RULE_STATUS = {
     kernel_errors.NOT_YOUR_TURN: 409,
@@ -31,6 +32,7 @@ SERVICE_STATUS: dict[type[service.ServiceError], int] = {
     service.Invalid: 400,
     ReadModelBehind: 503,
     VersionNotReached: 409,
+    TooManyWaiters: 503,
 }
 
 

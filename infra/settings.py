@@ -20,6 +20,23 @@ class Settings(BaseSettings):
     snapshot_interval: int = 100
     aggregate_cache_size: int = 1000
     postgres_pool_size: int = 10
+    # Embedded mode: serve keeps the read models in a background thread (false: run
+    # `alexandria project` beside it, on the same files).
+    project_in_serve: bool = True
+    # min_version reads wait at most this long, and at most this many wait at once per server.
+    wait_seconds: float = 5.0
+    max_waiters: int = 1000
+    # Decoded matches kept for reads (rendered views: four times as many), least recently used.
+    read_cache_size: int = 256
+
+
+def sqlite_path(settings: Settings) -> str | None:
+    """The SQLite event store's file (``:memory:`` for none), or None for another database."""
+    url = urlparse(settings.database_url)
+    if url.scheme != "sqlite":
+        return None
+    path = unquote(url.path.removeprefix("/")) if url.netloc == "" else unquote(url.netloc + url.path)
+    return ":memory:" if path in ("", ":memory:") else path
 
 
 def eventsourcing_env(settings: Settings) -> dict[str, str]:
@@ -29,10 +46,8 @@ def eventsourcing_env(settings: Settings) -> dict[str, str]:
         "AGGREGATE_CACHE_MAXSIZE": str(settings.aggregate_cache_size),
         "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",
     }
-    if url.scheme == "sqlite":
-        path = unquote(url.path.removeprefix("/")) if url.netloc == "" else unquote(url.netloc + url.path)
-        if path in ("", ":memory:"):
-            path = ":memory:"
+    path = sqlite_path(settings)
+    if path is not None:
         return {
             **common,
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
@@ -52,6 +67,9 @@ def eventsourcing_env(settings: Settings) -> dict[str, str]:
             "POSTGRES_MAX_OVERFLOW": str(settings.postgres_pool_size),
             "POSTGRES_LOCK_TIMEOUT": "5",
             "POSTGRES_CONNECT_TIMEOUT": "5",
+            # A pooled connection the server dropped (a restart, pg_terminate_backend) is
+            # replaced before use instead of failing the next request.
+            "POSTGRES_PRE_PING": "y",
         }
     raise ValueError(
         f"ALEXANDRIA_DATABASE_URL must be sqlite:///FILE or postgresql://..., not {settings.database_url!r}"
