@@ -174,7 +174,7 @@ class Projector:
                     continue
                 if not self._hold_lease(projection.name):
                     continue
-                start = self.store.cursor(projection.name)
+                start = self._cursor(projection.name)
                 if start.position not in batches:
                     batches[start.position] = self._read(start.position)
                 batch = batches[start.position]
@@ -183,6 +183,14 @@ class Projector:
                     seen += len(batch)
         return seen
 
+    def _cursor(self, name: str) -> Cursor:
+        # The cursor this runner's last commit left, while it holds the lease (nobody else
+        # commits then; if someone did, the commit's compare-and-set fails and we read again).
+        written = self._written[name]
+        if written.cursor is not None:
+            return written.cursor
+        return self.store.cursor(name)
+
     def _hold_lease(self, name: str) -> bool:
         # Renewed once half of it has run out, not on every step: a store round trip saved.
         if time.monotonic() < self._lease_until.get(name, 0.0):
@@ -190,6 +198,7 @@ class Projector:
         taken_at = time.monotonic()
         if not self.store.acquire_lease(name, self.owner, self.lease_seconds):
             self._lease_until.pop(name, None)
+            self._written[name].forget()  # another worker commits meanwhile
             return False
         self._lease_until[name] = taken_at + self.lease_seconds / 2
         return True

@@ -51,6 +51,9 @@ def eventsourcing_env(settings: Settings) -> dict[str, str]:
         return {
             **common,
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            # One process writes an SQLite file (``serve``): its cached games are current, so a
+            # load need not ask the file for newer events first (a round trip per command).
+            "AGGREGATE_CACHE_FASTFORWARD": "n",
             "SQLITE_DBNAME": path,
             "SQLITE_LOCK_TIMEOUT": "10",
         }
