@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
+from infra.projector import transient_errors
 from infra.readside import ReadSide
 
 
@@ -24,7 +25,10 @@ def health_routes(reads: ReadSide) -> APIRouter:
         responses={503: {"description": "still catching up (the body says how far)"}},
     )
     def readyz() -> Any:
-        readiness = reads.readiness()
+        try:
+            readiness = reads.readiness()
+        except transient_errors() as problem:  # a store out of reach: not ready, and say why
+            return JSONResponse({"ready": False, "problem": f"a store is out of reach: {problem}"}, status_code=503)
         return readiness if readiness["ready"] else JSONResponse(readiness, status_code=503)
 
     return router

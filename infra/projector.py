@@ -73,11 +73,12 @@ class WrittenDocuments:
     a lobby entry) are mostly of documents it wrote itself: this saves a store round trip each.
     """
 
-    MAX_DOCUMENTS = 5000
+    MAX_CHARACTERS = 8_000_000  # the cache's bound: about 8 MB of JSON text, whatever the games
 
     def __init__(self) -> None:
         self.cursor: Cursor | None = None
         self.texts: OrderedDict[tuple[str, str], str | None] = OrderedDict()
+        self.characters = 0
 
     def valid_at(self, cursor: Cursor) -> bool:
         return self.cursor == cursor
@@ -85,14 +86,18 @@ class WrittenDocuments:
     def committed(self, cursor: Cursor, changes: dict[tuple[str, str], str | None]) -> None:
         self.cursor = cursor
         for address, text in changes.items():
+            previous = self.texts.pop(address, None)
+            self.characters -= len(previous or "")
             self.texts[address] = text
-            self.texts.move_to_end(address)
-        while len(self.texts) > self.MAX_DOCUMENTS:
-            self.texts.popitem(last=False)
+            self.characters += len(text or "")
+        while self.characters > self.MAX_CHARACTERS and self.texts:
+            _, evicted = self.texts.popitem(last=False)
+            self.characters -= len(evicted or "")
 
     def forget(self) -> None:
         self.cursor = None
         self.texts.clear()
+        self.characters = 0
 
 
 class PendingDocuments:

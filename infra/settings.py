@@ -18,7 +18,8 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     snapshot_interval: int = 100
-    aggregate_cache_size: int = 1000
+    # Games kept loaded for commands (least recently used); the rest load from their snapshots.
+    aggregate_cache_size: int = 256
     postgres_pool_size: int = 10
     # Embedded mode: serve keeps the read models in a background thread (false: run
     # `alexandria project` beside it, on the same files).
