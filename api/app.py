@@ -153,8 +153,9 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
     @app.get("/games/{game_id}", summary="The game as the bearer may see it")
     async def get_game(game_id: str, credentials: Token, min_version: MinVersion = None) -> dict[str, Any]:
         await reads.caught_up(BOARDS, game_id, min_version)
-        viewer = await run_in_threadpool(reads.viewer, game_id, token_of(credentials))
-        return await run_in_threadpool(reads.board, game_id, viewer, min_version)
+        token = token_of(credentials)
+        # One thread-pool hop per read: the pool is shared by every request of the server.
+        return await run_in_threadpool(lambda: reads.board(game_id, reads.viewer(game_id, token), min_version))
 
     @app.get("/games/{game_id}/scoreboard", summary="Live scores, placings and winners")
     async def get_scoreboard(game_id: str, min_version: MinVersion = None) -> dict[str, Any]:

@@ -43,6 +43,7 @@ BOARDS, LOBBY = BoardProjection.name, LobbyProjection.name
 LOBBY_LIMIT, LOBBY_MAX_LIMIT = 100, 500
 
 K = TypeVar("K")
+T = TypeVar("T")
 V = TypeVar("V")
 
 
@@ -116,6 +117,9 @@ class ReadSide:
         self.projector = projector  # set: this process keeps the read models itself (in the background)
         self.wait_seconds = wait_seconds
         self.waiters = Waiters(self.heads, max_waiters)
+        # A store in this process answers in microseconds: its checks run on the event loop
+        # itself, so hundreds of waiters take no thread-pool thread from other requests.
+        self._checks_inline = isinstance(store, (MemoryStore, SqliteStore))
         store.listen(self.waiters.announced)
         self._matches: BoundedCache[tuple[str, int], Match] = BoundedCache(cache_size)
         self._rendered: BoundedCache[tuple[str, int, str], dict[str, Any]] = BoundedCache(cache_size * 4)
@@ -183,13 +187,18 @@ class ReadSide:
         holding a thread while waiting (see ``infra.waiting``)."""
         self.start()
         wanted = max(min_version or 0, 1)
-        if await to_thread.run_sync(self._has, projection, game_id, wanted):
+        if await self._check(self._has, projection, game_id, wanted):
             return
         if await self.waiters.wait(projection, game_id, wanted, self.wait_seconds):
             return
-        problem = await to_thread.run_sync(self._behind, projection, game_id, wanted)
+        problem = await self._check(self._behind, projection, game_id, wanted)
         if problem is not None:
             raise problem
+
+    async def _check(self, check: Callable[[str, str, int], T], projection: str, game_id: str, wanted: int) -> T:
+        if self._checks_inline:
+            return check(projection, game_id, wanted)
+        return await to_thread.run_sync(check, projection, game_id, wanted)
 
     # -- ready ------------------------------------------------------------------------------------
 

@@ -6,11 +6,17 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from uuid import UUID
 
 from fastapi.testclient import TestClient
 
+from api.app import create_app
+from infra.readside import build_read_side
+from infra.service import GameService
+from infra.settings import Settings
 from tests.support.http import auth, create_game, projected
 
 REPO = Path(__file__).resolve().parents[2]
@@ -99,3 +105,30 @@ print(json.dumps(sorted(m for m in ("redis", "psycopg", "psycopg_pool", "eventso
 """
     out = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == []
+
+
+def test_waiters_over_the_bound_are_refused_at_once_and_the_rest_answer_in_time(
+    service: GameService, settings: Settings
+) -> None:
+    bounded = settings.model_copy(update={"max_waiters": 2, "wait_seconds": 3.0})
+    with TestClient(create_app(service, build_read_side(service, bounded))) as client:
+        created = create_game(client, "sealed_guess", 2, seed="bound")
+        path = f"/games/{created['game_id']}"
+        ahead = {"min_version": created["version"] + 1}  # a move nobody makes
+        answers: list[int] = []
+        waiting = [
+            threading.Thread(target=lambda: answers.append(client.get(path, params=ahead).status_code))
+            for _ in range(2)
+        ]
+        for thread in waiting:
+            thread.start()
+        read_side = client.app.state.read_side  # type: ignore[attr-defined]
+        while read_side.waiters.waiting < 2 and all(t.is_alive() for t in waiting):
+            time.sleep(0.01)  # both long-polls are in (the bound is what this test is about)
+        refused = client.get(path, params=ahead)
+        assert refused.status_code == 503 and refused.json()["error"]["code"] == "TOO_MANY_WAITERS"
+        assert "ask again" in refused.json()["error"]["message"]
+        assert client.get(path).status_code == 200, "a plain read never waits, so it is never refused"
+        for thread in waiting:
+            thread.join(timeout=30)
+        assert answers == [409, 409], "the waiters got their answer: the game did not move"

@@ -12,6 +12,9 @@
     RSS of ``serve`` after start and after 10,000 short games were played and read over HTTP.
 ``python -m tests.benchmarks.bench_embedded versions``
     Every version of a 1,000-record game: in process (the read side) and ``/versions/{v}`` over HTTP.
+``python -m tests.benchmarks.bench_embedded render``
+    Rendering views on change (every viewer, every batch) against on read (from the stored match,
+    cached): the projection's cost per record both ways, and a read's cost cold and cached.
 ``python -m tests.benchmarks.bench_embedded waiters [--source DIR]``
     A bystander's plain reads while 300 clients long-poll ``min_version`` for a move that does not
     come. ``--source`` runs the server from another checkout (e.g. the code before this change,
@@ -309,17 +312,18 @@ def versions() -> None:
         db = Path(folder) / "events.sqlite"
         settings = Settings(database_url=f"sqlite:///{db}")
         service = build_service(settings)
-        created = service.create_game("sealed_guess", 2, {"rounds": 333}, b"versions")
+        created = service.create_game("sealed_guess", 2, {"rounds": 200}, b"versions")
         play_with_bot(service, created, RandomBot(b"versions"))
         reads = build_read_side(service, settings)
         assert reads.projector is not None
         reads.projector.catch_up()
         last = service.load(created.game_id).version
-        timings = []
-        for version in range(1, last + 1):
-            started = time.perf_counter()
-            reads.at_version(created.game_id, version, 0)
-            timings.append(time.perf_counter() - started)
+        timings = [float("inf")] * last
+        for _ in range(3):  # the best of three passes per version: the machine is shared
+            for version in range(1, last + 1):
+                started = time.perf_counter()
+                reads.at_version(created.game_id, version, 0)
+                timings[version - 1] = min(timings[version - 1], time.perf_counter() - started)
         print(
             f"in process, every version of a {last}-record game: mean {1000 * statistics.mean(timings):.2f} ms, "
             f"p99 {1000 * percentile(timings, 0.99):.2f} ms, max {1000 * max(timings):.2f} ms"
@@ -338,50 +342,137 @@ def versions() -> None:
             )
 
 
+# -- views rendered on change or on read ------------------------------------------------------------
+
+
+def render() -> None:
+    from collections.abc import Sequence
+
+    from domain.kernel.bots import RandomBot
+    from infra.bootstrap import build_service
+    from infra.projector import Projector
+    from infra.readmodels import MemoryStore
+    from infra.readside import ReadSide
+    from infra.settings import Settings
+    from infra.simulation import play_with_bot
+    from projections.base import Documents, ProjectedRecord
+    from projections.board import SEATS, BoardProjection, board_view
+    from projections.checkpoint import MatchCheckpoints, encode_match
+    from projections.frames import FRAMES, frame_key, has_frame
+    from projections.scoreboard import scoreboard_entry
+
+    class RenderingOnChange(BoardProjection):
+        """The board read model as it was: every viewer's view and the scoreboard, every batch."""
+
+        def apply(self, documents: Documents, batch: Sequence[ProjectedRecord]) -> None:
+            checkpoints = MatchCheckpoints(documents)
+            for item in batch:
+                if item.token_hashes is not None:
+                    documents.put(SEATS, item.game_id, item.token_hashes)
+                match = checkpoints.advance(item)
+                if has_frame(match.version):
+                    documents.put(FRAMES, frame_key(item.game_id, match.version), encode_match(match))
+            checkpoints.save()
+            for game_id, match in checkpoints.matches.items():
+                for viewer in [None, *range(match.players)]:
+                    documents.put("views", f"{game_id}/{viewer}", board_view(game_id, match, viewer))
+                documents.put("scores", game_id, scoreboard_entry(game_id, match))
+
+    with tempfile.TemporaryDirectory() as folder:
+        service = build_service(Settings(database_url=f"sqlite:///{folder}/e.sqlite"))
+        ids = []
+        for number in range(20):
+            created = service.create_game(GAME, PLAYERS, None, f"render-{number}".encode())
+            play_with_bot(service, created, RandomBot(f"render-{number}".encode()))
+            ids.append(created.game_id)
+        records = service.recorder.max_notification_id() or 0
+        for label, projection in [("on read ", BoardProjection()), ("on change", RenderingOnChange())]:
+            best = float("inf")
+            for _ in range(3):
+                store = MemoryStore()
+                started = time.perf_counter()
+                Projector(service, store, [projection], batch_size=5).catch_up()  # about a command a batch
+                best = min(best, time.perf_counter() - started)
+            print(f"views rendered {label}: projection {1e6 * best / records:6.1f} µs per record ({records} records)")
+        store = MemoryStore()
+        projector = Projector(service, store)
+        projector.catch_up()
+        reads = ReadSide(service, store, projector)
+        cold, warm = [], []
+        for game_id in ids:
+            for viewer in [None, 0, 1, 2]:
+                started = time.perf_counter()
+                reads.board(game_id, viewer)
+                cold.append(time.perf_counter() - started)
+                started = time.perf_counter()
+                reads.board(game_id, viewer)
+                warm.append(time.perf_counter() - started)
+        print(
+            f"a read rendered on read: first {1000 * statistics.median(cold):.2f} ms (median), "
+            f"cached {1000 * statistics.median(warm):.3f} ms"
+        )
+        service.close()
+
+
 # -- waiters -----------------------------------------------------------------------------------------
 
 
-async def long_poll(
-    client: httpx.AsyncClient, path: str, version: int, answered: list[float], stop: asyncio.Event
-) -> None:
-    while not stop.is_set():
-        started = time.perf_counter()
-        response = await client.get(path, params={"min_version": version})
-        answered.append(time.perf_counter() - started)
-        if response.status_code not in (409, 503):
-            raise RuntimeError(response.text)
+async def raw_get(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, target: str) -> int:
+    """One HTTP/1.1 GET on a kept-alive connection, with as little client work as can be: with
+    300 clients on the same 2 cores, an HTTP library's own cost would be what gets measured."""
+    writer.write(f"GET {target} HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
+    await writer.drain()
+    head = await reader.readuntil(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    length = next(
+        int(line.split(b":", 1)[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")
+    )
+    await reader.readexactly(length)
+    return status
+
+
+async def long_poll(port: int, target: str, answered: list[float], stop: asyncio.Event) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        while not stop.is_set():
+            started = time.perf_counter()
+            status = await raw_get(reader, writer, target)
+            answered.append(time.perf_counter() - started)
+            if status not in (409, 503):
+                raise RuntimeError(f"a long-poll answered {status}")
+    finally:
+        writer.close()
 
 
 async def waiters_run(url: str, waiting: int, seconds: float) -> dict[str, float]:
-    limits = httpx.Limits(max_connections=waiting + 10, max_keepalive_connections=waiting + 10)
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
+    port = int(url.rsplit(":", 1)[1])
+    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
         awaited = (await client.post("/games", json={"game": "sealed_guess", "players": 2, "seed": "w"})).json()
         other = (await client.post("/games", json={"game": "sealed_guess", "players": 2, "seed": "b"})).json()
         await client.get(f"/games/{other['game_id']}", params={"min_version": 1})
-        stop = asyncio.Event()
-        answered: list[float] = []
-        polls = [
-            asyncio.create_task(
-                long_poll(client, f"/games/{awaited['game_id']}", awaited["version"] + 1, answered, stop)
-            )
-            for _ in range(waiting)
-        ]
-        await asyncio.sleep(1.0)  # every waiter is waiting
-        bystander: list[float] = []
-        deadline = time.perf_counter() + seconds
-        while time.perf_counter() < deadline:
-            started = time.perf_counter()
-            (await client.get(f"/games/{other['game_id']}")).raise_for_status()
-            bystander.append(time.perf_counter() - started)
-            await asyncio.sleep(0.02)
-        stop.set()
-        await asyncio.gather(*polls)
+    stop = asyncio.Event()
+    answered: list[float] = []
+    target = f"/games/{awaited['game_id']}?min_version={awaited['version'] + 1}"
+    polls = [asyncio.create_task(long_poll(port, target, answered, stop)) for _ in range(waiting)]
+    await asyncio.sleep(1.0)  # every waiter is waiting
+    bystander: list[float] = []
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        started = time.perf_counter()
+        if await raw_get(reader, writer, f"/games/{other['game_id']}") != 200:
+            raise RuntimeError("the bystander's read failed")
+        bystander.append(time.perf_counter() - started)
+        await asyncio.sleep(0.02)
+    writer.close()
+    stop.set()
+    await asyncio.gather(*polls)
     return {
         "bystander_p50_ms": 1000 * statistics.median(bystander),
         "bystander_p99_ms": 1000 * percentile(bystander, 0.99),
         "bystander_reads": len(bystander),
-        "waiter_answer_p50_s": statistics.median(answered),
-        "waiter_answer_max_s": max(answered),
+        "waiter_answer_p50_s": statistics.median(answered) if answered else 0.0,
+        "waiter_answer_max_s": max(answered, default=0.0),
     }
 
 
@@ -411,6 +502,8 @@ def main() -> None:
         restart(int(rest[0]) if rest else 10_000)
     elif what == "memory":
         memory(int(rest[0]) if rest else 10_000)
+    elif what == "render":
+        render()
     elif what == "versions":
         versions()
     elif what == "waiters":
