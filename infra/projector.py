@@ -19,7 +19,9 @@ A read model is two things, and adding one means providing both:
 
 ``Projector(service, store, projections)`` runs any number of projections over one store;
 ``step``/``catch_up`` apply what is there, ``run_forever`` follows the log, ``rebuild`` starts a
-projection again from position 0. Several projectors (over several stores) may run side by side.
+projection again from position 0. Several projectors (over several stores) may run side by side:
+in ``serve``, ``ReadSide.add_projector`` runs another one in the background beside the read
+models' (woken after each save, started and stopped with the server).
 
 Each projection moves on in batches: read the notifications after its position, let the pure
 projection turn them into document changes, and commit the changes together with the batch's

@@ -127,26 +127,36 @@ class ReadSide:
         self._ready_target: int | None = None
         self._ready = False
         self._starting = threading.Lock()
+        self._background: list[Projector] = []
         if projector is not None:
-            service.on_saved(self._written)
+            self.add_projector(projector)
 
     # -- keeping up -------------------------------------------------------------------------------
 
+    def add_projector(self, projector: Projector) -> None:
+        """Keep another projector running in this process's background beside the read models'
+        (its own projections over its own store, e.g. an analytics database): woken after each
+        save, started and stopped with the read side."""
+        if not self._background:
+            self.service.on_saved(self._written)
+        self._background.append(projector)
+
     def start(self) -> None:
-        """Start the background projector (embedded mode); reads and writes start it too."""
-        if self.projector is not None and not self.projector.running:
+        """Start the background projectors (embedded mode); reads and writes start them too."""
+        if any(not p.running for p in self._background):
             with self._starting:
-                if not self.projector.running:
-                    self.projector.start()
+                for projector in self._background:
+                    if not projector.running:
+                        projector.start()
 
     def close(self) -> None:
-        if self.projector is not None:
-            self.projector.stop()
+        for projector in self._background:
+            projector.stop()
         self.waiters.close()
 
     def _written(self) -> None:
-        assert self.projector is not None
-        self.projector.wake()
+        for projector in self._background:
+            projector.wake()
         self.start()
 
     def head(self, projection: str, game_id: str) -> int:

@@ -132,3 +132,25 @@ def test_waiters_over_the_bound_are_refused_at_once_and_the_rest_answer_in_time(
         for thread in waiting:
             thread.join(timeout=30)
         assert answers == [409, 409], "the waiters got their answer: the game did not move"
+
+
+def test_another_projector_runs_in_the_background_beside_the_read_models(service: GameService) -> None:
+    from infra.projector import Projector
+    from infra.readmodels import MemoryStore
+    from infra.readside import embedded_read_side
+    from projections.lobby import LobbyProjection
+
+    reads = embedded_read_side(service)
+    extra_store = MemoryStore()
+    extra = Projector(service, extra_store, [LobbyProjection()])
+    reads.add_projector(extra)
+    try:
+        created = service.create_game("sealed_guess", 2, None, b"extra")  # the save wakes both
+        deadline = time.monotonic() + 30
+        while extra_store.get("lobby", "games", created.game_id) is None:
+            assert time.monotonic() < deadline, "the extra projector should have applied the new game"
+            time.sleep(0.01)
+        assert extra.running and reads.projector is not None and reads.projector.running
+    finally:
+        reads.close()
+    assert not extra.running

@@ -5,7 +5,7 @@
     own games (3-player Peloponnes; the commands come from a local replay of the same seeds, so
     the clients send only commands). Rounds interleave the two apps, each on a fresh file;
     reported: the median round and the ratio Alexandria / bare.
-``python -m tests.benchmarks.bench_embedded restart [games]``
+``python -m tests.benchmarks.bench_embedded restart [games] [--keep DIR]``
     A file with 10,000 stored games (read models caught up), then the time from process start to
     the first successful read of a game and to ``/readyz``, beside the bare app's first read.
 ``python -m tests.benchmarks.bench_embedded memory [games]``
@@ -24,6 +24,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import statistics
 import subprocess
@@ -238,11 +239,18 @@ def bare_stored_games(db: Path, games: int) -> list[str]:
     return ids
 
 
-def restart(games: int = 10_000, rounds: int = 3) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        db, bare_db = Path(folder) / "events.sqlite", Path(folder) / "bare.sqlite"
-        ids = stored_games(db, games)
-        bare_ids = bare_stored_games(bare_db, games)
+def restart(games: int = 10_000, rounds: int = 3, keep: Path | None = None) -> None:
+    """``keep``: a folder for the files, reused by the next run (generating them takes minutes)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = keep or Path(scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        db, bare_db = folder / "events.sqlite", folder / "bare.sqlite"
+        listed, bare_listed = folder / "ids.json", folder / "bare-ids.json"
+        if not listed.exists():
+            listed.write_text(json.dumps(stored_games(db, games)))
+        if not bare_listed.exists():
+            bare_listed.write_text(json.dumps(bare_stored_games(bare_db, games)))
+        ids, bare_ids = json.loads(listed.read_text()), json.loads(bare_listed.read_text())
         for number in range(rounds):
             read_at, ready_at = first_read("alexandria", db, ids[(number * 7919) % games])
             bare_read, _ = first_read("bare", bare_db, bare_ids[(number * 7919) % games])
@@ -499,7 +507,9 @@ def main() -> None:
     if what == "commands":
         commands(int(rest[0]) if rest else 3)
     elif what == "restart":
-        restart(int(rest[0]) if rest else 10_000)
+        keep = Path(rest[rest.index("--keep") + 1]) if "--keep" in rest else None
+        numbers = [a for a in rest if a.isdigit()]
+        restart(int(numbers[0]) if numbers else 10_000, keep=keep)
     elif what == "memory":
         memory(int(rest[0]) if rest else 10_000)
     elif what == "render":
