@@ -76,3 +76,14 @@ def test_the_scoreboard_follows_the_game(service: GameService) -> None:
     for path in ["/games/nope/scoreboard", "/games/00000000-0000-0000-0000-000000000000/scoreboard"]:
         missing = client.get(path)
         assert missing.status_code == 404 and missing.json()["error"]["code"] == "UNKNOWN_GAME_ID"
+
+
+def test_a_game_the_read_models_do_not_know_yet_streams(service: GameService) -> None:
+    from tests.projections.test_stream import read_stream
+
+    created = play(service, "unseen-stream")  # to the end, never projected
+    client = TestClient(create_app(service, ReadSide(service, MemoryStore(), None, wait_seconds=0.2)))
+    messages = read_stream(client, f"/games/{created.game_id}/stream", auth(created.tokens[0]))  # asserts 200
+    records = service.records(created.game_id)
+    assert [data["position"] for event, data in messages if event == "record"] == [r.position for r in records]
+    assert messages[-1] == ("end", {"version": len(records)})
