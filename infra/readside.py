@@ -245,11 +245,14 @@ class ReadSide:
         self, game_id: str, kind: str, render: Callable[[Match], dict[str, Any]], wanted: int
     ) -> dict[str, Any]:
         head = self.head(BOARDS, game_id)
-        if head == 0:  # not projected yet: the event store has it (or says there is no such game)
-            with self.service.reading(game_id) as aggregate:
-                return render(aggregate.match)
         if head < wanted:
-            raise ReadModelBehind(f"the board read model of game {game_id} is at version {head}, not {wanted}")
+            # Not projected yet (``caught_up`` found the game unknown to the read model and in the
+            # event store; the projection may have started on it since): the event store has it,
+            # or says there is no such game.
+            with self.service.reading(game_id) as aggregate:
+                if aggregate.version < wanted:
+                    raise VersionNotReached(f"game {game_id} is at version {aggregate.version}, not {wanted}")
+                return render(aggregate.match)
         rendered = self._rendered.get((game_id, head, kind))
         if rendered is None:
             match = self._projected_match(game_id, head)
