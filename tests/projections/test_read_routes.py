@@ -87,3 +87,16 @@ def test_a_game_the_read_models_do_not_know_yet_streams(service: GameService) ->
     records = service.records(created.game_id)
     assert [data["position"] for event, data in messages if event == "record"] == [r.position for r in records]
     assert messages[-1] == ("end", {"version": len(records)})
+
+
+def test_a_read_that_races_the_first_batches_of_a_game_is_served_from_the_event_store(service: GameService) -> None:
+    """The projection started on the game after the read found it unknown: the read still
+    answers the version it was promised, from the event store."""
+    created = play(service, "racing", commands=4)
+    store = MemoryStore()
+    Projector(service, store, batch_size=2).step()  # the board read model has the game's first records only
+    reads = ReadSide(service, store, None)
+    version = service.load(created.game_id).version
+    assert 0 < reads.head("boards", created.game_id) < version
+    view = reads.board(created.game_id, None, min_version=version)
+    assert view == json.loads(json.dumps(board_view(created.game_id, service.load(created.game_id).match, None)))
