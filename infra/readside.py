@@ -188,8 +188,9 @@ class ReadSide:
                 "ask again, or follow /games/{id}/stream for live updates"
             )
         return ReadModelBehind(
-            f"the game's {projection} read model did not reach version {wanted} within {self.wait_seconds:g} s "
-            f"(it is at {self.head(projection, game_id)}; the game is at {stored}): ask again in a moment"
+            f"game {game_id} is at version {stored}, but this server's reads of it did not catch up with version "
+            f"{wanted} within {self.wait_seconds:g} s (they are at {self.head(projection, game_id)}): "
+            "ask again in a moment"
         )
 
     async def caught_up(self, projection: str, game_id: str, min_version: int | None) -> None:
@@ -236,7 +237,7 @@ class ReadSide:
         if match is None:
             text = self.store.get(BOARDS, MATCHES, game_id)
             if text is None:
-                raise ReadModelBehind(f"the board read model lost game {game_id} (a rebuild?): ask again in a moment")
+                raise ReadModelBehind(f"reads of game {game_id} are being rebuilt: ask again in a moment")
             match = decode_match(json.loads(text))  # at ``head`` or later: a commit may have come in
             self._matches.put((game_id, match.version), match)
         return match
@@ -336,7 +337,7 @@ class ReadSide:
         start = nearest_frame(version)
         text = self.store.get(BOARDS, FRAMES, frame_key(game_id, start))
         if text is None:
-            raise ReadModelBehind(f"the board read model has no frame of game {game_id} (a rebuild?): ask again")
+            raise ReadModelBehind(f"reads of game {game_id} are being rebuilt: ask again in a moment")
         match = decode_match(json.loads(text))
         for record in self.service.records(game_id, after=start, through=version):
             match.apply_record(record)
