@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from uuid import UUID
 
+import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
@@ -154,3 +155,28 @@ def test_another_projector_runs_in_the_background_beside_the_read_models(service
     finally:
         reads.close()
     assert not extra.running
+
+
+def test_alexandria_project_keeps_the_embedded_read_models_beside_a_server_that_does_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from api.cli import main
+    from infra.readmodels import SqliteStore, readmodels_path
+
+    events = tmp_path / "events.sqlite"
+    monkeypatch.setenv("ALEXANDRIA_DATABASE_URL", f"sqlite:///{events}")
+    runner = CliRunner()
+    created = runner.invoke(main, ["new", "peloponnes", "--players", "3", "--seed", "cli"])
+    assert created.exit_code == 0, created.output
+    assert runner.invoke(main, ["project", "--once"]).exit_code == 0
+    store = SqliteStore(readmodels_path(str(events)))
+    try:
+        version = json.loads(created.output)["version"]
+        assert store.get("boards", "heads", json.loads(created.output)["game_id"]) == str(version)
+    finally:
+        store.close()
+    monkeypatch.setenv("ALEXANDRIA_DATABASE_URL", "postgresql://nobody@127.0.0.1:1/none")
+    refused = runner.invoke(main, ["project", "--once"])
+    assert refused.exit_code != 0 and "ALEXANDRIA_REDIS_URL" in refused.output
