@@ -5,28 +5,40 @@ from __future__ import annotations
 
 import pathlib
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from typing import Annotated, Any, Literal
 
-from fastapi import Body, Depends, FastAPI, Path, Query, Request, Response
+from fastapi import Body, Depends, FastAPI, Header, Path, Query, Request, Response
 from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security import HTTPAuthorizationCredentials
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
+from api.auth import SeatBearer
 from api.errors import install_error_handlers
 from api.game_ids import NormaliseGameIds
 from api.health import health_routes
+from api.lifecycle import ServerStopping, Shutdown
+from api.limits import install_limits, take_creation_slot
 from domain.catalog import GAMES
 from domain.kernel.chance import Chance
 from domain.kernel.log import canonical, for_viewer
 from domain.kernel.seats import Viewer
 from domain.kernel.verification import verify_records
-from infra.readside import BOARDS, LOBBY_LIMIT, LOBBY_MAX_LIMIT, ReadModelBehind, ReadSide, embedded_read_side
-from infra.service import GameService, Invalid
+from infra.readside import (
+    BOARDS,
+    LOBBY_LIMIT,
+    LOBBY_MAX_LIMIT,
+    ReadModelBehind,
+    ReadSide,
+    VersionNotReached,
+    embedded_read_side,
+)
+from infra.service import CreatedGame, GameService, Invalid
+from infra.settings import Settings
 
 VIEWER_PAGE = pathlib.Path(__file__).parent / "static" / "viewer.html"
-bearer = HTTPBearer(auto_error=False, description="A seat token from POST /games; none for a spectator")
+bearer = SeatBearer()
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
@@ -46,6 +58,14 @@ class CreatedGameOut(BaseModel):
     game_id: str
     version: int
     seats: list[SeatToken]
+
+    @classmethod
+    def of(cls, created: CreatedGame) -> CreatedGameOut:
+        return cls(
+            game_id=created.game_id,
+            version=created.version,
+            seats=[SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)],
+        )
 
 
 class CommandOut(BaseModel):
@@ -82,7 +102,7 @@ def server_sent_event(event: str, data: Any, event_id: int | None = None) -> str
     return f"{head}event: {event}\ndata: {canonical(data)}\n\n"
 
 
-def create_app(service: GameService, read_side: ReadSide | None = None) -> FastAPI:
+def create_app(service: GameService, read_side: ReadSide | None = None, settings: Settings | None = None) -> FastAPI:
     reads = read_side or embedded_read_side(service)
 
     @asynccontextmanager
@@ -100,12 +120,18 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
     install_error_handlers(app)
     app.add_middleware(NormaliseGameIds)
     app.include_router(health_routes(reads))
+    bounds = install_limits(app, settings or Settings())
+    shutdown = app.state.shutdown = Shutdown()
     app.state.service = service
     app.state.read_side = reads
 
     def viewer_of(game_id: str, credentials: HTTPAuthorizationCredentials | None) -> tuple[Viewer, bool]:
         with service.reading(game_id) as aggregate:
             return service.seat_for_token(aggregate, token_of(credentials)), aggregate.match.is_over
+
+    def current_version(game_id: str) -> int:
+        with service.reading(game_id) as aggregate:
+            return aggregate.version
 
     @app.get("/viewer", response_class=HTMLResponse, summary="The replay viewer (a page for people)")
     def viewer() -> HTMLResponse:
@@ -118,16 +144,19 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
             for g in GAMES.all()
         ]
 
-    @app.post("/games", status_code=201, response_model=CreatedGameOut, summary="Create a game")
+    @app.post(
+        "/games",
+        status_code=201,
+        response_model=CreatedGameOut,
+        summary="Create a game",
+        dependencies=[Depends(take_creation_slot)],
+    )
     def create_game(body: CreateGame) -> CreatedGameOut:
+        bounds.check_new_game(body.seed, body.options)
         created = service.create_game(
             body.game, body.players, body.options, body.seed.encode() if body.seed is not None else None
         )
-        return CreatedGameOut(
-            game_id=created.game_id,
-            version=created.version,
-            seats=[SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)],
-        )
+        return CreatedGameOut.of(created)
 
     @app.get(
         "/games",
@@ -167,11 +196,32 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
         game_id: str,
         request: Request,
         credentials: Token,
-        after: Annotated[int, Query(ge=0, le=MAX_VERSION, description="send the records after this version first")] = 0,
+        after: Annotated[
+            int,
+            Query(ge=0, le=MAX_VERSION, description="send the records after this version (at most the game's) first"),
+        ] = 0,
+        last_event_id: Annotated[
+            int | None,
+            Header(
+                alias="Last-Event-ID",
+                ge=0,
+                le=MAX_VERSION,
+                description="the id of the last event received (an EventSource sends it when it reconnects): "
+                "takes the place of after",
+            ),
+        ] = None,
         min_version: MinVersion = None,
     ) -> StreamingResponse:
         await reads.caught_up(BOARDS, game_id, min_version)
         viewer = await run_in_threadpool(reads.viewer, game_id, token_of(credentials))
+        if last_event_id is not None:
+            after = last_event_id
+        if after > 0 and not await run_in_threadpool(service.records, game_id, after - 1, after):
+            version = await run_in_threadpool(current_version, game_id)
+            raise VersionNotReached(
+                f"game {game_id} is at version {version}: a stream starts after a version the game has "
+                f"(after={version} sends only what comes next)"
+            )
         return StreamingResponse(
             live_updates(game_id, viewer, after, request),
             media_type="text/event-stream",
@@ -189,7 +239,7 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
             yield server_sent_event("end", {"version": board["version"]}, board["version"])
             return
         async with reads.subscribe(game_id) as subscription:
-            while not await request.is_disconnected():
+            while not shutdown.requested and not await request.is_disconnected():
                 records = await run_in_threadpool(reads.records, game_id, sent)
                 if records:
                     # Never revealed here, even after the end: a live record is what the viewer
@@ -206,8 +256,14 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
                     if records[-1].type == "GameEnded":
                         yield server_sent_event("end", {"version": sent}, sent)
                         return
-                elif not await subscription.wait(STREAM_KEEPALIVE_SECONDS):
-                    yield ": keep-alive\n\n"
+                else:
+                    with suppress(ServerStopping):
+                        if not await shutdown.unless_stopping(lambda: subscription.wait(STREAM_KEEPALIVE_SECONDS)):
+                            yield ": keep-alive\n\n"
+        if shutdown.requested:
+            # The client resumes (here once the server is back, or on another worker) from the
+            # id of the last event it has, which an EventSource sends by itself as Last-Event-ID.
+            yield f": server stopping; resume with Last-Event-ID: {sent} or after={sent}\n\n"
 
     @app.post("/games/{game_id}/commands", response_model=CommandOut, summary="Send a command for the bearer's seat")
     def send_command(
@@ -218,11 +274,15 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
         payload = dict(body)
         expected_version = payload.pop("expected_version", None)
         command_id = payload.pop("command_id", None)
+        contribution = payload.pop("contribution", None)  # README: Contributed chance
         if expected_version is not None and (type(expected_version) is not int):
             raise Invalid("expected_version must be an integer")
         if command_id is not None and (not isinstance(command_id, str) or not 1 <= len(command_id) <= 200):
             raise Invalid("command_id must be a string of 1 to 200 characters")
-        seat, result = service.execute(game_id, token_of(credentials), payload, expected_version, command_id)
+        bounds.check_command(payload)
+        seat, result = service.execute(
+            game_id, token_of(credentials), payload, expected_version, command_id, contribution
+        )
         over = result.records[-1].type == "GameEnded"
         return CommandOut(
             version=result.version,
@@ -275,13 +335,15 @@ def create_app(service: GameService, read_side: ReadSide | None = None) -> FastA
         lines = [canonical(for_viewer(r, viewer, reveal_all=over)) for r in service.records(game_id)]
         return PlainTextResponse("\n".join(lines) + "\n", media_type="application/x-ndjson")
 
-    @app.post("/games/{game_id}/fork", status_code=201, response_model=CreatedGameOut, summary="Fork an ended game")
+    @app.post(
+        "/games/{game_id}/fork",
+        status_code=201,
+        response_model=CreatedGameOut,
+        summary="Fork an ended game",
+        dependencies=[Depends(take_creation_slot)],
+    )
     def fork(game_id: str, body: Fork) -> CreatedGameOut:
         created = service.fork(game_id, body.version)
-        return CreatedGameOut(
-            game_id=created.game_id,
-            version=created.version,
-            seats=[SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)],
-        )
+        return CreatedGameOut.of(created)
 
     return app

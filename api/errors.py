@@ -22,6 +22,7 @@ RULE_STATUS = {
     UNKNOWN_GAME: 422,
     kernel_errors.BAD_PLAYER_COUNT: 422,
     kernel_errors.BAD_OPTIONS: 422,
+    kernel_errors.ALREADY_CONTRIBUTED: 409,
 }
 SERVICE_STATUS: dict[type[service.ServiceError], int] = {
     service.GameNotFound: 404,
@@ -36,8 +37,8 @@ SERVICE_STATUS: dict[type[service.ServiceError], int] = {
 }
 
 
-def error_response(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse(status_code=status, content={"error": {"code": code, "message": message}})
+def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(status_code=status, content={"error": {"code": code, "message": message}}, headers=headers)
 
 
 def install_error_handlers(app: FastAPI) -> None:
