@@ -168,7 +168,7 @@ def test_alexandria_project_keeps_the_embedded_read_models_beside_a_server_that_
     events = tmp_path / "events.sqlite"
     monkeypatch.setenv("ALEXANDRIA_DATABASE_URL", f"sqlite:///{events}")
     runner = CliRunner()
-    created = runner.invoke(main, ["new", "peloponnes", "--players", "3", "--seed", "cli"])
+    created = runner.invoke(main, ["new", "peloponnes", "--players", "3", "--seed", "cli", "--json"])
     assert created.exit_code == 0, created.output
     assert runner.invoke(main, ["project", "--once"]).exit_code == 0
     store = SqliteStore(readmodels_path(str(events)))
