@@ -225,6 +225,9 @@ class SqliteStore(ReadModelStore):
             # Durable against a crash of the process; a power cut may lose the last commits, which
             # a restart re-applies from the event store (position and documents stay together).
             connection.execute("PRAGMA synchronous=NORMAL")
+            # A connection per thread (the server's pool has dozens): a small page cache each keeps
+            # memory bounded; reads are point lookups and the OS caches the file anyway.
+            connection.execute("PRAGMA cache_size=-1024")
             self._local.connection = connection
             with self._connections_lock:
                 self._connections.append(connection)
