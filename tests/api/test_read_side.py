@@ -108,19 +108,20 @@ print(json.dumps(sorted(m for m in ("redis", "psycopg", "psycopg_pool", "eventso
     assert json.loads(out.stdout) == []
 
 
-def test_waiters_over_the_bound_are_refused_at_once_and_the_rest_answer_in_time(
+def test_waiters_over_the_bound_are_refused_at_once_and_the_rest_answer_when_the_game_moves(
     service: GameService, settings: Settings
 ) -> None:
-    bounded = settings.model_copy(update={"max_waiters": 2, "wait_seconds": 3.0})
+    bounded = settings.model_copy(update={"max_waiters": 2, "wait_seconds": 60.0})
     with TestClient(create_app(service, build_read_side(service, bounded))) as client:
         created = create_game(client, "sealed_guess", 2, seed="bound")
         path = f"/games/{created['game_id']}"
-        ahead = {"min_version": created["version"] + 1}  # a move nobody makes
+        ahead = {"min_version": created["version"] + 1}  # the next move
         answers: list[int] = []
-        waiting = [
-            threading.Thread(target=lambda: answers.append(client.get(path, params=ahead).status_code))
-            for _ in range(2)
-        ]
+
+        def long_poll() -> None:
+            answers.append(client.get(path, params=ahead).status_code)
+
+        waiting = [threading.Thread(target=long_poll) for _ in range(2)]
         for thread in waiting:
             thread.start()
         read_side = client.app.state.read_side  # type: ignore[attr-defined]
@@ -130,9 +131,13 @@ def test_waiters_over_the_bound_are_refused_at_once_and_the_rest_answer_in_time(
         assert refused.status_code == 503 and refused.json()["error"]["code"] == "TOO_MANY_WAITERS"
         assert "ask again" in refused.json()["error"]["message"]
         assert client.get(path).status_code == 200, "a plain read never waits, so it is never refused"
+        moved = client.post(
+            f"{path}/commands", json={"type": "commit_guess", "guess": 2}, headers=auth(created["seats"][0]["token"])
+        )
+        assert moved.status_code == 200
         for thread in waiting:
-            thread.join(timeout=30)
-        assert answers == [409, 409], "the waiters got their answer: the game did not move"
+            thread.join(timeout=60)
+        assert answers == [200, 200], "the move wakes the waiters"
 
 
 def test_another_projector_runs_in_the_background_beside_the_read_models(service: GameService) -> None:

@@ -128,7 +128,7 @@ def test_one_waiter_over_the_bound_is_refused_at_once_with_a_clear_error() -> No
     waiters = Waiters(lambda projection, games: {}, limit=2, recheck_seconds=30)
 
     async def scenario() -> Any:
-        first = [asyncio.create_task(waiters.wait("boards", "g", 2, timeout=0.5)) for _ in range(2)]
+        first = [asyncio.create_task(waiters.wait("boards", "g", 2, timeout=2)) for _ in range(2)]
         await asyncio.sleep(0.05)
         assert waiters.waiting == 2
         with pytest.raises(TooManyWaiters) as refused:
