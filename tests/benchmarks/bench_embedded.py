@@ -2,8 +2,8 @@
 
 ``python -m tests.benchmarks.bench_embedded commands [rounds]``
     The command route: commands/s and p50/p99 at 1, 2 and 8 connections, each connection on its
-    own games (3-player Peloponnes; the commands come from a local replay of the same seeds, so
-    the clients send only commands). Rounds interleave the two apps, each on a fresh file;
+    own games (the kernel's sealed-guess game, whose commands a client knows without reading).
+    Rounds interleave the two apps, each on a fresh file;
     reported: the median round and the ratio Alexandria / bare.
 ``python -m tests.benchmarks.bench_embedded restart [games] [--keep DIR]``
     A file with 10,000 stored games (read models caught up), then the time from process start to
@@ -38,8 +38,6 @@ from typing import Any
 
 import httpx
 
-from domain.catalog import GAMES
-from domain.kernel.bots import play_random_game
 from tests.infra.services import free_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -69,6 +67,7 @@ def server(kind: str, db: Path, source: Path = REPO, env: dict[str, str] | None 
     environment = {
         **os.environ,
         "ALEXANDRIA_DATABASE_URL": f"sqlite:///{db}",
+        "ALEXANDRIA_CREATION_RATE_LIMIT": "",  # the benchmarks' one client creates thousands of games
         "PYTHONPATH": str(source),
         **(env or {}),
     }
@@ -97,21 +96,26 @@ def server(kind: str, db: Path, source: Path = REPO, env: dict[str, str] | None 
 # -- the command route ------------------------------------------------------------------------------
 
 
+ROUNDS = 40  # commands per game: two sealed guesses a round
+
+
 def prepared_games(url: str, kind: str, count: int, tag: str) -> list[dict[str, Any]]:
-    """Games created on the server, with the commands to send (per seat token)."""
+    """Games created on the server, with the commands to send (per seat token).
+
+    The kernel's sealed-guess game: both seats guess in every round, in any order, so the client
+    knows its commands without reading anything (a game's seed is salted by the server, so a
+    client cannot replay a real game locally). Each command goes through the whole pipeline:
+    parsing, the rules, a sealed private record with its digest, the hash chain, the store."""
     games: list[dict[str, Any]] = []
     with httpx.Client(base_url=url, timeout=30) as client:
         for number in range(count):
-            seed = f"{tag}-{number}"
-            created = client.post("/games", json={"game": GAME, "players": PLAYERS, "seed": seed}).json()
-            played = play_random_game(GAMES.get(GAME), PLAYERS, None, seed=seed.encode(), bot_seed=seed.encode())
+            body = {"game": "sealed_guess", "players": 2, "seed": f"{tag}-{number}", "options": {"rounds": ROUNDS}}
+            created = client.post("/games", json=body).json()
             tokens = [s["token"] for s in created.get("seats", [])]
             commands = [
-                (
-                    {"Authorization": f"Bearer {tokens[seat]}"} if tokens else {},
-                    {"type": command.type, **command.to_dict()},
-                )
-                for seat, command in played.commands
+                ({"Authorization": f"Bearer {tokens[seat]}"} if tokens else {}, {"type": "commit_guess", "guess": 3})
+                for _ in range(ROUNDS)
+                for seat in (0, 1)
             ]
             games.append({"game_id": created["game_id"], "commands": commands, "kind": kind})
     return games
@@ -156,7 +160,7 @@ def commands(rounds: int = 3) -> None:
     for number in range(rounds):
         order = ["bare", "alexandria"] if number % 2 == 0 else ["alexandria", "bare"]
         for kind in order:
-            runs[kind].append(command_round(kind, connections, games_per_connection=6))
+            runs[kind].append(command_round(kind, connections, games_per_connection=3))
     for count in connections:
         line = []
         medians = {}
