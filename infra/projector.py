@@ -334,6 +334,7 @@ class Projector:
         self.projection(name)
         target = self.service.recorder.max_notification_id() or 0
         self.store.reset(name)
+        self._written[name].forget()  # what this runner wrote before the reset is gone
         deadline = time.monotonic() + timeout
         while self.store.position(name) < target:
             if self.step(only=name) == 0:
