@@ -14,6 +14,7 @@ from fastapi.security import HTTPAuthorizationCredentials
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
+from api.analytics_routes import analytics_router
 from api.auth import SeatBearer
 from api.errors import install_error_handlers
 from api.game_ids import NormaliseGameIds
@@ -124,6 +125,7 @@ def create_app(service: GameService, read_side: ReadSide | None = None, settings
     shutdown = app.state.shutdown = Shutdown()
     app.state.service = service
     app.state.read_side = reads
+    app.include_router(analytics_router(service))
 
     def viewer_of(game_id: str, credentials: HTTPAuthorizationCredentials | None) -> tuple[Viewer, bool]:
         with service.reading(game_id) as aggregate:
