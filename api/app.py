@@ -21,6 +21,7 @@ from api.game_ids import NormaliseGameIds
 from api.health import health_routes
 from api.lifecycle import ServerStopping, Shutdown
 from api.limits import install_limits, take_creation_slot
+from api.tournament_routes import tournament_router
 from domain.catalog import GAMES
 from domain.kernel import engine
 from domain.kernel.chance import Chance
@@ -38,6 +39,7 @@ from infra.readside import (
 )
 from infra.service import CreatedGame, GameService, Invalid
 from infra.settings import Settings
+from infra.tournament_service import TournamentService
 
 bearer = SeatBearer()
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
@@ -103,7 +105,12 @@ def server_sent_event(event: str, data: Any, event_id: int | None = None) -> str
     return f"{head}event: {event}\ndata: {canonical(data)}\n\n"
 
 
-def create_app(service: GameService, read_side: ReadSide | None = None, settings: Settings | None = None) -> FastAPI:
+def create_app(
+    service: GameService,
+    read_side: ReadSide | None = None,
+    settings: Settings | None = None,
+    tournaments: TournamentService | None = None,
+) -> FastAPI:
     reads = read_side or embedded_read_side(service)
 
     @asynccontextmanager
@@ -125,6 +132,8 @@ def create_app(service: GameService, read_side: ReadSide | None = None, settings
     shutdown = app.state.shutdown = Shutdown()
     app.state.service = service
     app.state.read_side = reads
+    tournaments = tournaments or TournamentService(service)
+    app.include_router(tournament_router(tournaments, reads))
     app.include_router(web.router)
     app.include_router(catalog_routes.router)
     app.include_router(replay_routes.router)
@@ -184,8 +193,14 @@ def create_app(service: GameService, read_side: ReadSide | None = None, settings
     async def get_game(game_id: str, credentials: Token, min_version: MinVersion = None) -> dict[str, Any]:
         await reads.caught_up(BOARDS, game_id, min_version)
         token = token_of(credentials)
+
         # One thread-pool hop per read: the pool is shared by every request of the server.
-        return await run_in_threadpool(lambda: reads.board(game_id, reads.viewer(game_id, token), min_version))
+        def read() -> dict[str, Any]:
+            board = reads.board(game_id, reads.viewer(game_id, token), min_version)
+            clock = tournaments.clock_view(game_id)  # a clocked tournament game's clocks
+            return board if clock is None else {**board, "clock": clock}
+
+        return await run_in_threadpool(read)
 
     @app.get("/games/{game_id}/scoreboard", summary="Live scores, placings and winners")
     async def get_scoreboard(game_id: str, min_version: MinVersion = None) -> dict[str, Any]:

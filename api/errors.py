@@ -12,6 +12,7 @@ from domain.kernel.errors import RuleViolation
 from domain.kernel.registry import UNKNOWN_GAME
 from infra import service
 from infra.readside import ReadModelBehind, VersionNotReached
+from infra.tournament_service import TournamentNotFound
 from infra.waiting import TooManyWaiters
 
 RULE_STATUS = {
@@ -34,6 +35,7 @@ SERVICE_STATUS: dict[type[service.ServiceError], int] = {
     ReadModelBehind: 503,
     VersionNotReached: 409,
     TooManyWaiters: 503,
+    TournamentNotFound: 404,
 }
 
 

@@ -233,9 +233,11 @@ class GameService(Application[UUID]):
         expected_version: int | None = None,
         command_id: str | None = None,
         contribution: str | None = None,
+        at: int | None = None,
     ) -> tuple[Seat, CommandResult]:
         """Execute a command for the token's seat. Command ids are the seat's own: the same id
-        from another seat is another id, so no seat can learn which ids another seat used."""
+        from another seat is another id, so no seat can learn which ids another seat used. ``at``
+        (ms) stamps the record with the server's time (clocked tournament games)."""
         uuid = parse_game_id(game_id)
         if contribution is not None:
             contribution = parse_contribution(contribution)
@@ -253,7 +255,7 @@ class GameService(Application[UUID]):
                 )
             command = aggregate.match.admit(seat, payload)
             try:
-                records = aggregate.execute(seat, command, command_id, contribution)
+                records = aggregate.execute(seat, command, command_id, contribution, at)
                 self.save(aggregate)
             except RuleViolation:
                 self._evict(uuid)
