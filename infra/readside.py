@@ -141,8 +141,16 @@ class ReadSide:
             self.service.on_saved(self._written)
         self._background.append(projector)
 
+    @property
+    def _in_memory(self) -> bool:
+        # An in-memory SQLite event store lives in one connection that other threads cannot
+        # share for long: its projections run in the writing thread, after each save.
+        return self.service.env.get("SQLITE_DBNAME") == ":memory:"
+
     def start(self) -> None:
         """Start the background projectors (embedded mode); reads and writes start them too."""
+        if self._in_memory:
+            return
         if any(not p.running for p in self._background):
             with self._starting:
                 for projector in self._background:
@@ -155,6 +163,10 @@ class ReadSide:
         self.waiters.close()
 
     def _written(self) -> None:
+        if self._in_memory:
+            for projector in self._background:
+                projector.catch_up()
+            return
         for projector in self._background:
             projector.wake()
         self.start()
