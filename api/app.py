@@ -4,10 +4,10 @@ per-viewer view (state); nothing else sends game data to clients."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import suppress
+from contextlib import asynccontextmanager, suppress
 from typing import Annotated, Any, Literal
 
-from fastapi import Body, Depends, FastAPI, Header, Path, Query, Request
+from fastapi import Body, Depends, FastAPI, Header, Path, Query, Request, Response
 from fastapi.responses import PlainTextResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials
 from pydantic import BaseModel, Field
@@ -17,6 +17,8 @@ from api import catalog_routes, replay_routes, web
 from api.analytics_routes import analytics_router
 from api.auth import SeatBearer
 from api.errors import install_error_handlers
+from api.game_ids import NormaliseGameIds
+from api.health import health_routes
 from api.lifecycle import ServerStopping, Shutdown
 from api.limits import install_limits, take_creation_slot
 from api.tournament_routes import tournament_router
@@ -26,7 +28,15 @@ from domain.kernel.chance import Chance
 from domain.kernel.log import canonical, for_viewer
 from domain.kernel.seats import Viewer
 from domain.kernel.verification import verify_records
-from infra.readside import BOARDS, SCOREBOARDS, ReadModelBehind, ReadSide, VersionNotReached, embedded_read_side
+from infra.readside import (
+    BOARDS,
+    LOBBY_LIMIT,
+    LOBBY_MAX_LIMIT,
+    ReadModelBehind,
+    ReadSide,
+    VersionNotReached,
+    embedded_read_side,
+)
 from infra.service import CreatedGame, GameService, Invalid
 from infra.settings import Settings
 from infra.tournament_service import TournamentService
@@ -101,15 +111,25 @@ def create_app(
     settings: Settings | None = None,
     tournaments: TournamentService | None = None,
 ) -> FastAPI:
+    reads = read_side or embedded_read_side(service)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        reads.start()  # the embedded projector (reads and writes start it too, lifespan or not)
+        yield
+        reads.close()
+
     app = FastAPI(
         title="Alexandria",
         description="Event-sourced game server for four board games about Alexander the Great.",
         version="0.1.0",
+        lifespan=lifespan,
     )
     install_error_handlers(app)
+    app.add_middleware(NormaliseGameIds)
+    app.include_router(health_routes(reads))
     bounds = install_limits(app, settings or Settings())
     shutdown = app.state.shutdown = Shutdown()
-    reads = read_side or embedded_read_side(service)
     app.state.service = service
     app.state.read_side = reads
     tournaments = tournaments or TournamentService(service)
@@ -146,24 +166,45 @@ def create_app(
         created = service.create_game(
             body.game, body.players, body.options, body.seed.encode() if body.seed is not None else None
         )
-        reads.refresh()
         return CreatedGameOut.of(created)
 
-    @app.get("/games", summary="List games")
-    def list_games(game: str | None = None, status: Literal["running", "ended"] | None = None) -> list[dict[str, Any]]:
-        return reads.games(game, status)
+    @app.get(
+        "/games",
+        summary="List games (the lobby): most recently active first, a page at a time",
+        description='When there are more games, the `X-Next-Cursor` header (and `Link: <...>; rel="next"`) '
+        "gives the cursor of the next page.",
+    )
+    def list_games(
+        request: Request,
+        response: Response,
+        game: Annotated[str | None, Query(max_length=64, description="only games of this game id")] = None,
+        status: Literal["running", "ended"] | None = None,
+        players: Annotated[int | None, Query(ge=1, le=64, description="only games with this many seats")] = None,
+        limit: Annotated[int, Query(ge=1, le=LOBBY_MAX_LIMIT, description="games per page")] = LOBBY_LIMIT,
+        cursor: Annotated[str | None, Query(max_length=512, description="the next page's cursor")] = None,
+    ) -> list[dict[str, Any]]:
+        page, next_cursor = reads.games(game, status, players, limit, cursor)
+        if next_cursor is not None:
+            response.headers["X-Next-Cursor"] = next_cursor
+            response.headers["Link"] = f'<{request.url.include_query_params(cursor=next_cursor)}>; rel="next"'
+        return page
 
     @app.get("/games/{game_id}", summary="The game as the bearer may see it")
     async def get_game(game_id: str, credentials: Token, min_version: MinVersion = None) -> dict[str, Any]:
         await reads.caught_up(BOARDS, game_id, min_version)
-        viewer = await run_in_threadpool(reads.viewer, game_id, token_of(credentials))
-        board = await run_in_threadpool(reads.board, game_id, viewer, min_version)
-        clock = await run_in_threadpool(tournaments.clock_view, game_id)  # a clocked tournament game's clocks
-        return board if clock is None else {**board, "clock": clock}
+        token = token_of(credentials)
+
+        # One thread-pool hop per read: the pool is shared by every request of the server.
+        def read() -> dict[str, Any]:
+            board = reads.board(game_id, reads.viewer(game_id, token), min_version)
+            clock = tournaments.clock_view(game_id)  # a clocked tournament game's clocks
+            return board if clock is None else {**board, "clock": clock}
+
+        return await run_in_threadpool(read)
 
     @app.get("/games/{game_id}/scoreboard", summary="Live scores, placings and winners")
     async def get_scoreboard(game_id: str, min_version: MinVersion = None) -> dict[str, Any]:
-        await reads.caught_up(SCOREBOARDS, game_id, min_version)
+        await reads.caught_up(BOARDS, game_id, min_version)
         return await run_in_threadpool(reads.scoreboard, game_id, min_version)
 
     @app.get("/games/{game_id}/stream", summary="Live updates (server-sent events) as the bearer may see them")
@@ -258,7 +299,6 @@ def create_app(
         seat, result = service.execute(
             game_id, token_of(credentials), payload, expected_version, command_id, contribution
         )
-        reads.refresh()
         over = result.records[-1].type == "GameEnded"
         return CommandOut(
             version=result.version,

@@ -91,7 +91,7 @@ def serve(host: str | None, port: int | None) -> None:
         raise click.ClickException(str(bad_setting)) from None
     click.echo(f"Alexandria serving on http://{host}:{port} (API docs at http://{host}:{port}/docs)")
     click.echo(f"event store: {settings.database_url}")
-    click.echo(f"read models: {'Redis ' + settings.redis_url if settings.redis_url else 'in process'}")
+    click.echo(f"read models: {'Redis ' + settings.redis_url if settings.redis_url else 'SQLite beside the events'}")
     run_server(app, host, port, settings.shutdown_grace_seconds)
 
 
@@ -324,28 +324,30 @@ def replay(file: Path, version: int | None, seat: int | None, as_json: bool) -> 
 @click.option("--rebuild", default=None, metavar="NAME", help="recompute this read model from scratch, then exit")
 @click.option("--once", is_flag=True, help="catch up with the event store, then exit")
 def project(rebuild: str | None, once: bool) -> None:
-    """Keep the Redis read models current: follow the event store's notification log.
+    """Keep the read models current: follow the event store's notification log.
 
-    Run as many as you like: a lease per read model lets one worker at a time apply a batch.
+    Scale-out: the Redis read models (run as many as you like: a lease per read model lets one
+    worker at a time apply a batch). Embedded: the SQLite read-model file beside the event store
+    (what `serve` does in the background unless ALEXANDRIA_PROJECT_IN_SERVE=false).
     """
+    import logging
     import signal
     import threading
 
     from infra.projector import Projector
-    from infra.readmodels import RedisStore
+    from infra.readside import read_model_store
     from projections.registry import PROJECTION_NAMES
 
     settings = Settings()
-    if settings.redis_url is None:
-        raise click.ClickException(
-            "projection workers keep the Redis read models: set ALEXANDRIA_REDIS_URL "
-            "(in the embedded mode the API keeps its read models itself)"
-        )
     if rebuild is not None and rebuild not in PROJECTION_NAMES:
         known = ", ".join(PROJECTION_NAMES)
         raise click.BadParameter(f"{rebuild!r}; the read models are {known}", param_hint="--rebuild")
+    try:
+        store = read_model_store(settings)
+    except ValueError as problem:
+        raise click.ClickException(str(problem)) from None
     service = build_service(settings)
-    projector = Projector(service, RedisStore(settings.redis_url, settings.redis_prefix))
+    projector = Projector(service, store)
     if rebuild is not None:
         projector.rebuild(rebuild)
         click.echo(f"{rebuild} rebuilt up to notification {projector.store.position(rebuild)}")
@@ -354,6 +356,7 @@ def project(rebuild: str | None, once: bool) -> None:
         projector.catch_up()
         projector.release_leases()
         return
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())

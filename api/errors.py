@@ -13,6 +13,7 @@ from domain.kernel.registry import UNKNOWN_GAME
 from infra import service
 from infra.readside import ReadModelBehind, VersionNotReached
 from infra.tournament_service import TournamentNotFound
+from infra.waiting import TooManyWaiters
 
 RULE_STATUS = {
     kernel_errors.NOT_YOUR_TURN: 409,
@@ -33,6 +34,7 @@ SERVICE_STATUS: dict[type[service.ServiceError], int] = {
     service.Invalid: 400,
     ReadModelBehind: 503,
     VersionNotReached: 409,
+    TooManyWaiters: 503,
     TournamentNotFound: 404,
 }
 

@@ -116,7 +116,6 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
     @router.post("/{tournament_id}/rounds", status_code=201, summary="Seat the next round (organiser)")
     def seat_round(tournament_id: str, credentials: Token) -> dict[str, Any]:
         seated = tournaments.seat_next_round(tournament_id, token_of(credentials))
-        reads.refresh()
         return seated
 
     @router.get("/{tournament_id}/standings", summary="Live standings, tie-breaks and ratings")
@@ -146,7 +145,6 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
     @router.post("/{tournament_id}/clocks", summary="Record every timeout that is due and apply the clock rule")
     def clocks(tournament_id: str) -> dict[str, Any]:
         moves = tournaments.enforce_clocks(tournament_id)
-        reads.refresh()
         return {"moves_played": moves}
 
     @router.get("/{tournament_id}/me", summary="The bearer player's tables")
@@ -168,8 +166,9 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
     def game_view(tournament_id: str, game_id: str, credentials: Token) -> dict[str, Any]:
         _, _, seat = tournaments.seat_of(tournament_id, game_id, token_of(credentials))
         tournaments.enforce_clock(tournament_id, game_id)  # the next request records a timeout that is due
-        reads.refresh()
-        view = reads.board(game_id, seat)
+        # The read models follow in the background: ask for the version the game has now (the
+        # read side serves it from the event store if the projection is not there yet).
+        view = reads.board(game_id, seat, min_version=games.load(game_id).version)
         clock = tournaments.clock_view(game_id)
         return {**view, "seat": seat, **({"clock": clock} if clock is not None else {})}
 
@@ -203,7 +202,6 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
         seat, result = tournaments.play(
             tournament_id, game_id, token_of(credentials), payload, expected_version, command_id, contribution
         )
-        reads.refresh()
         over = result.records[-1].type == GAME_ENDED
         return {
             "version": result.version,

@@ -1,34 +1,63 @@
 """The projection runner: follows the event store's notification log and keeps read models current.
 
+The same runner serves both modes: a background thread of ``alexandria serve`` in the embedded
+mode (``infra.readside``), ``alexandria project`` workers in the scale-out mode.
+
+A read model is two things, and adding one means providing both:
+
+- a **projection** (``projections.base.Projection``): a ``name`` and ``apply(documents, batch)``,
+  pure, turning a batch of records (in notification order, never seen before) into document
+  writes through ``Documents.get``/``put``;
+- a **store** (``infra.readmodels.ReadModelStore``) whose ``commit(projection, expected_cursor,
+  position, changes)`` writes the batch's documents *and* the projection's new position in one
+  transaction, and only if the projection's cursor is still ``expected_cursor`` (compare-and-set);
+  ``cursor``/``get`` read back, ``reset`` starts a rebuild (a new generation), leases
+  (``acquire_lease``/``release_lease``) let one worker at a time work on a projection, and
+  ``announce`` tells readers which game moved on. A store of another shape (tables in another
+  database) implements the same methods; its documents are then whatever ``commit`` makes of
+  the changes.
+
+``Projector(service, store, projections)`` runs any number of projections over one store;
+``step``/``catch_up`` apply what is there, ``run_forever`` follows the log, ``rebuild`` starts a
+projection again from position 0. Several projectors (over several stores) may run side by side:
+in ``serve``, ``ReadSide.add_projector`` runs another one in the background beside the read
+models' (woken after each save, started and stopped with the server).
+
 Each projection moves on in batches: read the notifications after its position, let the pure
 projection turn them into document changes, and commit the changes together with the batch's
-last notification id (compare-and-set on the position: see ``infra.readmodels``). A lease per
-projection lets one worker at a time do the work, so several workers are hot standbys rather
-than rivals; the compare-and-set keeps a worker whose lease ran out from applying anything twice.
+last notification id. A lease per projection lets one worker at a time do the work, so several
+workers are hot standbys rather than rivals; the compare-and-set keeps a worker whose lease ran
+out from applying anything twice. While commands keep coming, batches grow by themselves (the
+records that arrive during one batch make the next), so the cost per record falls under load.
 
-Waking up: on PostgreSQL the runner LISTENs to the channel the recorder NOTIFYs on every insert,
-and still polls every ``idle_wait`` seconds, so a lost notification only delays; SQLite has no
-push, so the runner polls (embedded mode pulls on read instead, see ``infra.readside``).
+Waking up: on PostgreSQL the runner LISTENs to the channel the recorder NOTIFYs on every insert;
+in process, the service wakes it after each save (``wake``); it still polls every ``idle_wait``
+seconds, so a lost notification (or a write by another process) only delays.
+
+Faults: when the event store or the read-model store goes away (a PostgreSQL restart or
+``pg_terminate_backend``, a lost Redis connection), ``run_forever`` logs it, reconnects with
+backoff and carries on from the stored positions; nothing is skipped or applied twice.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import sqlite3
+import sys
 import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, cast
 
-from eventsourcing.persistence import Notification
-from eventsourcing.postgres import PostgresApplicationRecorder
-from psycopg.sql import SQL, Identifier
+from eventsourcing.persistence import InterfaceError, Notification, OperationalError
 
 from infra.aggregate import StoredGameEvent, record_of
 from infra.readmodels import Cursor, ReadModelStore, json_text
+from infra.retrying import Backoff
 from infra.service import GameService
 from projections.base import ProjectedRecord, Projection
 from projections.registry import all_projections
@@ -46,11 +75,12 @@ class WrittenDocuments:
     a lobby entry) are mostly of documents it wrote itself: this saves a store round trip each.
     """
 
-    MAX_DOCUMENTS = 5000
+    MAX_CHARACTERS = 8_000_000  # the cache's bound: about 8 MB of JSON text, whatever the games
 
     def __init__(self) -> None:
         self.cursor: Cursor | None = None
         self.texts: OrderedDict[tuple[str, str], str | None] = OrderedDict()
+        self.characters = 0
 
     def valid_at(self, cursor: Cursor) -> bool:
         return self.cursor == cursor
@@ -58,14 +88,18 @@ class WrittenDocuments:
     def committed(self, cursor: Cursor, changes: dict[tuple[str, str], str | None]) -> None:
         self.cursor = cursor
         for address, text in changes.items():
+            previous = self.texts.pop(address, None)
+            self.characters -= len(previous or "")
             self.texts[address] = text
-            self.texts.move_to_end(address)
-        while len(self.texts) > self.MAX_DOCUMENTS:
-            self.texts.popitem(last=False)
+            self.characters += len(text or "")
+        while self.characters > self.MAX_CHARACTERS and self.texts:
+            _, evicted = self.texts.popitem(last=False)
+            self.characters -= len(evicted or "")
 
     def forget(self) -> None:
         self.cursor = None
         self.texts.clear()
+        self.characters = 0
 
 
 class PendingDocuments:
@@ -121,8 +155,12 @@ class Projector:
         self.owner = f"projector-{uuid.uuid4().hex[:12]}"
         self.lost_races = 0  # batches another worker committed first (after a lease ran out)
         self._written = {p.name: WrittenDocuments() for p in self.projections}
+        self._lease_until: dict[str, float] = {}  # (monotonic) until when this runner surely holds a lease
         # In one process, one thread at a time steps (the compare-and-set would only waste work).
         self._stepping = threading.Lock()
+        self._news = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
 
     def projection(self, name: str) -> Projection:
         for projection in self.projections:
@@ -141,9 +179,9 @@ class Projector:
             for projection in self.projections:
                 if only is not None and projection.name != only:
                     continue
-                if not self.store.acquire_lease(projection.name, self.owner, self.lease_seconds):
+                if not self._hold_lease(projection.name):
                     continue
-                start = self.store.cursor(projection.name)
+                start = self._cursor(projection.name)
                 if start.position not in batches:
                     batches[start.position] = self._read(start.position)
                 batch = batches[start.position]
@@ -151,6 +189,26 @@ class Projector:
                     self._apply(projection, start, batch)
                     seen += len(batch)
         return seen
+
+    def _cursor(self, name: str) -> Cursor:
+        # The cursor this runner's last commit left, while it holds the lease (nobody else
+        # commits then; if someone did, the commit's compare-and-set fails and we read again).
+        written = self._written[name]
+        if written.cursor is not None:
+            return written.cursor
+        return self.store.cursor(name)
+
+    def _hold_lease(self, name: str) -> bool:
+        # Renewed once half of it has run out, not on every step: a store round trip saved.
+        if time.monotonic() < self._lease_until.get(name, 0.0):
+            return True
+        taken_at = time.monotonic()
+        if not self.store.acquire_lease(name, self.owner, self.lease_seconds):
+            self._lease_until.pop(name, None)
+            self._written[name].forget()  # another worker commits meanwhile
+            return False
+        self._lease_until[name] = taken_at + self.lease_seconds / 2
+        return True
 
     def _read(self, after: int) -> list[ProjectedRecord]:
         notifications = self.service.recorder.select_notifications(start=after + 1, limit=self.batch_size)
@@ -191,27 +249,73 @@ class Projector:
 
     # -- running ----------------------------------------------------------------------------------
 
+    def wake(self) -> None:
+        """New records are in the event store (called by the service after each save)."""
+        self._news.set()
+
     def run_forever(self, stop: threading.Event, idle_wait: float = 0.5) -> None:
-        with self._wake_ups() as wait_for_news:
+        """Follow the log until ``stop`` is set (or the service is closed), surviving lost
+        connections to either store: log, back off, reconnect, resume from the stored positions."""
+        backoff = Backoff("the event store or the read-model store", log)
+        try:
+            while not self._stopping(stop):
+                try:
+                    with self._wake_ups() as wait_for_news:
+                        while not self._stopping(stop):
+                            seen = self.step()
+                            backoff.succeeded()
+                            if seen == 0:
+                                wait_for_news(idle_wait)
+                except transient_errors() as problem:
+                    self._lease_until.clear()  # a lease may have run out while we were away
+                    backoff.failed(problem, stop)
+        finally:
             try:
-                while not stop.is_set():
-                    if self.step() == 0:
-                        wait_for_news(idle_wait)
-            finally:
                 self.release_leases()
+            except transient_errors():
+                pass  # the leases run out by themselves
+
+    def _stopping(self, stop: threading.Event) -> bool:
+        return stop.is_set() or self.service.closing.is_set()
+
+    def start(self) -> None:
+        """Run ``run_forever`` in a background thread (the embedded mode's projection worker)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self.run_forever, args=(self._stop,), name="projector", daemon=True)
+            self._thread.start()
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self._stop.set()
+        self._news.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+        self._stop = threading.Event()
 
     def release_leases(self) -> None:
+        self._lease_until.clear()
         for projection in self.projections:
             self.store.release_lease(projection.name, self.owner)
 
     @contextmanager
-    def _wake_ups(self) -> Iterator[Any]:
+    def _wake_ups(self) -> Iterator[Callable[[float], None]]:
         recorder = self.service.recorder
-        if not isinstance(recorder, PostgresApplicationRecorder):
-            yield time.sleep
+        if type(recorder).__module__ != "eventsourcing.postgres":
+
+            def wait_for_wake(timeout: float) -> None:
+                self._news.wait(timeout)
+                self._news.clear()  # before the next step: a save from now on wakes the wait after it
+
+            yield wait_for_wake
             return
-        with recorder.datastore.get_connection() as connection:
-            connection.execute(SQL("LISTEN {0}").format(Identifier(recorder.channel_name)))
+        from psycopg.sql import SQL, Identifier  # the scale-out mode only
+
+        with recorder.datastore.get_connection() as connection:  # type: ignore[attr-defined]
+            connection.execute(SQL("LISTEN {0}").format(Identifier(recorder.channel_name)))  # type: ignore[attr-defined]
 
             def wait_for_notify(timeout: float) -> None:
                 for _ in connection.notifies(timeout=timeout, stop_after=1):
@@ -230,6 +334,7 @@ class Projector:
         self.projection(name)
         target = self.service.recorder.max_notification_id() or 0
         self.store.reset(name)
+        self._written[name].forget()  # what this runner wrote before the reset is gone
         deadline = time.monotonic() + timeout
         while self.store.position(name) < target:
             if self.step(only=name) == 0:
@@ -237,3 +342,16 @@ class Projector:
                     raise TimeoutError(f"{name}: not rebuilt after {timeout} s")
                 time.sleep(0.05)
         self.store.release_lease(name, self.owner)
+        self._lease_until.pop(name, None)
+
+
+def transient_errors() -> tuple[type[BaseException], ...]:
+    """The errors that mean a store is out of reach for now (retry later), not a bug.
+
+    Back-end clients count only when loaded: the embedded mode never imports them."""
+    errors: list[type[BaseException]] = [OperationalError, InterfaceError, sqlite3.OperationalError]
+    if (psycopg := sys.modules.get("psycopg")) is not None:
+        errors += [psycopg.OperationalError, psycopg.InterfaceError]
+    if (redis := sys.modules.get("redis")) is not None:
+        errors += [redis.ConnectionError, redis.TimeoutError]
+    return tuple(errors)

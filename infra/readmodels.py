@@ -1,48 +1,43 @@
 """Read-model stores: where projections keep their documents and their positions.
 
-Two implementations behind one interface: ``MemoryStore`` (in process, the embedded default)
-and ``RedisStore`` (shared by every API worker and projection worker). In both, a projection's
-documents and its position change in one atomic step, and only if its cursor is still the one
-the batch started from (compare-and-set), so no batch is ever applied twice, even by two
-workers racing after a lease expired. The cursor is the position plus a generation that every
-reset increments: a batch that started before a reset cannot commit after it, even if the
-rebuild has reached the same position again (its reads may mix both generations).
+One interface, three implementations: ``SqliteStore`` (a file beside the embedded event store,
+the embedded default), ``MemoryStore`` (in process: an in-memory event store's ephemeral read
+models, and tests) and ``infra.redis_store.RedisStore`` (shared by every API worker and
+projection worker in the scale-out mode; imported only when configured). In every one, a
+projection's documents and its position change in one atomic step, and only if its cursor is
+still the one the batch started from (compare-and-set), so no batch is ever applied twice,
+even by two workers racing after a lease expired. The cursor is the position plus a
+generation that every reset increments: a batch that started before a reset cannot commit
+after it, even if the rebuild has reached the same position again (its reads may mix both
+generations).
 
 The stores also carry the live-update signal: after a projection commits, it announces the
-new version of every game the batch touched; API workers wait on that signal to serve
-``min_version`` reads and to feed server-sent event streams.
+new version of every game the batch touched (``announce``); an API process registers one
+listener (``listen``) that wakes its waiting readers (``infra.waiting``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
+import sqlite3
 import threading
 import time
 from abc import ABC, abstractmethod
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable, Mapping
-from contextlib import asynccontextmanager, suppress
-from typing import Any, NamedTuple, Protocol, cast
-
-import redis
-import redis.asyncio
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, NamedTuple
 
 # (collection, key) -> the document as JSON text, or None to delete it
 Changes = Mapping[tuple[str, str], str | None]
+# Called with (game id, message) for every announcement: {"projection": name, "version": v}
+Listener = Callable[[str, dict[str, Any]], None]
 
 
 class Cursor(NamedTuple):
     generation: int  # incremented by every reset
     position: int  # the notification id of the last record applied (0: none)
-
-
-class Subscription(Protocol):
-    """A live-update feed of one game, open while the caller streams it."""
-
-    async def wait(self, timeout: float) -> bool:
-        """True when the game (may have) changed since the last wait, False on timeout."""
-        ...
 
 
 class ReadModelStore(ABC):
@@ -57,6 +52,11 @@ class ReadModelStore(ABC):
 
     @abstractmethod
     def get(self, projection: str, collection: str, key: str) -> str | None: ...
+
+    def get_many(self, projection: str, collection: str, keys: Iterable[str]) -> dict[str, str]:
+        """The documents of ``keys`` that exist (one round trip where the store allows it)."""
+        found = {key: self.get(projection, collection, key) for key in keys}
+        return {key: text for key, text in found.items() if text is not None}
 
     @abstractmethod
     def get_all(self, projection: str, collection: str) -> dict[str, str]: ...
@@ -87,50 +87,59 @@ class ReadModelStore(ABC):
 
     @abstractmethod
     def announce(self, game_id: str, message: dict[str, Any]) -> None:
-        """Tell every waiting reader of ``game_id`` that a projection moved it on."""
+        """Tell every listener (in every process sharing the store) that a projection moved ``game_id`` on."""
 
     @abstractmethod
-    def wait_until(self, game_id: str, condition: Callable[[], bool], timeout: float) -> bool:
-        """Block until ``condition()`` holds (checked after each announcement), at most ``timeout`` s."""
-
-    @abstractmethod
-    def subscribe(self, game_id: str) -> Any:
-        """An async context manager yielding a ``Subscription`` to ``game_id``."""
+    def listen(self, listener: Listener) -> None:
+        """Call ``listener`` (from any thread) for every announcement from now on."""
 
     def close(self) -> None:  # noqa: B027 - most stores hold nothing to release
         pass
 
 
-class MemoryStore(ReadModelStore):
-    """Documents in a dict; a lock makes each commit atomic."""
+class LocalListeners:
+    """Announcements within one process: the in-process stores call their listeners directly."""
 
-    POLL_SECONDS = 0.05  # async subscribers poll a counter: the embedded mode has few of them
+    def __init__(self) -> None:
+        self._listeners: list[Listener] = []
+
+    def add(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def announce(self, game_id: str, message: dict[str, Any]) -> None:
+        for listener in list(self._listeners):
+            listener(game_id, message)
+
+
+class MemoryStore(ReadModelStore):
+    """Documents in a dict; a lock makes each commit atomic. For ephemeral (in-memory) event
+    stores and tests: a durable event store gets a ``SqliteStore``."""
 
     def __init__(self) -> None:
         self._documents: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
         self._cursors: dict[str, Cursor] = {}
         self._leases: dict[str, tuple[str, float]] = {}
-        self._changed = threading.Condition()
-        self._announcements: dict[str, int] = defaultdict(int)
+        self._lock = threading.RLock()
+        self._listeners = LocalListeners()
 
     def cursor(self, projection: str) -> Cursor:
-        with self._changed:
+        with self._lock:
             return self._cursors.get(projection, Cursor(0, 0))
 
     def get(self, projection: str, collection: str, key: str) -> str | None:
-        with self._changed:
+        with self._lock:
             return self._documents[(projection, collection)].get(key)
 
     def get_all(self, projection: str, collection: str) -> dict[str, str]:
-        with self._changed:
+        with self._lock:
             return dict(self._documents[(projection, collection)])
 
     def export(self, projection: str) -> dict[str, dict[str, str]]:
-        with self._changed:
+        with self._lock:
             return {c: dict(d) for (p, c), d in self._documents.items() if p == projection and d}
 
     def commit(self, projection: str, expected: Cursor, position: int, changes: Changes) -> bool:
-        with self._changed:
+        with self._lock:
             if self.cursor(projection) != expected:
                 return False
             for (collection, key), value in changes.items():
@@ -143,13 +152,13 @@ class MemoryStore(ReadModelStore):
             return True
 
     def reset(self, projection: str) -> None:
-        with self._changed:
+        with self._lock:
             for name in [n for n in self._documents if n[0] == projection]:
                 del self._documents[name]
             self._cursors[projection] = Cursor(self.cursor(projection).generation + 1, 0)
 
     def acquire_lease(self, projection: str, owner: str, ttl: float) -> bool:
-        with self._changed:
+        with self._lock:
             holder = self._leases.get(projection)
             if holder is not None and holder[0] != owner and holder[1] > time.monotonic():
                 return False
@@ -157,221 +166,195 @@ class MemoryStore(ReadModelStore):
             return True
 
     def release_lease(self, projection: str, owner: str) -> None:
-        with self._changed:
+        with self._lock:
             if self._leases.get(projection, ("", 0.0))[0] == owner:
                 del self._leases[projection]
 
     def announce(self, game_id: str, message: dict[str, Any]) -> None:
-        with self._changed:
-            self._announcements[game_id] += 1
-            self._changed.notify_all()
+        self._listeners.announce(game_id, message)
 
-    def wait_until(self, game_id: str, condition: Callable[[], bool], timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
-        with self._changed:
-            while not condition():
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return False
-                self._changed.wait(remaining)
-            return True
-
-    @asynccontextmanager
-    async def subscribe(self, game_id: str) -> AsyncIterator[Subscription]:
-        yield _MemorySubscription(self, game_id)
-
-    def announcements(self, game_id: str) -> int:
-        with self._changed:
-            return self._announcements[game_id]
+    def listen(self, listener: Listener) -> None:
+        self._listeners.add(listener)
 
 
-class _MemorySubscription:
-    def __init__(self, store: MemoryStore, game_id: str) -> None:
-        self.store = store
-        self.game_id = game_id
-        self.seen = store.announcements(game_id)
-
-    async def wait(self, timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            count = self.store.announcements(self.game_id)
-            if count != self.seen:
-                self.seen = count
-                return True
-            await asyncio.sleep(self.store.POLL_SECONDS)
-        return False
-
-
-# Compare-and-set of the position and the document writes in one script: Redis runs a script
-# atomically, so readers see either none or all of a batch, and a stale writer changes nothing.
-# KEYS[1]: the positions hash (fields NAME and NAME:generation); KEYS[2..]: the collection hashes.
-# ARGV: projection, expected generation, expected position, new position,
-# then (KEYS index, field, JSON or "" to delete)...
-COMMIT_SCRIPT = """
-local generation = tonumber(redis.call('HGET', KEYS[1], ARGV[1] .. ':generation') or '0')
-local position = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
-if generation ~= tonumber(ARGV[2]) or position ~= tonumber(ARGV[3]) then return 0 end
-for i = 5, #ARGV, 3 do
-  local key = KEYS[tonumber(ARGV[i])]
-  if ARGV[i + 2] == '' then
-    redis.call('HDEL', key, ARGV[i + 1])
-  else
-    redis.call('HSET', key, ARGV[i + 1], ARGV[i + 2])
-  end
-end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[4])
-return 1
-"""
-
-LEASE_SCRIPT = """
-local holder = redis.call('GET', KEYS[1])
-if holder == false or holder == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return 1
-end
-return 0
-"""
-
-RELEASE_SCRIPT = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
+SQLITE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS readmodel_documents (
+    projection TEXT NOT NULL, collection TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
+    PRIMARY KEY (projection, collection, key)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS readmodel_positions (
+    projection TEXT PRIMARY KEY, generation INTEGER NOT NULL, position INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS readmodel_leases (
+    projection TEXT PRIMARY KEY, owner TEXT NOT NULL, expires REAL NOT NULL
+);
 """
 
 
-class RedisStore(ReadModelStore):
-    """Each collection is a hash ``{prefix}:rm:{projection}:{collection}``; positions are fields of
-    ``{prefix}:rm:positions``; announcements go to the channel ``{prefix}:live:{game_id}``."""
+def readmodels_path(event_store_path: str) -> Path:
+    """The read-model file beside an SQLite event store: ``data/x.sqlite`` -> ``data/x.readmodels.sqlite``.
 
-    WAIT_RECHECK_SECONDS = 0.25  # re-check a waited-for condition even without an announcement
+    A file of its own, not tables in the event store's file: SQLite has one writer per file, and
+    a projection's commit must never make a command wait."""
+    path = Path(event_store_path)
+    return path.with_name(f"{path.stem}.readmodels{path.suffix or '.sqlite'}")
 
-    def __init__(self, url: str, prefix: str = "alexandria") -> None:
-        self.url = url
-        self.prefix = prefix
-        self.redis = redis.Redis.from_url(url, decode_responses=True)
-        self._commit = self.redis.register_script(COMMIT_SCRIPT)
-        self._lease = self.redis.register_script(LEASE_SCRIPT)
-        self._release = self.redis.register_script(RELEASE_SCRIPT)
 
-    @property
-    def positions_key(self) -> str:
-        return f"{self.prefix}:rm:positions"
+class SqliteStore(ReadModelStore):
+    """Documents in one SQLite table, positions in another: a commit is one transaction, so a
+    restart (even after ``kill -9``) resumes exactly where the last commit left the read model.
 
-    def collection_key(self, projection: str, collection: str) -> str:
-        return f"{self.prefix}:rm:{projection}:{collection}"
+    WAL journal: readers never block the writer nor each other. One connection per thread.
+    Leases are rows with a wall-clock expiry, so processes sharing the file (``serve`` and an
+    ``alexandria project`` beside it) take turns; announcements reach listeners in this process
+    only (another process's readers re-check the positions, see ``infra.waiting``)."""
 
-    def channel(self, game_id: str) -> str:
-        return f"{self.prefix}:live:{game_id}"
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._connections_lock = threading.Lock()
+        self._listeners = LocalListeners()
+        self._connection().executescript(SQLITE_SCHEMA)
+
+    def _connection(self) -> sqlite3.Connection:
+        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
+            connection.execute("PRAGMA journal_mode=WAL")
+            # Durable against a crash of the process; a power cut may lose the last commits, which
+            # a restart re-applies from the event store (position and documents stay together).
+            connection.execute("PRAGMA synchronous=NORMAL")
+            # A connection per thread (the server's pool has dozens): a small page cache each keeps
+            # memory bounded; reads are point lookups and the OS caches the file anyway.
+            connection.execute("PRAGMA cache_size=-1024")
+            self._local.connection = connection
+            with self._connections_lock:
+                self._connections.append(connection)
+        return connection
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        connection = self._connection()
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            yield connection
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+        connection.execute("COMMIT")
 
     def cursor(self, projection: str) -> Cursor:
-        position, generation = self.redis.hmget(self.positions_key, [projection, f"{projection}:generation"])
-        return Cursor(int(generation or 0), int(position or 0))
+        row = (
+            self._connection()
+            .execute("SELECT generation, position FROM readmodel_positions WHERE projection = ?", (projection,))
+            .fetchone()
+        )
+        return Cursor(0, 0) if row is None else Cursor(row[0], row[1])
 
-    # The client decodes responses (decode_responses=True): strings, whatever redis-py's types say.
     def get(self, projection: str, collection: str, key: str) -> str | None:
-        return cast("str | None", self.redis.hget(self.collection_key(projection, collection), key))
+        row = (
+            self._connection()
+            .execute(
+                "SELECT value FROM readmodel_documents WHERE projection = ? AND collection = ? AND key = ?",
+                (projection, collection, key),
+            )
+            .fetchone()
+        )
+        return None if row is None else str(row[0])
+
+    def get_many(self, projection: str, collection: str, keys: Iterable[str]) -> dict[str, str]:
+        wanted = list(keys)
+        found: dict[str, str] = {}
+        for start in range(0, len(wanted), 500):  # SQLite's limit on bound parameters
+            chunk = wanted[start : start + 500]
+            rows = self._connection().execute(
+                "SELECT key, value FROM readmodel_documents WHERE projection = ? AND collection = ? "
+                f"AND key IN ({','.join('?' * len(chunk))})",
+                (projection, collection, *chunk),
+            )
+            found.update(rows)
+        return found
 
     def get_all(self, projection: str, collection: str) -> dict[str, str]:
-        return cast("dict[str, str]", self.redis.hgetall(self.collection_key(projection, collection)))
+        rows = self._connection().execute(
+            "SELECT key, value FROM readmodel_documents WHERE projection = ? AND collection = ?",
+            (projection, collection),
+        )
+        return dict(rows)
 
     def export(self, projection: str) -> dict[str, dict[str, str]]:
-        start = len(self.collection_key(projection, ""))
-        keys = self.redis.scan_iter(match=f"{self.collection_key(projection, '')}*", count=1000)
-        return {key[start:]: cast("dict[str, str]", self.redis.hgetall(key)) for key in keys}
+        exported: dict[str, dict[str, str]] = defaultdict(dict)
+        rows = self._connection().execute(
+            "SELECT collection, key, value FROM readmodel_documents WHERE projection = ?", (projection,)
+        )
+        for collection, key, value in rows:
+            exported[collection][key] = value
+        return dict(exported)
 
     def commit(self, projection: str, expected: Cursor, position: int, changes: Changes) -> bool:
-        keys = [self.positions_key]
-        key_index: dict[str, int] = {}
-        args: list[str | int] = [projection, expected.generation, expected.position, position]
-        for (collection, field), value in changes.items():
-            key = self.collection_key(projection, collection)
-            if key not in key_index:
-                keys.append(key)
-                key_index[key] = len(keys)  # Lua's KEYS is 1-based
-            args += [key_index[key], field, "" if value is None else value]
-        return bool(self._commit(keys=keys, args=args))
+        with self._transaction() as connection:
+            row = connection.execute(
+                "SELECT generation, position FROM readmodel_positions WHERE projection = ?", (projection,)
+            ).fetchone()
+            if (Cursor(0, 0) if row is None else Cursor(row[0], row[1])) != expected:
+                return False
+            connection.executemany(
+                "INSERT INTO readmodel_documents (projection, collection, key, value) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (projection, collection, key) DO UPDATE SET value = excluded.value",
+                [(projection, c, k, v) for (c, k), v in changes.items() if v is not None],
+            )
+            connection.executemany(
+                "DELETE FROM readmodel_documents WHERE projection = ? AND collection = ? AND key = ?",
+                [(projection, c, k) for (c, k), v in changes.items() if v is None],
+            )
+            connection.execute(
+                "INSERT INTO readmodel_positions (projection, generation, position) VALUES (?, ?, ?) "
+                "ON CONFLICT (projection) DO UPDATE SET position = excluded.position",
+                (projection, expected.generation, position),
+            )
+            return True
 
     def reset(self, projection: str) -> None:
-        # WATCH the positions: if any commit slips in between listing the keys and deleting them,
-        # start again, so that no document of the old generation survives.
-        with self.redis.pipeline() as pipe:
-            while True:
-                try:
-                    pipe.watch(self.positions_key)
-                    keys = list(pipe.scan_iter(match=f"{self.collection_key(projection, '')}*", count=1000))
-                    pipe.multi()
-                    if keys:
-                        pipe.delete(*keys)
-                    pipe.hset(self.positions_key, projection, 0)
-                    pipe.hincrby(self.positions_key, f"{projection}:generation", 1)
-                    pipe.execute()
-                    return
-                except redis.WatchError:
-                    continue
-
-    def lease_key(self, projection: str) -> str:
-        return f"{self.prefix}:rm:lease:{projection}"
+        with self._transaction() as connection:
+            connection.execute("DELETE FROM readmodel_documents WHERE projection = ?", (projection,))
+            connection.execute(
+                "INSERT INTO readmodel_positions (projection, generation, position) VALUES (?, 1, 0) "
+                "ON CONFLICT (projection) DO UPDATE SET generation = generation + 1, position = 0",
+                (projection,),
+            )
 
     def acquire_lease(self, projection: str, owner: str, ttl: float) -> bool:
-        return bool(self._lease(keys=[self.lease_key(projection)], args=[owner, max(1, int(ttl * 1000))]))
+        now = time.time()  # wall clock: the lease is shared with other processes
+        with self._transaction() as connection:
+            row = connection.execute(
+                "SELECT owner, expires FROM readmodel_leases WHERE projection = ?", (projection,)
+            ).fetchone()
+            if row is not None and row[0] != owner and row[1] > now:
+                return False
+            connection.execute(
+                "INSERT INTO readmodel_leases (projection, owner, expires) VALUES (?, ?, ?) "
+                "ON CONFLICT (projection) DO UPDATE SET owner = excluded.owner, expires = excluded.expires",
+                (projection, owner, now + ttl),
+            )
+            return True
 
     def release_lease(self, projection: str, owner: str) -> None:
-        self._release(keys=[self.lease_key(projection)], args=[owner])
+        with self._transaction() as connection:
+            connection.execute("DELETE FROM readmodel_leases WHERE projection = ? AND owner = ?", (projection, owner))
 
     def announce(self, game_id: str, message: dict[str, Any]) -> None:
-        self.redis.publish(self.channel(game_id), json.dumps(message))
+        self._listeners.announce(game_id, message)
 
-    def wait_until(self, game_id: str, condition: Callable[[], bool], timeout: float) -> bool:
-        if condition():
-            return True
-        deadline = time.monotonic() + timeout
-        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        try:
-            pubsub.subscribe(self.channel(game_id))
-            # Subscribed now: an announcement from here on wakes us; check what came before.
-            while not condition():
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return False
-                pubsub.get_message(timeout=min(remaining, self.WAIT_RECHECK_SECONDS))
-            return True
-        finally:
-            pubsub.close()
-
-    @asynccontextmanager
-    async def subscribe(self, game_id: str) -> AsyncIterator[Subscription]:
-        # A client per subscription: an asyncio client belongs to the event loop that made it.
-        client = redis.asyncio.Redis.from_url(self.url, decode_responses=True)
-        pubsub = client.pubsub(ignore_subscribe_messages=True)
-        try:
-            await pubsub.subscribe(self.channel(game_id))
-            yield _RedisSubscription(pubsub)
-        finally:
-            with suppress(Exception):
-                await pubsub.aclose()
-            await client.aclose()
-
-    def flush(self) -> None:
-        """Delete every key under the prefix (tests, and recovering from a lost Redis)."""
-        keys = list(self.redis.scan_iter(match=f"{self.prefix}:*", count=1000))
-        if keys:
-            self.redis.delete(*keys)
+    def listen(self, listener: Listener) -> None:
+        self._listeners.add(listener)
 
     def close(self) -> None:
-        self.redis.close()
-
-
-class _RedisSubscription:
-    def __init__(self, pubsub: Any) -> None:
-        self.pubsub = pubsub
-
-    async def wait(self, timeout: float) -> bool:
-        message = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
-        if message is None:
-            return False
-        # Drain what queued up meanwhile: one wake-up covers them all.
-        while await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=0) is not None:
-            pass
-        return True
+        with self._connections_lock:
+            for connection in self._connections:
+                connection.close()
+            self._connections.clear()
+        self._local = threading.local()
 
 
 def json_text(value: Any) -> str:

@@ -9,14 +9,15 @@ from __future__ import annotations
 import hashlib
 import secrets
 import threading
-from collections.abc import Iterator
+import weakref
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID, uuid4
 
-from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import JSONTranscoder, RecordConflictError
+from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
+from eventsourcing.persistence import JSONTranscoder, RecordConflictError, Recording
 
 from domain.catalog import GAMES
 from domain.kernel.chance import SALT_BYTES, parse_contribution, salted_seed
@@ -93,14 +94,47 @@ def parse_game_id(game_id: str) -> UUID:
         raise GameNotFound(f"there is no game {game_id!r}") from None
 
 
+def normalised_game_id(game_id: str) -> str:
+    """The one spelling of a game id (lower case, with dashes) that every store keys by; any
+    spelling ``UUID()`` accepts comes in, so the API normalises ids once, where they arrive."""
+    return str(parse_game_id(game_id))
+
+
 class GameService(Application[UUID]):
     name = "Alexandria"
     snapshotting_intervals = {GameAggregate: 100}
 
     def __init__(self, env: dict[str, str] | None = None) -> None:
         super().__init__(env)
-        self._locks: dict[UUID, threading.RLock] = {}
+        # A lock per game while someone uses it: weak values, so that games nobody is playing
+        # cost no memory (a server that has seen 10,000 games does not keep 10,000 locks).
+        self._locks: weakref.WeakValueDictionary[UUID, Any] = weakref.WeakValueDictionary()
         self._locks_guard = threading.Lock()
+        self._on_saved: list[Callable[[], None]] = []
+
+    def on_saved(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` after every save (the embedded projector wakes on it)."""
+        self._on_saved.append(listener)
+
+    def _notify(self, recordings: list[Recording[UUID]]) -> None:
+        for listener in self._on_saved:
+            listener()
+
+    def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
+        """Snapshot the live aggregate when a save crosses a multiple of the interval.
+
+        The library would rebuild the aggregate from the store at that version (16 ms instead
+        of 1.4 ms for a command at a multiple of 100); the live one is already in memory, and
+        a snapshot at any version serves every later load."""
+        if self.snapshots is None:
+            return
+        for aggregate in processing_event.aggregates.values():
+            interval = self.snapshotting_intervals.get(type(aggregate))
+            if interval is None or not isinstance(aggregate, GameAggregate):
+                continue
+            versions = [e.originator_version for e in processing_event.events if e.originator_id == aggregate.id]
+            if any(v % interval == 0 for v in versions):
+                self.snapshots.put([GameAggregate.Snapshot.take(aggregate)])
 
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         super().register_transcodings(transcoder)
@@ -263,11 +297,12 @@ class GameService(Application[UUID]):
             batch.append(record)
         return CommandResult(version=batch[-1].position, records=batch, duplicate=True)
 
-    def _lock(self, uuid: UUID) -> threading.RLock:
+    def _lock(self, uuid: UUID) -> Any:  # a threading.RLock
         with self._locks_guard:
             lock = self._locks.get(uuid)
             if lock is None:
-                lock = self._locks[uuid] = threading.RLock()
+                lock = threading.RLock()
+                self._locks[uuid] = lock
             return lock
 
     def _evict(self, uuid: UUID) -> None:

@@ -18,8 +18,17 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     snapshot_interval: int = 100
-    aggregate_cache_size: int = 1000
+    # Games kept loaded for commands (least recently used); the rest load from their snapshots.
+    aggregate_cache_size: int = 256
     postgres_pool_size: int = 10
+    # Embedded mode: serve keeps the read models in a background thread (false: run
+    # `alexandria project` beside it, on the same files).
+    project_in_serve: bool = True
+    # min_version reads wait at most this long, and at most this many wait at once per server.
+    wait_seconds: float = 5.0
+    max_waiters: int = 1000
+    # Decoded matches kept for reads (rendered views: four times as many), least recently used.
+    read_cache_size: int = 256
     # What one request may ask (api/limits.py). A body above max_body_bytes is refused unread (413).
     max_body_bytes: int = 65_536
     max_seed_chars: int = 256
@@ -32,6 +41,15 @@ class Settings(BaseSettings):
     shutdown_grace_seconds: int = 5
 
 
+def sqlite_path(settings: Settings) -> str | None:
+    """The SQLite event store's file (``:memory:`` for none), or None for another database."""
+    url = urlparse(settings.database_url)
+    if url.scheme != "sqlite":
+        return None
+    path = unquote(url.path.removeprefix("/")) if url.netloc == "" else unquote(url.netloc + url.path)
+    return ":memory:" if path in ("", ":memory:") else path
+
+
 def eventsourcing_env(settings: Settings) -> dict[str, str]:
     """The ``eventsourcing`` environment for the configured event store."""
     url = urlparse(settings.database_url)
@@ -39,13 +57,14 @@ def eventsourcing_env(settings: Settings) -> dict[str, str]:
         "AGGREGATE_CACHE_MAXSIZE": str(settings.aggregate_cache_size),
         "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",
     }
-    if url.scheme == "sqlite":
-        path = unquote(url.path.removeprefix("/")) if url.netloc == "" else unquote(url.netloc + url.path)
-        if path in ("", ":memory:"):
-            path = ":memory:"
+    path = sqlite_path(settings)
+    if path is not None:
         return {
             **common,
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            # One process writes an SQLite file (``serve``): its cached games are current, so a
+            # load need not ask the file for newer events first (a round trip per command).
+            "AGGREGATE_CACHE_FASTFORWARD": "n",
             "SQLITE_DBNAME": path,
             "SQLITE_LOCK_TIMEOUT": "10",
         }
@@ -62,6 +81,9 @@ def eventsourcing_env(settings: Settings) -> dict[str, str]:
             "POSTGRES_MAX_OVERFLOW": str(settings.postgres_pool_size),
             "POSTGRES_LOCK_TIMEOUT": "5",
             "POSTGRES_CONNECT_TIMEOUT": "5",
+            # A pooled connection the server dropped (a restart, pg_terminate_backend) is
+            # replaced before use instead of failing the next request.
+            "POSTGRES_PRE_PING": "y",
         }
     raise ValueError(
         f"ALEXANDRIA_DATABASE_URL must be sqlite:///FILE or postgresql://..., not {settings.database_url!r}"

@@ -8,7 +8,8 @@ from typing import Any
 from domain.kernel.match import Match
 from domain.kernel.seats import Viewer
 from projections.base import Documents, ProjectedRecord
-from projections.checkpoint import matches_after
+from projections.checkpoint import MatchCheckpoints, encode_match
+from projections.frames import FRAMES, frame_key, has_frame
 
 
 def status_of(match: Match) -> str:
@@ -42,25 +43,28 @@ def board_view(game_id: str, match: Match, viewer: Viewer) -> dict[str, Any]:
     return view
 
 
-# -- the board read model: the current view of every game, public and per seat ---------------------
+# -- the board read model: every game's match, its seat tokens' hashes and its replay frames ---------
 
-VIEWS = "views"
 SEATS = "seats"  # game id -> the seat tokens' hashes (index = seat)
 
 
-def view_key(game_id: str, viewer: Viewer) -> str:
-    return f"{game_id}/{'public' if viewer is None else viewer}"
-
-
 class BoardProjection:
-    """Stores ``board_view`` for the spectator and for each seat, as of each batch's end."""
+    """Keeps, per game, the match as of the last record applied (``projections.checkpoint``),
+    the seat tokens' hashes, and a replay frame every ``FRAME_INTERVAL`` versions.
+
+    Views and scoreboards are rendered from the match when they are read (and cached there),
+    not here for every viewer on every write: a batch costs one decode, one replay step per
+    record and one encode per game it touches, whoever reads the game afterwards, and a game
+    nobody watches costs no rendering at all."""
 
     name = "boards"
 
     def apply(self, documents: Documents, batch: Sequence[ProjectedRecord]) -> None:
+        checkpoints = MatchCheckpoints(documents)
         for item in batch:
             if item.token_hashes is not None:
                 documents.put(SEATS, item.game_id, item.token_hashes)
-        for game_id, match in matches_after(documents, batch).items():
-            for viewer in [None, *range(match.players)]:
-                documents.put(VIEWS, view_key(game_id, viewer), board_view(game_id, match, viewer))
+            match = checkpoints.advance(item)
+            if has_frame(match.version):
+                documents.put(FRAMES, frame_key(item.game_id, match.version), encode_match(match))
+        checkpoints.save()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import pickle
-from collections.abc import Sequence
 from typing import Any
 
 from domain.catalog import GAMES
@@ -80,13 +79,3 @@ class MatchCheckpoints:
     def save(self) -> None:
         for game_id, match in self.matches.items():
             self.documents.put(MATCHES, game_id, encode_match(match))
-
-
-def matches_after(documents: Documents, batch: Sequence[ProjectedRecord]) -> dict[str, Match]:
-    """Each game of ``batch`` as it is after the batch (its checkpoint saved): for read models
-    that only need the end state of the games a batch touched."""
-    checkpoints = MatchCheckpoints(documents)
-    for item in batch:
-        checkpoints.advance(item)
-    checkpoints.save()
-    return checkpoints.matches

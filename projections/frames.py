@@ -1,4 +1,5 @@
-"""Replay frames: the match of every game at every FRAME_INTERVAL-th version.
+"""Replay frames: the match of every game at every FRAME_INTERVAL-th version (kept by the board
+read model, ``projections.board``).
 
 Version v is served from the nearest frame at or before it plus the few records after that
 frame (at most FRAME_INTERVAL - 1 replay steps of a few µs each). Storing every version's
@@ -7,11 +8,6 @@ rare; storing only frames keeps it to one compact checkpoint per FRAME_INTERVAL 
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
-
-from projections.base import Documents, ProjectedRecord
-from projections.checkpoint import MatchCheckpoints, encode_match
 
 FRAMES = "frames"
 FRAME_INTERVAL = 20
@@ -28,15 +24,3 @@ def nearest_frame(version: int) -> int:
 
 def has_frame(version: int) -> bool:
     return version == 1 or version % FRAME_INTERVAL == 0
-
-
-class FramesProjection:
-    name = "frames"
-
-    def apply(self, documents: Documents, batch: Sequence[ProjectedRecord]) -> None:
-        checkpoints = MatchCheckpoints(documents)
-        for item in batch:
-            match = checkpoints.advance(item)
-            if has_frame(match.version):
-                documents.put(FRAMES, frame_key(item.game_id, match.version), encode_match(match))
-        checkpoints.save()

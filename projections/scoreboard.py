@@ -1,16 +1,12 @@
-"""The scoreboard of every game: live scores, placings and winners."""
+"""The scoreboard of a game: live scores, placings and winners (rendered from the board read
+model's match when read)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from domain.kernel.match import Match
-from projections.base import Documents, ProjectedRecord
 from projections.board import status_of
-from projections.checkpoint import matches_after
-
-SCORES = "scores"
 
 
 def scoreboard_entry(game_id: str, match: Match) -> dict[str, Any]:
@@ -26,11 +22,3 @@ def scoreboard_entry(game_id: str, match: Match) -> dict[str, Any]:
         "final": scoreboard.final,
         "details": scoreboard.details,
     }
-
-
-class ScoreboardProjection:
-    name = "scoreboards"
-
-    def apply(self, documents: Documents, batch: Sequence[ProjectedRecord]) -> None:
-        for game_id, match in matches_after(documents, batch).items():
-            documents.put(SCORES, game_id, scoreboard_entry(game_id, match))

@@ -8,17 +8,25 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from infra.bootstrap import build_service
+from infra.readside import build_read_side
 from infra.service import GameService
 from infra.settings import Settings
 
 
 @pytest.fixture
-def service(tmp_path: Path) -> Iterator[GameService]:
-    service = build_service(Settings(database_url=f"sqlite:///{tmp_path}/events.sqlite"))
+def settings(tmp_path: Path) -> Settings:
+    return Settings(database_url=f"sqlite:///{tmp_path}/events.sqlite")
+
+
+@pytest.fixture
+def service(settings: Settings) -> Iterator[GameService]:
+    service = build_service(settings)
     yield service
     service.close()
 
 
 @pytest.fixture
-def client(service: GameService) -> TestClient:
-    return TestClient(create_app(service))
+def client(service: GameService, settings: Settings) -> Iterator[TestClient]:
+    """The embedded default as `serve` runs it: SQLite read models kept by a background projector."""
+    with TestClient(create_app(service, build_read_side(service, settings))) as client:
+        yield client

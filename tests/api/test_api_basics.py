@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from tests.support.http import auth, play_to_end
+from tests.support.http import auth, play_to_end, projected
 
 
 def create(client: TestClient, players: int = 2, seed: str = "s") -> dict:
@@ -82,7 +82,7 @@ def test_refusals_have_codes_and_statuses_and_record_nothing(client: TestClient)
         response = client.post(f"/games/{game}/commands", json=command, headers=auth(token))
         assert (response.status_code, response.json()["error"]["code"]) == (status, code), command
         assert response.json()["error"]["message"]
-    assert client.get(f"/games/{game}").json()["version"] == 3
+    assert client.get(f"/games/{game}", params={"min_version": 3}).json()["version"] == 3
 
 
 def test_retrying_a_command_id_records_nothing_new(client: TestClient) -> None:
@@ -114,6 +114,7 @@ def test_after_the_end_everything_is_public_and_verifies(client: TestClient) -> 
     report = client.get(f"/games/{game}/verify").json()
     assert report["chain_ok"] and report["seed_ok"]
     assert report["fingerprint"] == log[-1]["hash"]
+    projected(client)
     listed = client.get("/games", params={"status": "ended"}).json()
     assert [g["game_id"] for g in listed] == [game]
 

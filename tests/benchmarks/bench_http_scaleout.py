@@ -100,9 +100,11 @@ def run(
             cluster.start_projector()
             players = 3 if workload == "peloponnes" else 2
             created = [create_game(apis[i % workers], f"bench-{i}", players, workload) for i in range(games)]
-            for game in created:  # the clock starts once the projection worker is up and has every game
-                view = httpx.get(f"{apis[0]}/games/{game['game_id']}", params={"min_version": 1}, timeout=30)
-                view.raise_for_status()
+            # The clock starts once the projection worker is up and has every game (a game the read
+            # models do not know yet is read from the event store: reads alone do not tell).
+            for api in apis:
+                while httpx.get(f"{api}/readyz", timeout=30).status_code != 200:
+                    time.sleep(0.1)
             accepted = Accepted()
             started = time.perf_counter()
             play_games(apis, created, accepted, racing=workload == "sealed_guess")

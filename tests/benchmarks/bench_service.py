@@ -78,8 +78,9 @@ def over_http(games: int, db: Path) -> None:
             tokens = [s["token"] for s in created["seats"]]
             rng = Chance(f"http-bot-{number}".encode())
             game = created["game_id"]
+            version = created["version"]
             while True:
-                view = client.get(f"/games/{game}").json()
+                view = client.get(f"/games/{game}", params={"min_version": version}).json()
                 if view["status"] == "ended":
                     break
                 seat = int(rng.choice("seat", sorted(view["awaited"])))
@@ -90,6 +91,7 @@ def over_http(games: int, db: Path) -> None:
                 response = client.post(f"/games/{game}/commands", json=body, headers=headers)
                 latencies.append(time.perf_counter() - t0)
                 response.raise_for_status()
+                version = response.json()["version"]
         report("over HTTP, SQLite    ", latencies, time.perf_counter() - started)
     finally:
         server.terminate()

@@ -4,10 +4,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.api.conftest import service
+from tests.api.conftest import service, settings
 from tests.infra import services
 
-__all__ = ["service"]  # a service on a fresh SQLite file, as in the API tests
+__all__ = ["service", "settings"]  # a service on a fresh SQLite file, as in the API tests
 
 
 @pytest.fixture(scope="session")

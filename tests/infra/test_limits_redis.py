@@ -8,8 +8,8 @@ import redis
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from infra.readmodels import RedisStore
 from infra.readside import ReadSide
+from infra.redis_store import RedisStore
 from infra.service import GameService
 from infra.settings import Settings
 

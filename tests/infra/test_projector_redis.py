@@ -9,7 +9,8 @@ from collections.abc import Iterator, Sequence
 import pytest
 
 from infra.projector import Projector
-from infra.readmodels import MemoryStore, ReadModelStore, RedisStore
+from infra.readmodels import MemoryStore, ReadModelStore
+from infra.redis_store import RedisStore
 from infra.service import GameService
 from projections.base import Documents, ProjectedRecord, Projection
 from projections.registry import PROJECTION_NAMES, all_projections
@@ -80,6 +81,7 @@ def test_a_rebuild_while_a_worker_holds_the_lease_ends_in_the_same_read_model(
         rebuilder = Projector(service, store)
         rebuilder.rebuild("boards", timeout=30)  # the worker holds the lease: it does the work
         assert rebuilder.store.position("boards") == service.recorder.max_notification_id()
+        worker.catch_up()  # the other read models too, before the worker stops
     finally:
         stop.set()
         running.join()

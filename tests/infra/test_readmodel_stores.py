@@ -1,20 +1,30 @@
-"""The two read-model stores keep the same contract (Redis: a real server, see services.py)."""
+"""The read-model stores keep the same contract (Redis: a real server, see services.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-from infra.readmodels import Cursor, MemoryStore, ReadModelStore, RedisStore
+from infra.readmodels import Cursor, MemoryStore, ReadModelStore, SqliteStore
+from infra.redis_store import RedisStore
+from infra.waiting import TooManyWaiters, Waiters
 
 
-@pytest.fixture(params=["memory", pytest.param("redis", marks=pytest.mark.services)])
-def store(request: pytest.FixtureRequest) -> Iterator[ReadModelStore]:
+@pytest.fixture(params=["memory", "sqlite", pytest.param("redis", marks=pytest.mark.services)])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ReadModelStore]:
     if request.param == "memory":
         yield MemoryStore()
+        return
+    if request.param == "sqlite":
+        sqlite_store = SqliteStore(tmp_path / "readmodels.sqlite")
+        yield sqlite_store
+        sqlite_store.close()
         return
     redis_store = RedisStore(request.getfixturevalue("redis_url"), request.getfixturevalue("redis_prefix"))
     yield redis_store
@@ -64,13 +74,82 @@ def test_leases_exclude_other_owners_until_released_or_expired(store: ReadModelS
 
 
 def test_a_waiting_reader_wakes_on_the_announcement(store: ReadModelStore) -> None:
+    heads = lambda projection, games: {  # noqa: E731
+        g: int(v) for g, v in store.get_many(projection, "heads", games).items()
+    }
+    waiters = Waiters(heads, limit=10, recheck_seconds=30)  # no re-check in this test: announcements only
+    store.listen(waiters.announced)
+
     def later() -> None:
         time.sleep(0.2)
         store.commit("boards", Cursor(0, 0), 1, {("heads", "g"): "3"})
         store.announce("g", {"projection": "boards", "version": 3})
 
-    threading.Thread(target=later).start()
-    started = time.monotonic()
-    assert store.wait_until("g", lambda: store.get("boards", "heads", "g") == "3", timeout=5)
-    assert time.monotonic() - started < 1
-    assert not store.wait_until("g", lambda: False, timeout=0.1)
+    async def scenario() -> tuple[bool, bool, bool]:
+        threading.Thread(target=later).start()
+        woken = await waiters.wait("boards", "g", 3, timeout=10)
+        other_projection = await waiters.wait("lobby", "g", 3, timeout=0.1)
+        beyond = await waiters.wait("boards", "g", 4, timeout=0.1)
+        return woken, other_projection, beyond
+
+    try:
+        assert asyncio.run(scenario()) == (True, False, False)
+    finally:
+        waiters.close()
+        store.close()
+
+
+def test_waiters_see_a_head_without_an_announcement_by_one_re_check_for_all() -> None:
+    """A lost announcement (or a projector in another process) delays waiters, never strands them;
+    the re-check reads every waited-for head in one call, not one call per waiter."""
+    heads: dict[str, int] = {}
+    calls: list[list[str]] = []
+
+    def read(projection: str, games: list[str]) -> dict[str, int]:
+        calls.append(games)
+        return {g: heads[g] for g in games if g in heads}
+
+    waiters = Waiters(read, limit=100, recheck_seconds=0.05)
+
+    async def scenario() -> list[bool]:
+        waits = [asyncio.create_task(waiters.wait("boards", f"g{i % 3}", 2, timeout=10)) for i in range(30)]
+        await asyncio.sleep(0.2)
+        heads.update({"g0": 2, "g1": 2, "g2": 5})
+        return list(await asyncio.gather(*waits))
+
+    try:
+        assert asyncio.run(scenario()) == [True] * 30
+    finally:
+        waiters.close()
+    assert calls and all(sorted(games) == games and len(games) <= 3 for games in calls)
+
+
+def test_one_waiter_over_the_bound_is_refused_at_once_with_a_clear_error() -> None:
+    waiters = Waiters(lambda projection, games: {}, limit=2, recheck_seconds=30)
+
+    async def scenario() -> Any:
+        first = [asyncio.create_task(waiters.wait("boards", "g", 2, timeout=2)) for _ in range(2)]
+        await asyncio.sleep(0.05)
+        assert waiters.waiting == 2
+        with pytest.raises(TooManyWaiters) as refused:
+            await waiters.wait("boards", "g", 2, timeout=0.5)
+        assert await asyncio.gather(*first) == [False, False]
+        assert waiters.waiting == 0
+        return refused.value
+
+    try:
+        refusal = asyncio.run(scenario())
+    finally:
+        waiters.close()
+    assert refusal.code == "TOO_MANY_WAITERS" and "ask again" in refusal.message
+
+
+def test_sqlite_read_models_outlive_the_process_that_wrote_them(tmp_path: Path) -> None:
+    path = tmp_path / "readmodels.sqlite"
+    first = SqliteStore(path)
+    first.commit("boards", Cursor(0, 0), 5, {("match", "g"): '{"v":5}'})
+    first.close()
+    again = SqliteStore(path)
+    assert again.cursor("boards") == Cursor(0, 5) and again.get("boards", "match", "g") == '{"v":5}'
+    assert again.get_many("boards", "match", ["g", "missing"]) == {"g": '{"v":5}'}
+    again.close()

@@ -6,6 +6,7 @@ import json
 import sqlite3
 import threading
 from pathlib import Path
+from uuid import UUID
 
 import pytest
 
@@ -150,5 +151,26 @@ def test_the_snapshot_interval_is_a_setting(tmp_path: Path) -> None:
     final = service.load(created.game_id)
     assert service.snapshots is not None
     versions = [s.originator_version for s in service.snapshots.get(final.id)]
-    assert versions == list(range(10, final.version + 1, 10))
+    # One snapshot per save that crosses a multiple of 10, at the version that save ended on.
+    assert [v // 10 for v in versions] == list(range(1, final.version // 10 + 1))
+    service.close()
+
+
+def test_snapshots_are_taken_from_the_live_aggregate_not_rebuilt_from_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = build_service(Settings(database_url=f"sqlite:///{tmp_path}/s.sqlite", snapshot_interval=10))
+    created = service.create_game("sealed_guess", 2, {"rounds": 10}, b"live")
+    service.load(created.game_id)  # in the cache from here on
+    rebuilt: list[object] = []
+    original_get = service.repository.get
+    monkeypatch.setattr(
+        service.repository, "get", lambda *a, **k: rebuilt.append(k.get("version")) or original_get(*a, **k)
+    )
+    play(service, created)
+    assert service.snapshots is not None and len(list(service.snapshots.get(UUID(created.game_id)))) >= 5
+    assert all(version is None for version in rebuilt), "no load of a past version to take a snapshot"
+    fresh = build_service(Settings(database_url=f"sqlite:///{tmp_path}/s.sqlite", snapshot_interval=10))
+    assert fresh.load(created.game_id).match.state == service.load(created.game_id).match.state
+    fresh.close()
     service.close()

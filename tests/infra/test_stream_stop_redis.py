@@ -10,8 +10,8 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from infra.projector import Projector
-from infra.readmodels import RedisStore
 from infra.readside import ReadSide
+from infra.redis_store import RedisStore
 from infra.service import GameService
 from tests.projections.test_stream import read_stream
 

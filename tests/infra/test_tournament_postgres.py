@@ -31,7 +31,12 @@ def test_a_tournament_on_postgres_verifies_and_its_results_are_recorded_once(dat
         report = verify_bundle(json.loads(json.dumps(other.bundle(played.tournament_id))), GAMES.get)
         assert report.ok, report.problems
         # The games' notification log holds game records only: the lobby lists the tournament's games.
-        lobby = {entry["game_id"] for entry in embedded_read_side(games).games()}
+        reads = embedded_read_side(games)
+        assert reads.projector is not None
+        reads.projector.catch_up()
+        page, _ = reads.games(limit=500)
+        reads.close()
+        lobby = {entry["game_id"] for entry in page}
         assert lobby == {t.game_id for t in state.tables()}
         assert games.recorder.max_notification_id() == sum(len(games.records(t.game_id)) for t in state.tables())
     finally:

@@ -1,5 +1,5 @@
 """The API tests' fixtures (a service on a fresh SQLite file, a test client) serve here too."""
 
-from tests.api.conftest import client, service
+from tests.api.conftest import client, service, settings
 
-__all__ = ["client", "service"]
+__all__ = ["client", "service", "settings"]

@@ -25,6 +25,14 @@ def play(service: GameService, seed: str, commands: int | None = None) -> Create
     return created
 
 
+def projected(service: GameService) -> tuple[ReadSide, MemoryStore]:
+    """A read side whose read models have applied everything the event store has."""
+    store = MemoryStore()
+    projector = Projector(service, store)
+    projector.catch_up()
+    return ReadSide(service, store, projector), store
+
+
 def snapshot(store: ReadModelStore) -> dict[str, dict[str, dict[str, str]]]:
     """Every document and position of every read model."""
     return {name: {"": {"position": str(store.position(name))}, **store.export(name)} for name in PROJECTION_NAMES}
@@ -57,8 +65,8 @@ def test_small_batches_and_restarts_give_the_same_read_models_as_one_pass(servic
 
 def test_views_are_the_games_own_per_viewer_views_and_keep_secrets(service: GameService) -> None:
     game_id = play(service, "secret", commands=1).game_id  # one seat has committed a sealed guess
-    store = MemoryStore()
-    reads = ReadSide(service, store, Projector(service, store))
+    reads, _ = projected(service)
+    assert reads.head("boards", game_id) == service.load(game_id).version
     aggregate = service.load(game_id)
     committed = next(iter(aggregate.match.state.guesses))
     guess = aggregate.match.state.guesses[committed]
@@ -71,8 +79,7 @@ def test_views_are_the_games_own_per_viewer_views_and_keep_secrets(service: Game
 def test_every_past_version_comes_from_the_nearest_frame(service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(frames, "FRAME_INTERVAL", 4)  # several frames in a short game
     game_id = play(service, "frames").game_id
-    store = MemoryStore()
-    reads = ReadSide(service, store, Projector(service, store))
+    reads, store = projected(service)
     last = service.load(game_id).version
     assert last > 12
     for version in range(1, last + 1):
@@ -80,7 +87,7 @@ def test_every_past_version_comes_from_the_nearest_frame(service: GameService, m
         assert reads.at_version(game_id, version, 0) == expected
     scoreboard = reads.scoreboard(game_id)
     assert scoreboard["final"] and scoreboard["version"] == last and scoreboard["winners"]
-    assert len(store.get_all("frames", "frames")) == 1 + last // 4
+    assert len(store.get_all("boards", "frames")) == 1 + last // 4
 
 
 def test_records_out_of_order_are_refused_not_skipped(service: GameService) -> None:

@@ -13,6 +13,14 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def projected(client: TestClient) -> None:
+    """Wait until the app's read models have applied everything in the event store (the lobby,
+    which no ``min_version`` read covers): the background projector's own catch-up, run here."""
+    projector = client.app.state.read_side.projector  # type: ignore[attr-defined]
+    assert projector is not None, "an app whose read models this process keeps"
+    projector.catch_up()
+
+
 def create_game(client: TestClient, game: str, players: int, seed: str, options: dict[str, Any] | None = None) -> dict:
     response = client.post("/games", json={"game": game, "players": players, "seed": seed, "options": options})
     assert response.status_code == 201, response.text
@@ -24,8 +32,10 @@ def play_to_end(client: TestClient, created: dict, bot_seed: bytes = b"http-bot"
     game = created["game_id"]
     tokens = [s["token"] for s in created["seats"]]
     rng = Chance(bot_seed)
+    version = created["version"]
     for sent in range(max_commands):
-        view = client.get(f"/games/{game}").json()
+        # The read models follow in the background: read (at least) what the last command wrote.
+        view = client.get(f"/games/{game}", params={"min_version": version}).json()
         if view["status"] == "ended":
             return sent
         seat = int(rng.choice("seat", sorted(view["awaited"])))
@@ -37,4 +47,5 @@ def play_to_end(client: TestClient, created: dict, bot_seed: bytes = b"http-bot"
             headers=auth(tokens[seat]),
         )
         assert response.status_code == 200, response.text
+        version = response.json()["version"]
     raise AssertionError(f"no end after {max_commands} commands")

@@ -1,0 +1,125 @@
+"""The embedded server killed (SIGKILL) between a command's commit and its projection: after a
+restart the read models catch up from where their last commit left them."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from infra.bootstrap import build_service
+from infra.projector import Projector
+from infra.readmodels import MemoryStore, SqliteStore, readmodels_path
+from infra.settings import Settings
+from projections.registry import PROJECTION_NAMES
+from tests.infra.services import free_port
+from tests.support.http import auth
+
+pytestmark = pytest.mark.slow
+REPO = Path(__file__).resolve().parents[2]
+
+
+def start_server(events: Path, log: Path, project_in_serve: bool = True) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    env = {
+        **os.environ,
+        "ALEXANDRIA_DATABASE_URL": f"sqlite:///{events}",
+        "ALEXANDRIA_PROJECT_IN_SERVE": str(project_in_serve).lower(),
+        "PYTHONPATH": str(REPO),
+    }
+    env.pop("ALEXANDRIA_REDIS_URL", None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tests.infra.launch", "serve", "--port", str(port)],
+        cwd=REPO,
+        env=env,
+        stdout=log.open("ab"),
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return process, url
+        except httpx.TransportError:
+            pass
+        assert process.poll() is None and time.monotonic() < deadline, log.read_text()
+        time.sleep(0.1)
+
+
+def wait_until_ready(url: str) -> dict:
+    deadline = time.monotonic() + 30
+    while (ready := httpx.get(f"{url}/readyz")).status_code != 200:
+        assert ready.status_code == 503 and time.monotonic() < deadline, ready.text
+        time.sleep(0.05)
+    return dict(ready.json())
+
+
+def kill(process: subprocess.Popen[bytes]) -> None:
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+
+
+def guess(url: str, game: dict, seat: int) -> int:
+    response = httpx.post(
+        f"{url}/games/{game['game_id']}/commands",
+        json={"type": "commit_guess", "guess": 2},
+        headers=auth(game["seats"][seat]["token"]),
+    )
+    assert response.status_code == 200, response.text
+    return int(response.json()["version"])
+
+
+def test_a_server_killed_before_projecting_a_command_catches_up_after_a_restart(tmp_path: Path) -> None:
+    events, log = tmp_path / "events.sqlite", tmp_path / "server.log"
+    first, url = start_server(events, log)
+    try:
+        game = httpx.post(f"{url}/games", json={"game": "sealed_guess", "players": 2, "seed": "crash"}).json()
+        version = guess(url, game, 0)
+        assert httpx.get(f"{url}/games/{game['game_id']}", params={"min_version": version}).status_code == 200
+        wait_until_ready(url)  # every read model has the command (readiness counts from the first ask)
+    finally:
+        kill(first)
+
+    # A server whose projection never runs: the command commits, the server dies before any
+    # projection of it (the same point as a crash right after the commit).
+    second, url = start_server(events, log, project_in_serve=False)
+    try:
+        committed = guess(url, game, 1)
+    finally:
+        kill(second)
+    store = SqliteStore(readmodels_path(str(events)))
+    service = build_service(Settings(database_url=f"sqlite:///{events}"))
+    try:
+        target = service.recorder.max_notification_id()
+        stored = {name: store.position(name) for name in PROJECTION_NAMES}
+        assert all(0 < position < target for position in stored.values()), (stored, target)
+    finally:
+        store.close()
+
+    third, url = start_server(events, log)
+    try:
+        view = httpx.get(f"{url}/games/{game['game_id']}", params={"min_version": committed})
+        assert view.status_code == 200 and view.json()["version"] == committed
+        ready = wait_until_ready(url)
+        assert ready["ready"] and all(p >= target for p in ready["read_models"].values())
+    finally:
+        kill(third)
+
+    # What the restarted server holds is exactly a rebuild from the event store.
+    store = SqliteStore(readmodels_path(str(events)))
+    rebuilt = MemoryStore()
+    try:
+        Projector(service, rebuilt).catch_up()
+        for name in PROJECTION_NAMES:
+            assert store.position(name) == rebuilt.position(name) == target
+            assert store.export(name) == rebuilt.export(name)
+    finally:
+        store.close()
+        service.close()
