@@ -61,11 +61,34 @@ class Invalid(ServiceError):
     code = "BAD_INPUT"
 
 
+class WrongGame(ServiceError):
+    """A command sent to another game's command route."""
+
+    code = "WRONG_GAME"
+
+
+class NotStarted(ServiceError):
+    """A command to a game whose seats are still open."""
+
+    code = "GAME_NOT_STARTED"
+
+
 @dataclass(frozen=True)
 class CreatedGame:
     game_id: str
     version: int
-    tokens: list[str]
+    tokens: list[str]  # empty when the seats are open to join
+    open_seats: list[Seat]
+
+
+@dataclass(frozen=True)
+class JoinedSeat:
+    game_id: str
+    seat: Seat
+    name: str
+    token: str
+    version: int
+    started: bool
 
 
 @dataclass(frozen=True)
@@ -102,19 +125,53 @@ class GameService(Application[UUID]):
     # -- creating -----------------------------------------------------------------------------------
 
     def create_game(
-        self, game: str, players: int, options: dict[str, Any] | None = None, seed: bytes | None = None
+        self,
+        game: str,
+        players: int,
+        options: dict[str, Any] | None = None,
+        seed: bytes | None = None,
+        open_seats: bool = False,
     ) -> CreatedGame:
+        """A new game; every seat's token goes to the creator, or with ``open_seats`` to nobody
+        yet: players ``join`` by name, and the game starts when the last seat is taken."""
         definition = GAMES.get(game)
         if options is not None and not isinstance(options, dict):
             raise Invalid("options must be a JSON object")
-        match, records = Match.create(definition, players, options, seed or secrets.token_bytes(32))
+        match, records = Match.create(definition, players, options, seed or secrets.token_bytes(32), open_seats)
         return self._start(match, records)
 
     def _start(self, match: Match, records: list[Record]) -> CreatedGame:
-        tokens = [secrets.token_urlsafe(24) for _ in range(match.players)]
-        aggregate = GameAggregate.start(uuid4(), match, [token_hash(t) for t in tokens], records)
+        tokens = [] if match.waiting else [secrets.token_urlsafe(24) for _ in range(match.players)]
+        hashes: list[str | None] = [token_hash(t) for t in tokens] if tokens else [None] * match.players
+        aggregate = GameAggregate.start(uuid4(), match, hashes, records)
         self.save(aggregate)
-        return CreatedGame(game_id=str(aggregate.id), version=aggregate.version, tokens=tokens)
+        return CreatedGame(
+            game_id=str(aggregate.id), version=aggregate.version, tokens=tokens, open_seats=match.open_seats
+        )
+
+    def join(self, game_id: str, name: str, seat: Seat | None = None) -> JoinedSeat:
+        """Take an open seat by name; the token is made here and only its hash is kept."""
+        uuid = parse_game_id(game_id)
+        with self._lock(uuid):
+            aggregate = self.load(game_id)
+            token = secrets.token_urlsafe(24)
+            try:
+                seat, records = aggregate.join(name, seat, token_hash(token))
+                self.save(aggregate)
+            except RecordConflictError:
+                self._evict(uuid)
+                raise Conflict("another player joined at the same moment; try again") from None
+            except BaseException:
+                self._evict(uuid)
+                raise
+            return JoinedSeat(
+                game_id=game_id,
+                seat=seat,
+                name=records[0].data["name"],
+                token=token,
+                version=aggregate.version,
+                started=not aggregate.match.waiting,
+            )
 
     def fork(self, game_id: str, version: int) -> CreatedGame:
         """A new game continuing from ``version`` of an ended game, with a fresh seed and new seats.
@@ -174,14 +231,24 @@ class GameService(Application[UUID]):
         payload: dict[str, Any],
         expected_version: int | None = None,
         command_id: str | None = None,
+        game: str | None = None,
     ) -> tuple[Seat, CommandResult]:
+        """Execute a command for the token's seat; ``game``: refuse unless the game is that game."""
         uuid = parse_game_id(game_id)
         with self._lock(uuid):
             aggregate = self.load(game_id)
+            if game is not None and aggregate.match.game.id != game:
+                actual = aggregate.match.game.id
+                raise WrongGame(
+                    f"game {game_id} is a {actual} game: send its commands to /games/{game_id}/commands/{actual}"
+                )
             if token is None:
                 raise Unauthorized("sending a command needs the seat's bearer token")
             seat = self.seat_for_token(aggregate, token)
             assert seat is not None
+            if aggregate.match.waiting:
+                open_list = ", ".join(map(str, aggregate.match.open_seats))
+                raise NotStarted(f"the game starts when every seat is taken; still open: seat {open_list}")
             if command_id is not None and command_id in aggregate.match.command_positions:
                 return seat, self._first_result(game_id, aggregate, seat, payload, command_id)
             if expected_version is not None and expected_version != aggregate.version:

@@ -20,6 +20,13 @@ class Settings(BaseSettings):
     snapshot_interval: int = 100
     aggregate_cache_size: int = 1000
     postgres_pool_size: int = 10
+    # Browser origins allowed to call the API (CORS), comma separated, e.g.
+    # "https://play.example.org,http://localhost:5173"; unset: none (CORS off).
+    cors_origins: str = ""
+
+    @property
+    def cors_origin_list(self) -> list[str]:
+        return [origin.strip() for origin in self.cors_origins.split(",") if origin.strip()]
 
 
 def eventsourcing_env(settings: Settings) -> dict[str, str]:

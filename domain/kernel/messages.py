@@ -110,6 +110,8 @@ def parse_command(command_types: dict[str, type[Command]], payload: dict[str, An
     if not isinstance(payload, dict):
         raise RuleViolation(BAD_INPUT, "a command must be a JSON object")
     kind = payload.get("type")
+    if not isinstance(kind, str):
+        raise RuleViolation(BAD_INPUT, f"a command needs its type as a string, not {kind!r}")
     if kind not in command_types:
         known = ", ".join(sorted(command_types))
         raise RuleViolation("UNKNOWN_COMMAND", f"unknown command type {kind!r}; this game knows: {known}")

@@ -4,4 +4,3 @@ from __future__ import annotations
 
 Seat = int
 Viewer = int | None  # a seat, or None for a spectator
-

@@ -21,7 +21,7 @@ from domain.kernel.log import (
     data_digest,
     record_hash,
 )
-from domain.kernel.match import Match
+from domain.kernel.match import SEAT_TAKEN, Match
 from domain.kernel.messages import parse_command
 
 
@@ -129,11 +129,21 @@ def _check_reexecution(
         for raw in records[:start]:
             match.apply_record(Record.from_dict(raw))
     else:
-        match, replayed = Match.create(game, created["players"], created["options"], seed)
+        open_seats = bool(created.get("open_seats"))
+        match, replayed = Match.create(game, created["players"], created["options"], seed, open_seats)
         start = 0
     position = start + len(replayed)
     while position < len(records):
         data = records[position]["data"]
+        if records[position]["type"] == SEAT_TAKEN and match.waiting:
+            try:
+                batch = match.take_seat(data["name"], data["seat"])[1]
+            except RuleViolation as refusal:
+                problems.append(f"position {position + 1}: the recorded join is refused on re-execution ({refusal})")
+                return False
+            replayed.extend(batch)
+            position += len(batch)
+            continue
         if records[position]["type"] != COMMAND_ACCEPTED:
             problems.append(f"position {position + 1}: {records[position]['type']} was not caused by any command")
             return False

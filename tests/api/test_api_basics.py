@@ -151,7 +151,7 @@ def test_legal_moves_are_only_for_the_bearers_seat(client: TestClient) -> None:
 
 def test_openapi_documents_the_routes(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
-    for path in ["/games", "/games/{game_id}/commands", "/games/{game_id}/verify", "/games/{game_id}/fork"]:
+    for path in ["/games", "/games/{game_id}/commands/peloponnes", "/games/{game_id}/verify", "/games/{game_id}/fork"]:
         assert path in paths
 
 
