@@ -37,7 +37,7 @@ from domain.kernel.seats import Viewer
 from domain.kernel.verification import verify_records
 from infra.readside import BOARDS, SCOREBOARDS, ReadModelBehind, ReadSide, embedded_read_side
 from infra.service import CreatedGame as CreatedGameResult
-from infra.service import GameService, Invalid
+from infra.service import GameService, Invalid, Unauthorized
 from infra.settings import Settings
 
 VIEWER_PAGE = pathlib.Path(__file__).parent / "static" / "viewer.html"
@@ -178,7 +178,6 @@ def create_app(
     @app.get(
         "/games/{game_id}/stream",
         summary="Live updates (server-sent events) as the bearer may see them",
-        response_class=StreamingResponse,
         **documented(
             None,
             *READ_ERRORS,
@@ -233,6 +232,8 @@ def create_app(
                     yield ": keep-alive\n\n"
 
     def execute(game_id: str, credentials: HTTPAuthorizationCredentials | None, body: Any, game: str | None) -> Any:
+        if credentials is None:
+            raise Unauthorized("sending a command needs the seat's bearer token (Authorization: Bearer TOKEN)")
         if not isinstance(body, dict):
             raise Invalid("a command must be a JSON object")
         payload = dict(body)
@@ -321,7 +322,6 @@ def create_app(
 
     @app.get(
         "/games/{game_id}/export",
-        response_class=PlainTextResponse,
         summary="The game record as JSON lines",
         **documented(
             None, 400, 401, 404, media_type="application/x-ndjson", description="One Record per line (JSON lines)"

@@ -248,6 +248,29 @@ ERROR_STATUSES: dict[int, str] = {
 }
 
 
+EVENT_STREAM = "text/event-stream"
+# One server-sent event of /stream (OpenAPI 3.2's itemSchema): its data is JSON.
+SERVER_SENT_EVENT: dict[str, Any] = {
+    "type": "object",
+    "required": ["event", "data"],
+    "properties": {
+        "event": {"enum": ["record", "view", "end"]},
+        "id": {"type": "string", "description": "the version the event brings the client to"},
+        "data": {
+            "type": "string",
+            "contentMediaType": "application/json",
+            "contentSchema": {
+                "anyOf": [
+                    {"$ref": "#/components/schemas/Record"},
+                    {"$ref": "#/components/schemas/BoardView"},
+                    {"type": "object", "required": ["version"], "properties": {"version": {"type": "integer"}}},
+                ]
+            },
+        },
+    },
+}
+
+
 def documented(
     ok: Any,
     *errors: int,
@@ -259,6 +282,8 @@ def documented(
     success: dict[str, Any] = {"description": description}
     if media_type == "application/json":
         success["model"] = ok
+    elif media_type == EVENT_STREAM:
+        success["content"] = {EVENT_STREAM: {"itemSchema": SERVER_SENT_EVENT}}
     else:
         success["content"] = {media_type: {"schema": {"type": "string"}}}
     responses: dict[int | str, dict[str, Any]] = {status: success}

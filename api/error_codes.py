@@ -27,12 +27,17 @@ RESPONSE_HELPER = "error_response"
 
 
 def _modules() -> list[str]:
+    """The four layers' modules, and those of every registered game (a game may live elsewhere)."""
+    from domain.catalog import GAMES
+
     names: list[str] = []
     for layer in LAYERS:
         names.append(layer)
         package = importlib.import_module(layer)
         names += [m.name for m in pkgutil.walk_packages(package.__path__, prefix=f"{layer}.")]
-    return names
+    for game in GAMES.all():
+        names += [f.__module__ for f in (game.decide, game.evolve, game.advance, game.normalize_options)]
+    return list(dict.fromkeys(names))
 
 
 def _called_name(call: ast.Call) -> str | None:

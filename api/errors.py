@@ -6,6 +6,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Route
 
 from api.contract import validation_message
 from domain.kernel import errors as kernel_errors
@@ -35,6 +36,8 @@ SERVICE_STATUS: dict[type[service.ServiceError], int] = {
     service.Forbidden: 403,
     service.Invalid: 400,
     service.WrongGame: 409,
+    service.UnknownVersion: 404,
+    service.UnfitForGame: 422,
     service.NotStarted: 409,
     ReadModelBehind: 503,
     VersionNotReached: 409,
@@ -43,6 +46,15 @@ SERVICE_STATUS: dict[type[service.ServiceError], int] = {
 
 # Starlette's own refusals (no route, a method the route does not take), in the envelope too.
 HTTP_ERROR_CODES = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route takes at this path (Starlette's 405 names one route's only)."""
+    methods: set[str] = set()
+    for route in request.app.routes:
+        if isinstance(route, Route) and route.methods and route.matches(request.scope)[0] != Match.NONE:
+            methods |= route.methods
+    return sorted(methods)
 
 
 def error_response(status: int, code: str, message: str) -> JSONResponse:
@@ -63,12 +75,14 @@ def install_error_handlers(app: FastAPI) -> None:
         return error_response(400, kernel_errors.BAD_INPUT, validation_message(exc))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = HTTP_ERROR_CODES.get(exc.status_code)
         if code is None:
             response = error_response(exc.status_code, "HTTP_ERROR", str(exc.detail))
         else:
             response = error_response(exc.status_code, code, str(exc.detail))
         if exc.headers:
-            response.headers.update(exc.headers)  # e.g. Allow on 405
+            response.headers.update(exc.headers)
+        if exc.status_code == 405:
+            response.headers["Allow"] = ", ".join(allowed_methods(request))
         return response

@@ -26,6 +26,7 @@ DOCS_ASSETS = "/docs/assets"
 SWAGGER_UI_FILES = Path(str(importlib.resources.files("fastapi_offline") / "static"))
 REF = "#/components/schemas/{model}"
 FASTAPI_VALIDATION_SCHEMAS = ("HTTPValidationError", "ValidationError")
+COMMAND_OPERATION = "send_"  # operation ids of the command routes, which need a seat token
 
 
 def command_schemas() -> dict[str, Any]:
@@ -51,6 +52,9 @@ def contract_document(app: FastAPI) -> dict[str, Any]:
         schemas.pop(name, None)
     for path in document["paths"].values():
         for operation in path.values():
+            if "security" in operation and not operation.get("operationId", "").startswith(COMMAND_OPERATION):
+                # No token is a spectator: the token is optional everywhere but on the command routes.
+                operation["security"] = [{}, *operation["security"]]
             responses = operation.get("responses", {})
             validation = responses.get("422", {}).get("content", {}).get("application/json", {}).get("schema", {})
             if validation.get("$ref", "").endswith("/HTTPValidationError"):

@@ -19,7 +19,15 @@ from domain.kernel.log import Record
 from domain.kernel.seats import Viewer
 from infra.projector import HEADS, Projector
 from infra.readmodels import MemoryStore, ReadModelStore, RedisStore
-from infra.service import GameNotFound, GameService, Invalid, ServiceError, Unauthorized, parse_game_id, token_hash
+from infra.service import (
+    GameNotFound,
+    GameService,
+    ServiceError,
+    Unauthorized,
+    UnknownVersion,
+    parse_game_id,
+    token_hash,
+)
 from infra.settings import Settings
 from projections.board import SEATS, VIEWS, BoardProjection, board_view, view_key
 from projections.checkpoint import decode_match
@@ -170,7 +178,7 @@ class ReadSide:
         if version > current and self.service.records(game_id, after=version - 1, through=version):
             current = self.wait_for(REPLAY_FRAMES, game_id, version)  # the game has it; the frames lag
         if not 1 <= version <= current:
-            raise Invalid(f"game {game_id} has no version {version}; its version is {current}")
+            raise UnknownVersion(f"game {game_id} has no version {version}; its version is {current}")
         start = nearest_frame(version)
         match = decode_match(self._document(REPLAY_FRAMES, FRAMES, frame_key(game_id, start)))
         for record in self.service.records(game_id, after=start, through=version):

@@ -19,7 +19,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import JSONTranscoder, RecordConflictError
 
 from domain.catalog import GAMES
-from domain.kernel.errors import RuleViolation
+from domain.kernel.errors import BAD_INPUT, RuleViolation
 from domain.kernel.log import COMMAND_ACCEPTED, Record
 from domain.kernel.match import Match
 from domain.kernel.messages import parse_command
@@ -58,6 +58,19 @@ class Conflict(ServiceError):
 
 
 class Invalid(ServiceError):
+    code = "BAD_INPUT"
+
+
+class UnknownVersion(ServiceError):
+    """A version the game does not have (yet)."""
+
+    code = "UNKNOWN_VERSION"
+
+
+class UnfitForGame(ServiceError):
+    """A well-formed command whose fields name what this game does not have (a space off the
+    board, an unknown tile): the game's rules refused it as bad input."""
+
     code = "BAD_INPUT"
 
 
@@ -183,7 +196,7 @@ class GameService(Application[UUID]):
         if not source.match.is_over:
             raise Conflict("only a game that has ended can be forked")
         if not isinstance(version, int) or not 1 <= version <= source.version:
-            raise Invalid(f"version must be between 1 and {source.version}")
+            raise UnknownVersion(f"game {game_id} has no version {version}; fork a version from 1 to {source.version}")
         history = self.records(game_id, through=version)
         forked_from = {"game_id": game_id, "version": version, "fingerprint": history[-1].hash}
         match, records = Match.fork(self.load(game_id, version).match, history, secrets.token_bytes(32), forked_from)
@@ -199,7 +212,7 @@ class GameService(Application[UUID]):
         except AggregateNotFoundError:
             raise GameNotFound(f"there is no game {game_id!r}") from None
         if version is not None and aggregate.version != version:
-            raise Invalid(f"game {game_id} has no version {version}; its version is {aggregate.version}")
+            raise UnknownVersion(f"game {game_id} has no version {version}; its version is {aggregate.version}")
         return aggregate
 
     @contextmanager
@@ -259,8 +272,10 @@ class GameService(Application[UUID]):
             try:
                 records = aggregate.execute(seat, command, command_id)
                 self.save(aggregate)
-            except RuleViolation:
+            except RuleViolation as refusal:
                 self._evict(uuid)
+                if refusal.code == BAD_INPUT:  # past the parser: the shape was right, the content is not
+                    raise UnfitForGame(refusal.message) from None
                 raise
             except RecordConflictError:
                 self._evict(uuid)
