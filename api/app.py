@@ -18,7 +18,6 @@ from api.contract import (
     BoardView,
     CatalogEntry,
     CreatedGame,
-    LegalMoves,
     LobbyEntry,
     Record,
     Scoreboard,
@@ -114,6 +113,9 @@ def create_app(
         version="0.1.0",
         docs_url=None,
         redoc_url=None,
+        # A command model is one schema whether a client sends it or reads it (legal moves).
+        separate_input_output_schemas=False,
+        generate_unique_id_function=lambda route: route.name,
     )
     install_error_handlers(app)
     install_contract(app, Settings().cors_origin_list if cors_origins is None else cors_origins)
@@ -290,7 +292,7 @@ def create_app(
     @app.get(
         "/games/{game_id}/legal-moves",
         summary="The bearer's legal commands now",
-        **documented(LegalMoves, 400, 401, 404),
+        **documented(contract.legal_moves_union(), 400, 401, 404),
     )
     def legal_moves(game_id: str, credentials: Token) -> dict[str, Any]:
         with service.reading(game_id) as aggregate:
@@ -298,11 +300,12 @@ def create_app(
             match = aggregate.match
             may_act = {*match.game.awaited(match.state), *match.game.optional(match.state)}
             if seat is None or seat not in may_act or match.is_over:
-                return {"version": match.version, "seat": seat, "moves": []}
+                return {"game": match.game.id, "version": match.version, "seat": seat, "moves": []}
             # A sample (where the space is huge) drawn from a stream that is no secret of the game.
             rng = Chance(f"legal-moves:{game_id}:{match.version}".encode())
             moves = match.game.legal_moves(match.state, seat, rng)
             return {
+                "game": match.game.id,
                 "version": match.version,
                 "seat": seat,
                 "moves": [{"type": m.type, **m.to_dict()} for m in moves],
