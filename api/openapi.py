@@ -53,6 +53,10 @@ def contract_document(app: FastAPI) -> dict[str, Any]:
                 # No token is a spectator: the token is optional everywhere but on the command routes.
                 operation["security"] = [{}, *operation["security"]]
             responses = operation.get("responses", {})
+            for status, response in responses.items():
+                content = response.get("content", {})
+                if status.startswith("2") and len(content) > 1 and content.get("application/json") == {"schema": {}}:
+                    del content["application/json"]  # FastAPI's guess beside the media type the route sends
             validation = responses.get("422", {}).get("content", {}).get("application/json", {}).get("schema", {})
             if validation.get("$ref", "").endswith("/HTTPValidationError"):
                 del responses["422"]
