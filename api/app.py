@@ -45,7 +45,7 @@ Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
 class CreateGame(StrictBody):
-    game: str = Field(description="game id, e.g. peloponnes", json_schema_extra={"enum": GAMES.ids()})
+    game: str = Field(description="game id, e.g. peloponnes", json_schema_extra={"enum": list[Any](GAMES.ids())})
     players: int = Field(
         description="number of seats (the game's range: GET /games/catalog)",
         json_schema_extra={

@@ -212,16 +212,15 @@ class Scoreboard(BaseModel):
 
 def legal_moves_model(game_id: str) -> type[BaseModel]:
     """The legal moves of one game: its own command union, so a client gets typed moves."""
+    game_type: Any = Literal[game_id]
+    moves_type: Any = list[command_union(game_id)]  # type: ignore[misc]
     return create_model(
         f"{model_prefix(game_id)}LegalMoves",
         __doc__=f"The bearer's legal commands in a {GAMES.get(game_id).title} game.",
-        game=(Literal[game_id], Field(description="the game, telling the games' listings apart")),
+        game=(game_type, Field(description="the game, telling the games' listings apart")),
         version=(int, Field(description="the game's version the listing is for")),
         seat=(int | None, Field(description="the bearer's seat; null: a spectator (no moves)")),
-        moves=(
-            list[command_union(game_id)],  # type: ignore[valid-type]
-            Field(description="commands the game accepts from the bearer now; each is a valid body"),
-        ),
+        moves=(moves_type, Field(description="commands the game accepts from the bearer now; each is a valid body")),
     )
 
 

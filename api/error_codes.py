@@ -5,6 +5,8 @@ Sources, read from the source text of every module of the four layers:
 
 - the code given to ``RuleViolation(CODE, ...)``, or to a helper that passes its first parameter
   on to ``RuleViolation`` (e.g. a game's ``refuse(code, message)``);
+- a code a ``...refusal`` function returns (``road_refusal(...) -> "E_OCCUPIED"``): the convention
+  for rules that compute which refusal applies before raising it;
 - the ``code = "..."`` of every error class (``ServiceError`` and its kind);
 - the code given to ``error_response(status, CODE, ...)`` (the API's own answers), and the values
   of a ``..._CODES`` dict (status -> code);
@@ -16,13 +18,16 @@ from __future__ import annotations
 
 import ast
 import importlib
+import importlib.util
 import pkgutil
+import re
 from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ("domain", "projections", "infra", "api")
 RULE_ERROR = "RuleViolation"
+CODE_SHAPE = re.compile(r"[A-Z][A-Z0-9]*(_[A-Z0-9]+)+")
 RESPONSE_HELPER = "error_response"
 
 
@@ -80,6 +85,12 @@ def _codes_in(module_name: str, source: str, raisers: set[str]) -> set[str]:
     tree = ast.parse(source)
     codes: set[str] = set()
     for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and "refusal" in node.name:
+            for returned in ast.walk(node):
+                if isinstance(returned, ast.Return) and returned.value is not None:
+                    code = _code_of(returned.value, module_name)
+                    if code is not None and CODE_SHAPE.fullmatch(code):
+                        codes.add(code)
         if isinstance(node, ast.Call) and node.args:
             called = _called_name(node)
             argument: ast.expr | None = None
@@ -122,4 +133,4 @@ def error_codes() -> tuple[str, ...]:
     codes: set[str] = set()
     for name, source in sources.items():
         codes |= _codes_in(name, source, raisers)
-    return tuple(sorted(c for c in codes if c.isupper() or "_" in c))
+    return tuple(sorted(c for c in codes if CODE_SHAPE.fullmatch(c)))
