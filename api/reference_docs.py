@@ -42,13 +42,15 @@ def type_name(hint: Any) -> str:
         return "any"
     if origin is typing.Literal:
         return " \\| ".join(json.dumps(a) for a in args)
-    if origin in (typing.Union, getattr(__import__("types"), "UnionType")):
+    if origin in (typing.Union, __import__("types").UnionType):
         return " \\| ".join(type_name(a) for a in args)
     if origin is list:
         return f"list of {type_name(args[0])}" if args else "list"
     if origin is dict:
         return f"map of {type_name(args[0])} to {type_name(args[1])}" if args else "map"
-    return {int: "integer", str: "string", bool: "boolean", float: "number"}.get(hint, getattr(hint, "__name__", str(hint)))
+    return {int: "integer", str: "string", bool: "boolean", float: "number"}.get(
+        hint, getattr(hint, "__name__", str(hint))
+    )
 
 
 def describe_fields(cls: type[Command] | type[Event]) -> list[str]:
@@ -157,7 +159,7 @@ def shape_example(command: type[Command]) -> dict[str, Any]:
         elif origin is dict:
             payload[field.name] = {}
         else:
-            payload[field.name] = placeholders.get(hint, None)
+            payload[field.name] = placeholders.get(hint)
     return payload
 
 
@@ -241,7 +243,10 @@ def reference(game: GameDefinition[Any]) -> str:
         "|---|---|",
     ]
     for name in sorted(samples.view_fields):
-        lines.append(f"| `{name}` | {', '.join(sorted(samples.view_fields[name]))} |")
+        types = samples.view_fields[name]
+        if any(t.startswith("list of") for t in types):
+            types = types - {"list"}  # an empty list says nothing the others do not
+        lines.append(f"| `{name}` | {', '.join(sorted(types))} |")
     lines.append("")
     return "\n".join(lines)
 
