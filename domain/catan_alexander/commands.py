@@ -24,7 +24,7 @@ class MoveAlexander(Command):
 
 @dataclass(frozen=True, slots=True)
 class Discard(Command):
-    """After a 7: give up half of a hand of more than 7 resource cards (rounded down)."""
+    """After a 7: give up half your resource cards (rounded down) when you hold more than 11 (base board: 7)."""
 
     type = "discard"
     cards: dict[str, int] = field(metadata={"description": "{resource: count}, no gold, adding up to the number owed"})
