@@ -11,7 +11,7 @@ import secrets
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -91,7 +91,7 @@ class CreatedGame:
     game_id: str
     version: int
     tokens: list[str]  # empty when the seats are open to join
-    open_seats: list[Seat]
+    open_seats: list[Seat] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
