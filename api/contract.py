@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from domain.catalog import GAMES
 from domain.kernel.game import GameDefinition
-from domain.kernel.messages import Command
+from domain.kernel.messages import Command, Event
 from infra.service import Invalid
 
 # One rule for every body a client sends (commands, creation, forks, joins): exact JSON types
@@ -82,6 +82,32 @@ def command_model(game: GameDefinition[Any], command: type[Command]) -> type[Bas
         __doc__=(doc or f"The {command.type} command of {game.title}.") + private,
         **fields,
     )
+
+
+def event_model(game: GameDefinition[Any], event: type[Event]) -> type[BaseModel]:
+    """The ``data`` of a record whose ``type`` is this event. Fields the event hides from some
+    viewers (``hidden``) may be absent: they are left out of the public form."""
+    hints = typing.get_type_hints(event)
+    fields: dict[str, Any] = {}
+    for field in dataclasses.fields(event):
+        hidden = field.name in event.hidden
+        hint = hints[field.name] | None if hidden else hints[field.name]
+        fields[field.name] = (hint, Field(default=None if hidden else ..., description=_field_description(field)))
+    doc = (event.__doc__ or "").strip()
+    if doc.startswith(f"{event.__name__}("):
+        doc = ""
+    return create_model(
+        model_prefix(game.id) + event.type,
+        __doc__=(doc or f"The data of a {event.type} record of {game.title}.")
+        + (f" Hidden from other seats until the end: {', '.join(event.hidden)}." if event.hidden else ""),
+        **fields,
+    )
+
+
+@cache
+def event_models(game_id: str) -> tuple[type[BaseModel], ...]:
+    game = GAMES.get(game_id)
+    return tuple(event_model(game, event) for event in game.events)
 
 
 @cache
@@ -154,7 +180,10 @@ class Record(BaseModel):
     """One entry of a game's log as the bearer may see it."""
 
     position: int = Field(ge=1, description="1-based; the game's version once this record is applied")
-    type: str = Field(description="GameCreated, CommandAccepted, SeatTaken or one of the game's event types")
+    type: str = Field(
+        description="GameCreated, CommandAccepted, SeatTaken or one of the game's events, whose data is the "
+        "schema named after the game and the event (e.g. PeloponnesBidPlaced)"
+    )
     data: dict[str, Any] | None = Field(
         description="the record's fields (a private record's public form for those who may not see it)"
     )
@@ -164,6 +193,37 @@ class Record(BaseModel):
     public: dict[str, Any] | None = Field(default=None, description="the public form (private records only)")
     digest: str | None = Field(default=None, description="HMAC of the hidden data (private records only)")
     chance: dict[str, int] | None = Field(default=None, description="chance counters after this record")
+
+
+class GameCreatedData(BaseModel):
+    """The data of the first record of every game."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    seed_commitment: str = Field(description="sha256 of the secret seed, revealed by GameEnded")
+    forked_from: dict[str, Any] | None = Field(default=None, description="a fork: {game_id, version, fingerprint}")
+    open_seats: bool | None = Field(default=None, description="true: the seats are taken by joining")
+
+
+class CommandAcceptedData(BaseModel):
+    """The data of the record before a command's events."""
+
+    seat: int
+    command: dict[str, Any] = Field(
+        description="the command as sent (its game's command schema); others see only the type of a sealed one"
+    )
+    command_id: str | None = Field(default=None, description="the client's id, for its sender only")
+
+
+class SeatTakenData(BaseModel):
+    """The data of a join (games created with open seats)."""
+
+    seat: int
+    name: str
+
+
+PLATFORM_RECORDS: tuple[type[BaseModel], ...] = (GameCreatedData, CommandAcceptedData, SeatTakenData)
 
 
 class CommandResult(BaseModel):

@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter
 
-from api.contract import command_union, union_name
+from api.contract import PLATFORM_RECORDS, command_union, event_models, union_name
 from api.error_codes import error_codes
 from domain.catalog import GAMES
 
@@ -31,12 +31,18 @@ COMMAND_OPERATION = "send_"  # operation ids of the command routes, which need a
 
 def command_schemas() -> dict[str, Any]:
     """Every game's commands and its union (``PeloponnesCommand`` ...) as component schemas."""
-    schemas: dict[str, Any] = {}
+    schemas: dict[str, Any] = {model.__name__: model.model_json_schema(ref_template=REF) for model in PLATFORM_RECORDS}
     for game in GAMES.ids():
         schema = TypeAdapter(command_union(game)).json_schema(ref_template=REF)
         schemas.update(schema.pop("$defs", {}))
         schema["description"] = f"A command of {GAMES.get(game).title}, told apart by `type`."
         schemas[union_name(game)] = schema
+        for model in event_models(game):
+            if model.__name__ in schemas:
+                raise ValueError(f"two schemas are named {model.__name__}")
+            event_schema = model.model_json_schema(ref_template=REF)
+            schemas.update(event_schema.pop("$defs", {}))
+            schemas[model.__name__] = event_schema
     return schemas
 
 

@@ -71,6 +71,17 @@ def test_every_command_is_in_the_openapi_with_its_fields(document: dict[str, Any
     assert {"400", "401", "404", "409", "422"} <= set(route["responses"])
 
 
+@pytest.mark.parametrize("game", GAME_PACKAGES)
+def test_every_event_is_in_the_openapi_with_its_fields(document: dict[str, Any], game: str) -> None:
+    schemas = document["components"]["schemas"]
+    for event_type, event in GAMES.get(game).event_types.items():
+        schema = schemas[f"{model_prefix(game)}{event_type}"]
+        assert set(schema["properties"]) == {f.name for f in dataclasses.fields(event)}
+        assert set(schema.get("required", [])) == {f.name for f in dataclasses.fields(event)} - set(event.hidden)
+    for platform in ["GameCreatedData", "CommandAcceptedData", "SeatTakenData"]:
+        assert platform in schemas
+
+
 def test_no_route_documents_fastapis_422_detail(document: dict[str, Any]) -> None:
     assert "HTTPValidationError" not in document["components"]["schemas"]
     for path in document["paths"].values():
