@@ -27,6 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ("domain", "projections", "infra", "api")
 RULE_ERROR = "RuleViolation"
+CODE = re.compile(r"[A-Z][A-Z0-9]*(_[A-Z0-9]+)*")
+# What a ``...refusal`` function returns must look more like a code than any word does.
 CODE_SHAPE = re.compile(r"[A-Z][A-Z0-9]*(_[A-Z0-9]+)+")
 RESPONSE_HELPER = "error_response"
 
@@ -133,4 +135,4 @@ def error_codes() -> tuple[str, ...]:
     codes: set[str] = set()
     for name, source in sources.items():
         codes |= _codes_in(name, source, raisers)
-    return tuple(sorted(c for c in codes if CODE_SHAPE.fullmatch(c)))
+    return tuple(sorted(c for c in codes if CODE.fullmatch(c)))

@@ -136,6 +136,13 @@ def test_every_code_the_server_sends_is_in_the_enum(client: TestClient, service:
             if moves:
                 move = rng.choice(f"m{step}", moves)
                 client.post(f"/games/{created['game_id']}/commands/{game}", json=move, headers=auth(tokens[seat]))
+    running = create(client)
+    view = client.get(f"/games/{running['game_id']}").json()
+    turn_token = running["seats"][int(next(iter(view["awaited"])))]["token"]
+    first = {"type": "pass_turn", "command_id": "once"}
+    client.post(f"/games/{running['game_id']}/commands/peloponnes", json=first, headers=auth(turn_token))
+    waiting = create(client, open_seats=True)
+    joined = client.post(f"/games/{waiting['game_id']}/join", json={"name": "ann"}).json()
     ended = service.create_game("peloponnes", 2, None, b"ended")
     play_with_bot(service, ended, RandomBot(b"ended"))
     platform = [
@@ -154,10 +161,30 @@ def test_every_code_the_server_sends_is_in_the_enum(client: TestClient, service:
         ),
         client.get(f"/games/{ended.game_id}/versions/100000"),
         client.post(f"/games/{ended.game_id}/join", json={"name": "ann"}),
+        client.post(f"/games/{running['game_id']}/fork", json={"version": 1}),
+        client.post(
+            f"/games/{running['game_id']}/commands/peloponnes",
+            json={"type": "withdraw_bid", "command_id": "once"},
+            headers=auth(turn_token),
+        ),
+        client.post(f"/games/{waiting['game_id']}/join", json={"name": "ANN"}),
+        client.post(f"/games/{waiting['game_id']}/join", json={"name": "bo", "seat": 0}),
+        client.post(
+            f"/games/{waiting['game_id']}/commands/peloponnes",
+            json={"type": "pass_turn"},
+            headers=auth(joined["token"]),
+        ),
+        client.post(
+            f"/games/{running['game_id']}/commands/peloponnes",
+            json={"type": "pass_turn", "expected_version": 1},
+            headers=auth(turn_token),
+        ),
     ]
     seen |= {answer.json()["error"]["code"] for answer in platform}
     assert seen - enum == set()
     assert len(seen) > 15, seen  # the probe did meet many refusals
+    platform_codes = {"CONFLICT", "NAME_TAKEN", "SEAT_TAKEN", "GAME_NOT_STARTED", "STALE_VERSION", "WRONG_GAME"}
+    assert platform_codes <= seen, platform_codes - seen
 
 
 def junk(rng: Chance, label: str) -> Any:
