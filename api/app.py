@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import pathlib
 from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import suppress
 from typing import Annotated, Any, Literal
 
-from fastapi import Body, Depends, FastAPI, Path, Query, Request
+from fastapi import Body, Depends, FastAPI, Header, Path, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security import HTTPAuthorizationCredentials
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
 from api import contract
+from api.auth import SeatBearer
 from api.contract import (
     BoardView,
     CatalogEntry,
@@ -27,6 +29,8 @@ from api.contract import (
     documented,
 )
 from api.errors import install_error_handlers
+from api.lifecycle import ServerStopping, Shutdown
+from api.limits import install_limits, take_creation_slot
 from api.openapi import install_contract
 from api.seat_routes import seat_router
 from domain.catalog import GAMES
@@ -34,13 +38,13 @@ from domain.kernel.chance import Chance
 from domain.kernel.log import canonical, for_viewer
 from domain.kernel.seats import Viewer
 from domain.kernel.verification import verify_records
-from infra.readside import BOARDS, SCOREBOARDS, ReadModelBehind, ReadSide, embedded_read_side
+from infra.readside import BOARDS, SCOREBOARDS, ReadModelBehind, ReadSide, VersionNotReached, embedded_read_side
 from infra.service import CreatedGame as CreatedGameResult
 from infra.service import GameService, Invalid, Unauthorized
 from infra.settings import Settings
 
 VIEWER_PAGE = pathlib.Path(__file__).parent / "static" / "viewer.html"
-bearer = HTTPBearer(auto_error=False, description="A seat token from POST /games; none for a spectator")
+bearer = SeatBearer()
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
@@ -104,9 +108,12 @@ def server_sent_event(event: str, data: Any, event_id: int | None = None) -> str
 
 
 def create_app(
-    service: GameService, read_side: ReadSide | None = None, cors_origins: Sequence[str] | None = None
+    service: GameService,
+    read_side: ReadSide | None = None,
+    settings: Settings | None = None,
+    cors_origins: Sequence[str] | None = None,
 ) -> FastAPI:
-    """The API; ``cors_origins`` None: from ``ALEXANDRIA_CORS_ORIGINS`` (unset: no CORS)."""
+    """The API; ``cors_origins`` None: from the settings (``ALEXANDRIA_CORS_ORIGINS``; unset: no CORS)."""
     app = FastAPI(
         title="Alexandria",
         description="Event-sourced game server for four board games about Alexander the Great.",
@@ -118,7 +125,10 @@ def create_app(
         generate_unique_id_function=lambda route: route.name,
     )
     install_error_handlers(app)
-    install_contract(app, Settings().cors_origin_list if cors_origins is None else cors_origins)
+    settings = settings or Settings()
+    install_contract(app, settings.cors_origin_list if cors_origins is None else cors_origins)
+    bounds = install_limits(app, settings)
+    shutdown = app.state.shutdown = Shutdown()
     reads = read_side or embedded_read_side(service)
     app.state.service = service
     app.state.read_side = reads
@@ -127,6 +137,10 @@ def create_app(
     def viewer_of(game_id: str, credentials: HTTPAuthorizationCredentials | None) -> tuple[Viewer, bool]:
         with service.reading(game_id) as aggregate:
             return service.seat_for_token(aggregate, token_of(credentials)), aggregate.match.is_over
+
+    def current_version(game_id: str) -> int:
+        with service.reading(game_id) as aggregate:
+            return aggregate.version
 
     @app.get(
         "/viewer",
@@ -144,8 +158,14 @@ def create_app(
             for g in GAMES.all()
         ]
 
-    @app.post("/games", summary="Create a game", **documented(CreatedGame, 400, 422, status=201))
+    @app.post(
+        "/games",
+        summary="Create a game",
+        dependencies=[Depends(take_creation_slot)],
+        **documented(CreatedGame, 400, 413, 422, 429, status=201),
+    )
     def create_game(body: CreateGame) -> CreatedGame:
+        bounds.check_new_game(body.seed, body.options)
         created = service.create_game(
             body.game,
             body.players,
@@ -191,11 +211,32 @@ def create_app(
         game_id: str,
         request: Request,
         credentials: Token,
-        after: Annotated[int, Query(ge=0, le=MAX_VERSION, description="send the records after this version first")] = 0,
+        after: Annotated[
+            int,
+            Query(ge=0, le=MAX_VERSION, description="send the records after this version (at most the game's) first"),
+        ] = 0,
+        last_event_id: Annotated[
+            int | None,
+            Header(
+                alias="Last-Event-ID",
+                ge=0,
+                le=MAX_VERSION,
+                description="the id of the last event received (an EventSource sends it when it reconnects): "
+                "takes the place of after",
+            ),
+        ] = None,
         min_version: MinVersion = None,
     ) -> StreamingResponse:
         await reads.caught_up(BOARDS, game_id, min_version)
         viewer = await run_in_threadpool(reads.viewer, game_id, token_of(credentials))
+        if last_event_id is not None:
+            after = last_event_id
+        if after > 0 and not await run_in_threadpool(service.records, game_id, after - 1, after):
+            version = await run_in_threadpool(current_version, game_id)
+            raise VersionNotReached(
+                f"game {game_id} is at version {version}: a stream starts after a version the game has "
+                f"(after={version} sends only what comes next)"
+            )
         return StreamingResponse(
             live_updates(game_id, viewer, after, request),
             media_type="text/event-stream",
@@ -213,7 +254,7 @@ def create_app(
             yield server_sent_event("end", {"version": board["version"]}, board["version"])
             return
         async with reads.subscribe(game_id) as subscription:
-            while not await request.is_disconnected():
+            while not shutdown.requested and not await request.is_disconnected():
                 records = await run_in_threadpool(reads.records, game_id, sent)
                 if records:
                     # Never revealed here, even after the end: a live record is what the viewer
@@ -230,8 +271,14 @@ def create_app(
                     if records[-1].type == "GameEnded":
                         yield server_sent_event("end", {"version": sent}, sent)
                         return
-                elif not await subscription.wait(STREAM_KEEPALIVE_SECONDS):
-                    yield ": keep-alive\n\n"
+                else:
+                    with suppress(ServerStopping):
+                        if not await shutdown.unless_stopping(lambda: subscription.wait(STREAM_KEEPALIVE_SECONDS)):
+                            yield ": keep-alive\n\n"
+        if shutdown.requested:
+            # The client resumes (here once the server is back, or on another worker) from the
+            # id of the last event it has, which an EventSource sends by itself as Last-Event-ID.
+            yield f": server stopping; resume with Last-Event-ID: {sent} or after={sent}\n\n"
 
     def execute(game_id: str, credentials: HTTPAuthorizationCredentials | None, body: Any, game: str | None) -> Any:
         if credentials is None:
@@ -240,6 +287,7 @@ def create_app(
             raise Invalid("a command must be a JSON object")
         payload = dict(body)
         controls = contract.command_controls(payload)
+        bounds.check_command(payload)
         seat, result = service.execute(
             game_id, token_of(credentials), payload, controls.expected_version, controls.command_id, game=game
         )
@@ -263,7 +311,7 @@ def create_app(
             summary=f"Send a {GAMES.get(game_id_).title} command for the bearer's seat",
             operation_id=f"send_{game_id_}_command",
             openapi_extra=contract.command_body_doc(game_id_),
-            **documented(contract.CommandResult, 400, 401, 404, 409, 422),
+            **documented(contract.CommandResult, 400, 401, 404, 409, 413, 422),
         )(command_route(game_id_))
 
     # Any game's commands at one address (the typed routes above are the documented contract).
@@ -336,7 +384,10 @@ def create_app(
         return PlainTextResponse("\n".join(lines) + "\n", media_type="application/x-ndjson")
 
     @app.post(
-        "/games/{game_id}/fork", summary="Fork an ended game", **documented(CreatedGame, 400, 404, 409, status=201)
+        "/games/{game_id}/fork",
+        summary="Fork an ended game",
+        dependencies=[Depends(take_creation_slot)],
+        **documented(CreatedGame, 400, 404, 409, 413, 429, status=201),
     )
     def fork(game_id: str, body: Fork) -> CreatedGame:
         created = service.fork(game_id, body.version)

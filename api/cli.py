@@ -1,13 +1,24 @@
-"""The ``alexandria`` command line."""
+"""The ``alexandria`` command line.
+
+Data goes to stdout, as a table (rich) or, with ``--json``, as JSON; progress and errors go to
+stderr. A refusal (a bad player count, a bad option, an unreadable file) is one line and a
+non-zero exit status, never a traceback.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import click
+import pydantic
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
 
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
@@ -17,42 +28,75 @@ from domain.kernel.log import Record, canonical, for_viewer
 from domain.kernel.match import Match
 from domain.kernel.verification import verify_records
 from infra.bootstrap import build_service
+from infra.service import ServiceError
 from infra.settings import Settings
-from infra.simulation import play_with_bot
+from infra.simulation import SimulationResults, play_with_bot
 
 
-@click.group()
+class Commands(click.Group):
+    """Refusals of the rules or the service become one clear line and exit status 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (RuleViolation, ServiceError) as refusal:
+            raise click.ClickException(f"{refusal.code}: {refusal.message}") from None
+        except pydantic.ValidationError as bad_settings:  # an ALEXANDRIA_* variable of the wrong type
+            problems = "; ".join(
+                f"ALEXANDRIA_{'_'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in bad_settings.errors()
+            )
+            raise click.ClickException(problems) from None
+
+
+def stdout() -> Console:
+    return Console(highlight=False)
+
+
+def print_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2))
+
+
+json_option = click.option("--json", "as_json", is_flag=True, help="print JSON instead of a table")
+
+
+@click.group("alexandria", cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="alexandria", prog_name="alexandria")
 def main() -> None:
     """Alexandria: an event-sourced game server for four board games about Alexander the Great."""
 
 
 @main.command()
 @click.option("--host", default=None, help="interface to listen on (default ALEXANDRIA_HOST or 127.0.0.1)")
-@click.option("--port", default=None, type=int, help="port (default ALEXANDRIA_PORT or 8000)")
+@click.option("--port", default=None, type=click.IntRange(1, 65535), help="port (default ALEXANDRIA_PORT or 8000)")
 def serve(host: str | None, port: int | None) -> None:
-    """Run the HTTP API (embedded default: SQLite file, read models in process)."""
-    import uvicorn
+    """Run the HTTP API (embedded default: SQLite file, read models in process).
 
+    SIGTERM or Ctrl-C stops it gracefully: live streams end at once (clients resume with
+    Last-Event-ID), other requests get ALEXANDRIA_SHUTDOWN_GRACE_SECONDS to finish.
+    """
     from api.app import create_app
+    from api.lifecycle import run_server
+    from infra.readside import build_read_side
 
     settings = Settings()
     host = host or settings.host
     port = port or settings.port
-    from infra.readside import build_read_side
-
-    service = build_service(settings)
-    app = create_app(service, build_read_side(service, settings))
+    try:
+        service = build_service(settings)
+        app = create_app(service, build_read_side(service, settings), settings)
+    except ValueError as bad_setting:  # a database URL or a limit the settings cannot mean
+        raise click.ClickException(str(bad_setting)) from None
     click.echo(f"Alexandria serving on http://{host}:{port} (API docs at http://{host}:{port}/docs)")
     click.echo(f"event store: {settings.database_url}")
     click.echo(f"read models: {'Redis ' + settings.redis_url if settings.redis_url else 'in process'}")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    run_server(app, host, port, settings.shutdown_grace_seconds)
 
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
     options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
-        if not sep:
+        if not sep or not key:
             raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--option")
         try:
             options[key] = json.loads(value)
@@ -62,64 +106,165 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
 
 
 @main.command()
-@click.argument("game")
+@click.argument("game", type=click.Choice(GAMES.ids()))
 @click.option("--players", type=int, required=True)
 @click.option("--option", "option_pairs", multiple=True, help="KEY=VALUE (VALUE as JSON where it parses)")
 @click.option("--seed", default=None, help="a fixed seed (secret by default)")
-def new(game: str, players: int, option_pairs: tuple[str, ...], seed: str | None) -> None:
+@json_option
+def new(game: str, players: int, option_pairs: tuple[str, ...], seed: str | None, as_json: bool) -> None:
     """Create a game in the configured store and print its id and seat tokens."""
+    from api.app import created_game
+
     service = build_service()
-    try:
-        created = service.create_game(game, players, parse_options(option_pairs), seed.encode() if seed else None)
-    except RuleViolation as refusal:
-        raise click.ClickException(f"{refusal.code}: {refusal.message}") from None
-    click.echo(json.dumps({"game_id": created.game_id, "version": created.version, "tokens": created.tokens}))
+    created = created_game(
+        service.create_game(game, players, parse_options(option_pairs), seed.encode() if seed else None)
+    )
+    if as_json:  # exactly what POST /games answers
+        print_json(created.model_dump())
+        return
+    table = Table(title=f"{game} game {created.game_id} (version {created.version})")
+    table.add_column("seat", justify="right")
+    table.add_column("token (hand it to the seat's player only)", no_wrap=True, overflow="fold")
+    for seat in created.seats:
+        table.add_row(str(seat.seat), seat.token)
+    stdout().print(table)
 
 
 @main.command()
 @click.option("--game", "game_id", required=True, type=click.Choice(GAMES.ids()))
 @click.option("--players", type=int, required=True)
-@click.option("--games", "count", type=int, default=1, show_default=True)
+@click.option("--games", "count", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--seed", default="alexandria", show_default=True, help="games use SEED-1, SEED-2, ...")
 @click.option("--option", "option_pairs", multiple=True, help="KEY=VALUE game option")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="write each record here")
+@json_option
 def simulate(
-    game_id: str, players: int, count: int, seed: str, option_pairs: tuple[str, ...], out: Path | None
+    game_id: str, players: int, count: int, seed: str, option_pairs: tuple[str, ...], out: Path | None, as_json: bool
 ) -> None:
-    """Bots play full games through the application service (an in-memory store)."""
-    from tqdm import tqdm
-
+    """Bots play full games through the application service (an in-memory store), then a table
+    of the results: wins per seat, scores, game length, speed."""
     service = build_service(Settings(database_url="sqlite:///:memory:"))
     options = parse_options(option_pairs)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-    total_records = 0
-    for number in tqdm(range(1, count + 1), desc=f"{game_id} x{players}", unit="game", file=sys.stderr):
-        created = service.create_game(game_id, players, options, f"{seed}-{number}".encode())
-        play_with_bot(service, created, RandomBot(f"bot:{seed}-{number}".encode()))
-        records = service.records(created.game_id)
-        total_records += len(records)
-        if out is not None:
-            path = out / f"{game_id}-{number}-{created.game_id}.jsonl"
-            path.write_text("".join(canonical(for_viewer(r, None, reveal_all=True)) + "\n" for r in records))
-    where = f"; records in {out}" if out is not None else ""
-    click.echo(f"{count} {game_id} games played to the end, {total_records} records{where}")
+    results = SimulationResults.empty(game_id, players)
+    started = time.perf_counter()
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task(f"{game_id} x{players}", total=count)
+        for number in range(1, count + 1):
+            created = service.create_game(game_id, players, options, f"{seed}-{number}".encode())
+            play_with_bot(service, created, RandomBot(f"bot:{seed}-{number}".encode()))
+            results.add(service, created.game_id)
+            if out is not None:
+                path = out / f"{game_id}-{number}-{created.game_id}.jsonl"
+                records = service.records(created.game_id)
+                path.write_text("".join(canonical(for_viewer(r, None, reveal_all=True)) + "\n" for r in records))
+            progress.advance(task)
+    results.seconds = time.perf_counter() - started
+    summary = results.to_dict()
+    if as_json:
+        print_json(summary)
+        return
+    show_simulation(summary, out)
+
+
+def show_simulation(summary: dict[str, Any], out: Path | None) -> None:
+    games = summary["games"]
+    table = Table(title=f"{games} {summary['game']} games, {summary['players']} players, played to the end")
+    for heading in ("seat", "wins", "win rate", "mean score", "sd", "min", "max"):
+        table.add_column(heading, justify="right")
+    for seat in summary["seats"]:
+        table.add_row(
+            str(seat["seat"]),
+            str(seat["wins"]),
+            f"{seat['win_rate']:.1%}",
+            f"{seat['score_mean']:.2f}",
+            f"{seat['score_sd']:.2f}",
+            f"{seat['score_min']:g}",
+            f"{seat['score_max']:g}",
+        )
+    if sum(seat["wins"] for seat in summary["seats"]) > games:
+        table.caption = "a shared win counts for each winner"
+    console = stdout()
+    console.print(table)
+    console.print(
+        f"mean game length {summary['mean_commands']:.1f} commands ({summary['mean_records']:.1f} records); "
+        f"{summary['records']} records in {summary['seconds']:.2f} s, {summary['records_per_second']:,.0f} records/s",
+        soft_wrap=True,
+    )
+    if out is not None:
+        console.print(f"records in {out}")
 
 
 def read_record_file(path: Path) -> list[dict[str, Any]]:
     try:
         return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    except (OSError, json.JSONDecodeError) as problem:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as problem:
         raise click.ClickException(f"cannot read {path}: {problem}") from None
 
 
+def passed(report: dict[str, Any]) -> bool:
+    """A report passes when none of its checks (``*_ok``) failed; a check not made yet is None."""
+    return "error" not in report and all(value is not False for key, value in report.items() if key.endswith("_ok"))
+
+
+def verification_line(path: Path, report: dict[str, Any]) -> str:
+    """One line (rich markup) for whatever a verification report holds: each check, then the rest."""
+    if "error" in report:
+        return f"[red]FAIL[/] {escape(str(path))}: {escape(report['error'])}"
+    checks = []
+    for key, value in report.items():
+        if key.endswith("_ok"):
+            name = key.removesuffix("_ok")
+            checks.append(
+                f"{name} not checked" if value is None else f"{name} ok" if value else f"[red]{name} BROKEN[/]"
+            )
+    details = [
+        f"{key.replace('_', ' ')} {escape(shortened(value))}"
+        for key, value in report.items()
+        if not key.endswith("_ok") and key not in ("problems", "file") and value not in (None, [], {})
+    ]
+    problems = [f"[red]{escape(str(problem))}[/]" for problem in report.get("problems", [])]
+    verdict = "[green]ok[/]  " if passed(report) else "[red]FAIL[/]"
+    return f"{verdict} {escape(str(path))}: " + "; ".join(checks + details + problems)
+
+
+def shortened(value: Any) -> str:
+    """Hashes and other long values by their first 16 characters (the JSON output has them whole)."""
+    text = value if isinstance(value, str) else json.dumps(value)
+    return text if len(text) <= 16 else text[:16] + "…"
+
+
+def verification_of(path: Path) -> dict[str, Any]:
+    """The verification report of one record file, or ``{"error"}`` when it is no game record."""
+    try:
+        return verify_records(read_record_file(path), GAMES.get).to_dict()
+    except click.ClickException as unreadable:
+        return {"error": unreadable.message}
+    except (KeyError, TypeError, ValueError, AttributeError, RuleViolation) as malformed:
+        return {"error": f"not a game record ({type(malformed).__name__}: {malformed})"}
+
+
 @main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-def verify(file: Path) -> None:
-    """Check the hash chain and (after the end) the seed of an exported game record, offline."""
-    report = verify_records(read_record_file(file), GAMES.get)
-    click.echo(json.dumps(report.to_dict(), indent=2))
-    if not report.chain_ok or report.seed_ok is False:
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@json_option
+def verify(files: tuple[Path, ...], as_json: bool) -> None:
+    """Check the hash chain and (after the end) the seed of exported game records, offline:
+    one line per file, then a summary; exit status 1 when any file fails."""
+    reports = [{"file": str(path), **verification_of(path)} for path in files]
+    failed = sum(not passed(report) for report in reports)
+    summary = {"files": len(reports), "passed": len(reports) - failed, "failed": failed}
+    if as_json:
+        print_json({"files": reports, "summary": summary})
+    else:
+        console = stdout()
+        for path, report in zip(files, reports, strict=True):
+            console.print(verification_line(path, report), soft_wrap=True)
+        style = "red" if failed else "green"
+        files_checked = f"{len(reports)} file{'s' if len(reports) != 1 else ''}"
+        console.print(f"[{style}]{files_checked}: {summary['passed']} passed, {failed} failed[/]")
+    if failed:
         sys.exit(1)
 
 
@@ -127,7 +272,8 @@ def verify(file: Path) -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--to", "version", type=int, default=None, help="the version to rebuild (default: the last)")
 @click.option("--seat", type=int, default=None, help="show the view of this seat (default: a spectator)")
-def replay(file: Path, version: int | None, seat: int | None) -> None:
+@json_option
+def replay(file: Path, version: int | None, seat: int | None, as_json: bool) -> None:
     """Rebuild a game from an exported record and print the view at a version."""
     from projections.board import board_view
 
@@ -138,6 +284,8 @@ def replay(file: Path, version: int | None, seat: int | None) -> None:
     if not 1 <= version <= len(raw):
         raise click.ClickException(f"--to must be between 1 and {len(raw)}")
     created = raw[0]["data"]
+    if seat is not None and not 0 <= seat < created["players"]:
+        raise click.ClickException(f"--seat must be between 0 and {created['players'] - 1} (the game's seats)")
     match = Match(GAMES.get(created["game"]), created["players"], created["options"], Chance(b"replay"))
     for entry in raw[:version]:
         if entry.get("viewers") is not None and entry.get("data") == entry.get("public"):
@@ -145,7 +293,14 @@ def replay(file: Path, version: int | None, seat: int | None) -> None:
                 f"position {entry['position']} is redacted in this export; replay needs a full record"
             )
         match.apply_record(Record.from_dict(entry))
-    click.echo(json.dumps(board_view(created.get("game_id", file.stem), match, seat), indent=2))
+    view = board_view(created.get("game_id", file.stem), match, seat)
+    if as_json:
+        print_json(view)
+        return
+    console = stdout()
+    viewer = "a spectator" if seat is None else f"seat {seat}"
+    console.print(f"[bold]{created['game']}[/] at version {version} of {len(raw)}, as {viewer} sees it:")
+    console.print_json(canonical(view))
 
 
 @main.command()

@@ -57,8 +57,8 @@ def allowed_methods(request: Request) -> list[str]:
     return sorted(methods)
 
 
-def error_response(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse(status_code=status, content={"error": {"code": code, "message": message}})
+def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(status_code=status, content={"error": {"code": code, "message": message}}, headers=headers)
 
 
 def install_error_handlers(app: FastAPI) -> None:

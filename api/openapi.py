@@ -46,6 +46,18 @@ def command_schemas() -> dict[str, Any]:
     return schemas
 
 
+def not_null(schema: dict[str, Any]) -> None:
+    """A parameter left out is None; sent, it is text and never null: ``int | None`` is an integer."""
+    options = schema.get("anyOf")
+    if options is not None:
+        kept = [option for option in options if option.get("type") != "null"]
+        if len(kept) == 1:
+            del schema["anyOf"]
+            schema.update(kept[0])
+        else:
+            schema["anyOf"] = kept
+
+
 def contract_document(app: FastAPI) -> dict[str, Any]:
     document = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
@@ -55,6 +67,8 @@ def contract_document(app: FastAPI) -> dict[str, Any]:
         schemas.pop(name, None)
     for path in document["paths"].values():
         for operation in path.values():
+            for parameter in operation.get("parameters", []):
+                not_null(parameter["schema"])
             if "security" in operation and not operation.get("operationId", "").startswith(COMMAND_OPERATION):
                 # No token is a spectator: the token is optional everywhere but on the command routes.
                 operation["security"] = [{}, *operation["security"]]

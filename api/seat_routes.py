@@ -22,7 +22,7 @@ def seat_router(service: GameService, reads: ReadSide) -> APIRouter:
     @router.post(
         "/games/{game_id}/join",
         summary="Take an open seat by name; the answer holds the seat's token (shown to the joiner only)",
-        **documented(SeatJoined, 400, 404, 409, status=201),
+        **documented(SeatJoined, 400, 404, 409, 413, status=201),
     )
     def join(game_id: str, body: Join) -> SeatJoined:
         joined = service.join(game_id, body.name, body.seat)

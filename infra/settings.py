@@ -28,6 +28,17 @@ class Settings(BaseSettings):
     def cors_origin_list(self) -> list[str]:
         return [origin.strip() for origin in self.cors_origins.split(",") if origin.strip()]
 
+    # What one request may ask (api/limits.py). A body above max_body_bytes is refused unread (413).
+    max_body_bytes: int = 65_536
+    max_seed_chars: int = 256
+    max_options_bytes: int = 4_096  # the options object as compact JSON
+    max_command_bytes: int = 4_096  # a command's fields as compact JSON
+    # Games created (POST /games, forks) per client address, in the `limits` library's notation
+    # ("60/minute", "10/second;200/hour"); "" for none. Shared through Redis in the scale-out mode.
+    creation_rate_limit: str = "60/minute"
+    # A stop ends live streams at once and waits this long for other requests in flight.
+    shutdown_grace_seconds: int = 5
+
 
 def eventsourcing_env(settings: Settings) -> dict[str, str]:
     """The ``eventsourcing`` environment for the configured event store."""

@@ -28,11 +28,11 @@ def test_a_full_peloponnes_game_over_http_verifies_exports_and_replays(client: T
     record_file = tmp_path / "game.jsonl"
     record_file.write_text(export.text)
     runner = CliRunner()
-    verified = runner.invoke(main, ["verify", str(record_file)])
+    verified = runner.invoke(main, ["verify", str(record_file), "--json"])
     assert verified.exit_code == 0, verified.output
     assert '"seed_ok": true' in verified.output
 
-    replayed = runner.invoke(main, ["replay", str(record_file)])
+    replayed = runner.invoke(main, ["replay", str(record_file), "--json"])
     assert replayed.exit_code == 0, replayed.output
     rebuilt = json.loads(replayed.output)
     assert rebuilt["state"] == final["state"]
@@ -44,6 +44,6 @@ def test_a_full_peloponnes_game_over_http_verifies_exports_and_replays(client: T
     altered["data"]["altered"] = True
     lines[5] = json.dumps(altered)
     record_file.write_text("\n".join(lines) + "\n")
-    tampered = runner.invoke(main, ["verify", str(record_file)])
+    tampered = runner.invoke(main, ["verify", str(record_file), "--json"])
     assert tampered.exit_code == 1
     assert '"first_bad_position": 6' in tampered.output

@@ -1,0 +1,169 @@
+"""What one client may ask of the server: a body size, bounded fields, a rate of game creation.
+
+Every refusal leaves in the error envelope of ``api/errors.py``: a body that is too large is
+``413 PAYLOAD_TOO_LARGE`` (refused before it is read whole), a field that is too large
+``400 BAD_INPUT``, and one game creation too many ``429 RATE_LIMITED`` with ``Retry-After``.
+The bounds are settings (``infra/settings.py``, ``ALEXANDRIA_*``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import limits
+import limits.storage
+import limits.strategies
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from api.errors import error_response
+from domain.kernel.log import canonical
+from infra.service import Invalid, ServiceError
+from infra.settings import Settings
+
+PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
+
+
+class RateLimited(ServiceError):
+    code = "RATE_LIMITED"
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def json_size(value: Any) -> int:
+    return len(canonical(value).encode())
+
+
+@dataclass(frozen=True)
+class FieldBounds:
+    seed_chars: int
+    options_bytes: int
+    command_bytes: int
+
+    def check_new_game(self, seed: str | None, options: Any) -> None:
+        if seed is not None and len(seed) > self.seed_chars:
+            raise Invalid(f"seed must be at most {self.seed_chars} characters (it has {len(seed)})")
+        if options is not None and (size := json_size(options)) > self.options_bytes:
+            raise Invalid(f"options must be at most {self.options_bytes} bytes of JSON (they have {size})")
+
+    def check_command(self, fields: dict[str, Any]) -> None:
+        if (size := json_size(fields)) > self.command_bytes:
+            raise Invalid(f"a command must be at most {self.command_bytes} bytes of JSON (this one has {size})")
+
+
+class CreationLimiter:
+    """Game creations per client address over a moving window; in Redis when the server is one
+    of several workers, so that every worker counts against the same allowance."""
+
+    def __init__(self, rate: str, redis_url: str | None = None, redis_prefix: str = "alexandria") -> None:
+        try:
+            self.rates = limits.parse_many(rate) if rate.strip() else []
+        except ValueError:
+            raise ValueError(
+                f"ALEXANDRIA_CREATION_RATE_LIMIT must be like '60/minute' or '10/second;200/hour' "
+                f"(or empty for no limit), not {rate!r}"
+            ) from None
+        storage: limits.storage.Storage = (
+            limits.storage.RedisStorage(redis_url, key_prefix=f"{redis_prefix}:limits")
+            if redis_url is not None and self.rates
+            else limits.storage.MemoryStorage()
+        )
+        self.limiter = limits.strategies.MovingWindowRateLimiter(storage)
+        self.described = rate
+
+    def take(self, client: str) -> None:
+        """Count one creation for ``client``, or refuse it when the allowance is used up."""
+        for rate in self.rates:
+            if not self.limiter.hit(rate, "create", client):
+                reset_at = self.limiter.get_window_stats(rate, "create", client).reset_time
+                retry_after = max(1, math.ceil(reset_at - time.time()))
+                raise RateLimited(
+                    f"this client may create {self.described} games; try again in {retry_after} s",
+                    retry_after,
+                )
+
+
+def client_address(request: Request) -> str:
+    # Behind a proxy, uvicorn puts the forwarded address here (--forwarded-allow-ips).
+    return request.client.host if request.client is not None else "unknown"
+
+
+def take_creation_slot(request: Request) -> None:
+    """Dependency of every route that creates a game."""
+    limiter: CreationLimiter = request.app.state.creation_limiter
+    limiter.take(client_address(request))
+
+
+class BodySizeLimit:
+    """Refuses a request body above ``max_bytes`` (declared or as it arrives) with 413, before
+    the application parses any of it; a body within the limit is passed on unchanged."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    def too_large(self) -> JSONResponse:
+        return error_response(413, PAYLOAD_TOO_LARGE, f"a request body may have at most {self.max_bytes} bytes")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        declared = headers.get(b"content-length")
+        if declared is None and b"transfer-encoding" not in headers:
+            await self.app(scope, receive, send)  # no body
+            return
+        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
+            await self.too_large()(scope, receive, send)
+            return
+        # Read the body here (it is small, or it is refused), then hand it on as one message.
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client left; let the app see that
+                first: Message | None = message
+                break
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.max_bytes:
+                await self.too_large()(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                first = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
+                break
+
+        async def replay() -> Message:
+            nonlocal first
+            if first is not None:
+                message, first = first, None
+                return message
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+def install_limits(app: FastAPI, settings: Settings) -> FieldBounds:
+    """The body-size limit and the creation rate limit on ``app``; the field bounds for its routes."""
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    bounds = FieldBounds(
+        seed_chars=settings.max_seed_chars,
+        options_bytes=settings.max_options_bytes,
+        command_bytes=settings.max_command_bytes,
+    )
+    app.state.creation_limiter = CreationLimiter(
+        settings.creation_rate_limit, settings.redis_url, settings.redis_prefix
+    )
+
+    @app.exception_handler(RateLimited)
+    async def rate_limited(_: Request, exc: RateLimited) -> JSONResponse:
+        return error_response(429, exc.code, exc.message, headers={"Retry-After": str(exc.retry_after)})
+
+    return bounds
