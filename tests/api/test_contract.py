@@ -19,6 +19,7 @@ from domain.catalog import GAME_PACKAGES, GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.chance import Chance
 from infra.service import GameService
+from infra.settings import Settings
 from infra.simulation import play_with_bot
 from tests.support.http import auth
 
@@ -180,10 +181,18 @@ def test_every_code_the_server_sends_is_in_the_enum(client: TestClient, service:
             headers=auth(turn_token),
         ),
     ]
-    seen |= {answer.json()["error"]["code"] for answer in platform}
+    limited = TestClient(create_app(service, settings=Settings(creation_rate_limit="1/minute", max_body_bytes=2048)))
+    platform += [
+        limited.post("/games", json={"game": "peloponnes", "players": 2}),
+        limited.post("/games", json={"game": "peloponnes", "players": 2}),
+        limited.post("/games", json={"game": "peloponnes", "players": 2, "seed": "x" * 4000}),
+        client.get(f"/games/{ended.game_id}", headers={"Authorization": "Basic abc"}),
+    ]
+    seen |= {answer.json()["error"]["code"] for answer in platform if answer.status_code >= 400}
     assert seen - enum == set()
     assert len(seen) > 15, seen  # the probe did meet many refusals
     platform_codes = {"CONFLICT", "NAME_TAKEN", "SEAT_TAKEN", "GAME_NOT_STARTED", "STALE_VERSION", "WRONG_GAME"}
+    platform_codes |= {"RATE_LIMITED", "PAYLOAD_TOO_LARGE", "BAD_TOKEN"}
     assert platform_codes <= seen, platform_codes - seen
 
 
