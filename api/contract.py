@@ -70,7 +70,11 @@ def command_model(game: GameDefinition[Any], command: type[Command]) -> type[Bas
             default = field.default_factory()
         else:
             default = ...
-        fields[field.name] = (hints[field.name], Field(default=default, description=_field_description(field)))
+        bounds = {"ge": field.metadata.get("minimum"), "le": field.metadata.get("maximum")}
+        fields[field.name] = (
+            hints[field.name],
+            Field(default=default, description=_field_description(field), **bounds),
+        )
     name = model_prefix(game.id) + "".join(part.capitalize() for part in command.type.split("_"))
     doc = (command.__doc__ or "").strip()
     if doc.startswith(f"{command.__name__}("):  # the dataclass's generated signature is no description

@@ -65,6 +65,13 @@ def describe_fields(cls: type[Command] | type[Event]) -> list[str]:
         else:
             default = ""
         note = field.metadata.get("description", "")
+        low, high = field.metadata.get("minimum"), field.metadata.get("maximum")
+        if low is not None and high is not None:
+            note += f" ({low} to {high})"
+        elif low is not None:
+            note += f" (at least {low})"
+        elif high is not None:
+            note += f" (at most {high})"
         rows.append(
             f"| `{field.name}` | {type_name(hints[field.name])} | {'no' if optional else 'yes'}{default} | {note} |"
         )

@@ -19,7 +19,9 @@ class MoveAlexander(Command):
     path: list[list[int]] = field(
         metadata={"description": "the points from Alexander's point to the corner along sides: a shortest route"}
     )
-    slot: int | None = field(default=None, metadata={"description": "0 or 1: the display slot (display only)"})
+    slot: int | None = field(
+        default=None, metadata={"description": "0 or 1: the display slot (display only)", "minimum": 0, "maximum": 1}
+    )
     card: str | None = field(default=None, metadata={"description": "the hand card's symbol (hand only)"})
     joker_symbol: str | None = field(
         default=None,
@@ -33,7 +35,9 @@ class TakeCard(Command):
 
     type = "take_card"
     source: Literal["display", "supply"] = field(metadata={"description": "a display card or the supply's top card"})
-    slot: int | None = field(default=None, metadata={"description": "0 or 1: the display slot (display only)"})
+    slot: int | None = field(
+        default=None, metadata={"description": "0 or 1: the display slot (display only)", "minimum": 0, "maximum": 1}
+    )
 
 
 @dataclass(frozen=True, slots=True)

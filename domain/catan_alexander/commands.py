@@ -46,7 +46,9 @@ class PlaceBid(Command):
     """Scenario auction: bid more than the highest bid so far for the task."""
 
     type = "place_bid"
-    amount: int = field(metadata={"description": "1 to 999, above the current highest bid"})
+    amount: int = field(
+        metadata={"description": "1 to 999, above the current highest bid", "minimum": 1, "maximum": 999}
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +64,7 @@ class PayBid(Command):
 
     type = "pay_bid"
     items: dict[str, int] = field(metadata={"description": "{good: count} the task accepts"})
-    knights: int = field(default=0, metadata={"description": "knights from the army, battle tasks only"})
+    knights: int = field(default=0, metadata={"description": "knights from the army, battle tasks only", "minimum": 0})
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +72,7 @@ class ChooseAdvisorRecipient(Command):
     """The new First Advisor holder chooses who receives the lower advisor (R32)."""
 
     type = "choose_advisor_recipient"
-    seat: int = field(metadata={"description": "an eligible seat"})
+    seat: int = field(metadata={"description": "an eligible seat", "minimum": 0, "maximum": 3})
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +102,7 @@ class ConfirmTrade(Command):
 
     type = "confirm_trade"
     offer_id: int = field(metadata={"description": "the active seat's own open offer"})
-    partner: int = field(metadata={"description": "a seat that accepted it"})
+    partner: int = field(metadata={"description": "a seat that accepted it", "minimum": 0, "maximum": 3})
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +120,7 @@ class BankTrade(Command):
     type = "bank_trade"
     give: str = field(metadata={"description": "the good given, rate x lots of it"})
     receive: str = field(metadata={"description": "the good received, one per lot"})
-    lots: int = field(default=1, metadata={"description": "how many lots, at least 1"})
+    lots: int = field(default=1, metadata={"description": "how many lots, at least 1", "minimum": 1})
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,9 @@ from typing import Any
 
 from domain.kernel import Command
 
+# A seat's cubes: every box holds 0 to 15 of them (section 2.2).
+CUBES = {"minimum": 0, "maximum": 15}
+
 
 @dataclass(frozen=True, slots=True)
 class AllocateResources(Command):
@@ -14,10 +17,10 @@ class AllocateResources(Command):
 
     type = "allocate_resources"
     private = True
-    turn_order: int = field(metadata={"description": "cubes for the turn-order box (a bid for moving early)"})
-    armies: int = field(metadata={"description": "cubes that become armies"})
-    temples: int = field(metadata={"description": "cubes for the temples box (pays for movement and temples)"})
-    cities: int = field(metadata={"description": "cubes for the cities box (pays for movement and cities)"})
+    turn_order: int = field(metadata={"description": "cubes for the turn-order box (a bid for moving early)", **CUBES})
+    armies: int = field(metadata={"description": "cubes that become armies", **CUBES})
+    temples: int = field(metadata={"description": "cubes for the temples box (pays for movement and temples)", **CUBES})
+    cities: int = field(metadata={"description": "cubes for the cities box (pays for movement and cities)", **CUBES})
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,8 +29,8 @@ class ReallocateResources(Command):
 
     type = "reallocate_resources"
     private = True
-    temples: int = field(metadata={"description": "the new temples box; temples + cities stays the same"})
-    cities: int = field(metadata={"description": "the new cities box"})
+    temples: int = field(metadata={"description": "the new temples box; temples + cities stays the same", **CUBES})
+    cities: int = field(metadata={"description": "the new cities box", **CUBES})
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +38,9 @@ class ChooseTurnPosition(Command):
     """The highest turn-order bid picks first: a free position in the turn order."""
 
     type = "choose_turn_position"
-    position: int = field(metadata={"description": "1 = first, up to the number of players"})
+    position: int = field(
+        metadata={"description": "1 = first, up to the number of players", "minimum": 1, "maximum": 5}
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,9 +54,9 @@ class MoveArmies(Command):
             '"path": 1 to 3 provinces along the arrows}'
         }
     )
-    pay_temples: int = field(metadata={"description": "cubes paid from the temples box"})
+    pay_temples: int = field(metadata={"description": "cubes paid from the temples box", **CUBES})
     pay_cities: int = field(
-        metadata={"description": "cubes paid from the cities box; the two add up to the cost (R34)"}
+        metadata={"description": "cubes paid from the cities box; the two add up to the cost (R34)", **CUBES}
     )
 
 

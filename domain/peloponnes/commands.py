@@ -25,7 +25,7 @@ class PlaceBid(Command):
 
     type = "place_bid"
     tile_id: str = field(metadata={"description": "a tile in the auction row or the conquest row"})
-    amount: int = field(metadata={"description": "coins, at least 1"})
+    amount: int = field(metadata={"description": "coins, at least 1", "minimum": 1})
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +75,9 @@ class ResolveSupply(Command):
     """At a supply round (5.9): feed people with luxury and complete unfinished buildings."""
 
     type = "resolve_supply"
-    feed_with_luxury: int = field(metadata={"description": "luxury spent on food, within the range rule R46a allows"})
+    feed_with_luxury: int = field(
+        metadata={"description": "luxury spent on food, within the range rule R46a allows", "minimum": 0}
+    )
     complete: list[str] = field(metadata={"description": "tile ids of own unfinished buildings to complete now"})
 
 
