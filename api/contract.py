@@ -70,10 +70,14 @@ def command_model(game: GameDefinition[Any], command: type[Command]) -> type[Bas
             default = field.default_factory()
         else:
             default = ...
-        bounds = {"ge": field.metadata.get("minimum"), "le": field.metadata.get("maximum")}
         fields[field.name] = (
             hints[field.name],
-            Field(default=default, description=_field_description(field), **bounds),
+            Field(
+                default=default,
+                description=_field_description(field),
+                ge=field.metadata.get("minimum"),
+                le=field.metadata.get("maximum"),
+            ),
         )
     name = model_prefix(game.id) + "".join(part.capitalize() for part in command.type.split("_"))
     doc = (command.__doc__ or "").strip()

@@ -120,7 +120,7 @@ class BankTrade(Command):
     type = "bank_trade"
     give: str = field(metadata={"description": "the good given, rate x lots of it"})
     receive: str = field(metadata={"description": "the good received, one per lot"})
-    lots: int = field(default=1, metadata={"description": "how many lots, at least 1", "minimum": 1})
+    lots: int = field(default=1, metadata={"description": "how many lots", "minimum": 1})
 
 
 @dataclass(frozen=True, slots=True)

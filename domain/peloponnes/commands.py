@@ -25,7 +25,7 @@ class PlaceBid(Command):
 
     type = "place_bid"
     tile_id: str = field(metadata={"description": "a tile in the auction row or the conquest row"})
-    amount: int = field(metadata={"description": "coins, at least 1", "minimum": 1})
+    amount: int = field(metadata={"description": "coins", "minimum": 1})
 
 
 @dataclass(frozen=True, slots=True)
