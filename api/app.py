@@ -289,7 +289,13 @@ def create_app(
         controls = contract.command_controls(payload)
         bounds.check_command(payload)
         seat, result = service.execute(
-            game_id, token_of(credentials), payload, controls.expected_version, controls.command_id, game=game
+            game_id,
+            token_of(credentials),
+            payload,
+            controls.expected_version,
+            controls.command_id,
+            controls.contribution,
+            game=game,
         )
         reads.refresh()
         over = result.records[-1].type == "GameEnded"

@@ -7,6 +7,7 @@ non-zero exit status, never a traceback.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 import time
@@ -26,7 +27,7 @@ from domain.kernel.chance import Chance
 from domain.kernel.errors import RuleViolation
 from domain.kernel.log import Record, canonical, for_viewer
 from domain.kernel.match import Match
-from domain.kernel.verification import verify_records
+from domain.kernel.verification import EXIT_INCOMPLETE, EXIT_PROBLEM, verify_export
 from infra.bootstrap import build_service
 from infra.service import ServiceError
 from infra.settings import Settings
@@ -153,7 +154,9 @@ def simulate(
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task(f"{game_id} x{players}", total=count)
         for number in range(1, count + 1):
-            created = service.create_game(game_id, players, options, f"{seed}-{number}".encode())
+            # Simulations are reproducible: the salt comes from the public --seed, not from secrets.
+            salt = hashlib.sha256(f"simulate:{seed}-{number}".encode()).digest()
+            created = service.create_game(game_id, players, options, f"{seed}-{number}".encode(), salt)
             play_with_bot(service, created, RandomBot(f"bot:{seed}-{number}".encode()))
             results.add(service, created.game_id)
             if out is not None:
@@ -205,8 +208,8 @@ def read_record_file(path: Path) -> list[dict[str, Any]]:
 
 
 def passed(report: dict[str, Any]) -> bool:
-    """A report passes when none of its checks (``*_ok``) failed; a check not made yet is None."""
-    return "error" not in report and all(value is not False for key, value in report.items() if key.endswith("_ok"))
+    """A report passes when its record is complete and verifies."""
+    return report.get("verified") is True
 
 
 def verification_line(path: Path, report: dict[str, Any]) -> str:
@@ -223,11 +226,14 @@ def verification_line(path: Path, report: dict[str, Any]) -> str:
     details = [
         f"{key.replace('_', ' ')} {escape(shortened(value))}"
         for key, value in report.items()
-        if not key.endswith("_ok") and key not in ("problems", "file") and value not in (None, [], {})
+        if not key.endswith("_ok")
+        and key not in ("problems", "file", "statement", "verified", "complete")
+        and value not in (None, [], {})
     ]
     problems = [f"[red]{escape(str(problem))}[/]" for problem in report.get("problems", [])]
-    verdict = "[green]ok[/]  " if passed(report) else "[red]FAIL[/]"
-    return f"{verdict} {escape(str(path))}: " + "; ".join(checks + details + problems)
+    verdict = "[green]ok[/]  " if passed(report) else "[red]FAIL[/]" if problems else "[yellow]incomplete[/]"
+    completeness = ["complete" if report.get("complete") else "incomplete (not ended)"]
+    return f"{verdict} {escape(str(path))}: " + "; ".join(checks + completeness + details + problems)
 
 
 def shortened(value: Any) -> str:
@@ -236,36 +242,45 @@ def shortened(value: Any) -> str:
     return text if len(text) <= 16 else text[:16] + "…"
 
 
-def verification_of(path: Path) -> dict[str, Any]:
-    """The verification report of one record file, or ``{"error"}`` when it is no game record."""
+def verification_of(path: Path, fingerprint: str | None = None, commitment: str | None = None) -> dict[str, Any]:
+    """The verification report of one record file, or ``{"error"}`` when it cannot be read."""
     try:
-        return verify_records(read_record_file(path), GAMES.get).to_dict()
-    except click.ClickException as unreadable:
-        return {"error": unreadable.message}
-    except (KeyError, TypeError, ValueError, AttributeError, RuleViolation) as malformed:
-        return {"error": f"not a game record ({type(malformed).__name__}: {malformed})"}
+        content = path.read_bytes()
+    except OSError as unreadable:
+        return {"error": f"cannot read {path}: {unreadable}"}
+    return verify_export(content, GAMES.get, fingerprint, commitment).to_dict()
 
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--fingerprint", default=None, metavar="HEX", help="the published fingerprint the record must end with")
+@click.option("--commitment", default=None, metavar="HEX", help="the published seed commitment it must start with")
 @json_option
-def verify(files: tuple[Path, ...], as_json: bool) -> None:
-    """Check the hash chain and (after the end) the seed of exported game records, offline:
-    one line per file, then a summary; exit status 1 when any file fails."""
-    reports = [{"file": str(path), **verification_of(path)} for path in files]
-    failed = sum(not passed(report) for report in reports)
-    summary = {"files": len(reports), "passed": len(reports) - failed, "failed": failed}
+def verify(files: tuple[Path, ...], fingerprint: str | None, commitment: str | None, as_json: bool) -> None:
+    """Check exported game records offline (shape, hash chain, seed, and a re-execution of every
+    command): one line per file, then a summary. Exit status 0 when every record is complete and
+    verifies, 1 when any has a problem, 3 when none has but some are incomplete (not ended)."""
+    if (fingerprint or commitment) and len(files) != 1:
+        raise click.UsageError("--fingerprint and --commitment are a published game's: give one FILE with them")
+    reports = [{"file": str(path), **verification_of(path, fingerprint, commitment)} for path in files]
+    failed = sum("error" in report or bool(report["problems"]) for report in reports)
+    verified = sum(passed(report) for report in reports)
+    incomplete = len(reports) - verified - failed
+    summary = {"files": len(reports), "passed": verified, "failed": failed, "incomplete": incomplete}
     if as_json:
         print_json({"files": reports, "summary": summary})
     else:
         console = stdout()
         for path, report in zip(files, reports, strict=True):
             console.print(verification_line(path, report), soft_wrap=True)
-        style = "red" if failed else "green"
+        style = "red" if failed else "yellow" if incomplete else "green"
         files_checked = f"{len(reports)} file{'s' if len(reports) != 1 else ''}"
-        console.print(f"[{style}]{files_checked}: {summary['passed']} passed, {failed} failed[/]")
+        unfinished = f", {incomplete} incomplete" if incomplete else ""
+        console.print(f"[{style}]{files_checked}: {verified} passed, {failed} failed{unfinished}[/]")
     if failed:
-        sys.exit(1)
+        sys.exit(EXIT_PROBLEM)
+    if incomplete:
+        sys.exit(EXIT_INCOMPLETE)
 
 
 @main.command()

@@ -12,8 +12,10 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from domain.catalog import GAMES
+from domain.kernel.chance import CONTRIBUTION_MAX_BYTES, CONTRIBUTION_MIN_BYTES
 from domain.kernel.game import GameDefinition
 from domain.kernel.messages import Command, Event
+from domain.kernel.verification import VerificationReport
 from infra.service import Invalid
 
 # One rule for every body a client sends (commands, creation, forks, joins): exact JSON types
@@ -42,6 +44,14 @@ class CommandControls(StrictBody):
         min_length=1,
         max_length=200,
         description="a client id for the command: a retry with the same id returns the first result",
+    )
+    contribution: str | None = Field(
+        default=None,
+        min_length=2 * CONTRIBUTION_MIN_BYTES,
+        max_length=2 * CONTRIBUTION_MAX_BYTES,
+        pattern="^([0-9a-fA-F]{2})+$",
+        description="random bytes as hex that this seat mixes into the game's chance, once per game "
+        "(README: Seeds and contributed chance)",
     )
 
 
@@ -222,6 +232,7 @@ class CommandAcceptedData(BaseModel):
         description="the command as sent (its game's command schema); others see only the type of a sealed one"
     )
     command_id: str | None = Field(default=None, description="the client's id, for its sender only")
+    contribution: str | None = Field(default=None, description="the chance the seat contributed with this command")
 
 
 class SeatTakenData(BaseModel):
@@ -298,12 +309,8 @@ def legal_moves_union() -> Any:
     return Annotated[Union[models], Field(discriminator="game")]  # noqa: UP007
 
 
-class Verification(BaseModel):
-    chain_ok: bool = Field(description="every record links to its predecessor and its hash is right")
-    seed_ok: bool | None = Field(description="null until the end; then: the seed matches and re-execution agrees")
-    fingerprint: str = Field(description="the hash of the last record")
-    first_bad_position: int | None
-    problems: list[str]
+# The verification report is the verifier's own dataclass: its schema follows the code.
+Verification = VerificationReport
 
 
 class ErrorBody(BaseModel):

@@ -27,6 +27,7 @@ RULE_STATUS = {
     SEATS_FULL: 409,
     SEAT_TAKEN_ALREADY: 409,
     NAME_TAKEN: 409,
+    kernel_errors.ALREADY_CONTRIBUTED: 409,
 }
 SERVICE_STATUS: dict[type[service.ServiceError], int] = {
     service.GameNotFound: 404,

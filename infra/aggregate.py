@@ -106,9 +106,11 @@ class GameAggregate(Aggregate):
             del self._applying_live
         return seat, records
 
-    def execute(self, seat: Seat, command: Command, command_id: str | None) -> list[Record]:
+    def execute(
+        self, seat: Seat, command: Command, command_id: str | None, contribution: str | None = None
+    ) -> list[Record]:
         """Decide and apply; raises ``RuleViolation`` (nothing changed) when refused."""
-        records = self.match.execute(seat, command, command_id)
+        records = self.match.execute(seat, command, command_id, contribution)
         self._applying_live = True
         try:
             for record in records:
@@ -143,23 +145,26 @@ class MatchTranscoding(Transcoding):
             "options": obj.options,
             "seed": obj.chance.seed_hex,
             "counters": obj.chance.counters,
+            "contributions": obj.chance.contributions,
             "state": base64.b64encode(pickle.dumps(obj.state, protocol=pickle.HIGHEST_PROTOCOL)).decode(),
             "version": obj.version,
             "last_hash": obj.last_hash,
-            "command_positions": obj.command_positions,
+            "seat_command_positions": obj.command_positions,
             "forked_from": obj.forked_from,
             "waiting": obj.waiting,
             "names": {str(seat): name for seat, name in obj.names.items()},
         }
 
     def decode(self, data: dict[str, Any]) -> Match:
-        chance = Chance.from_hex(data["seed"], data["counters"])
+        chance = Chance.from_hex(data["seed"], data["counters"], [tuple(c) for c in data.get("contributions", [])])
         match = Match(GAMES.get(data["game"]), data["players"], data["options"], chance)
         match.state = pickle.loads(base64.b64decode(data["state"]))
         match.version = data["version"]
         match.last_hash = data["last_hash"]
-        match.command_positions = data["command_positions"]
+        # Snapshots from before command ids were scoped per seat hold none: their ids stay unknown.
+        match.command_positions = data.get("seat_command_positions", {})
         match.forked_from = data["forked_from"]
         match.waiting = data.get("waiting", False)
         match.names = {int(seat): name for seat, name in data.get("names", {}).items()}
+        match.seed_commitment = match.chance.commitment
         return match

@@ -19,6 +19,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import JSONTranscoder, RecordConflictError
 
 from domain.catalog import GAMES
+from domain.kernel.chance import SALT_BYTES, parse_contribution, salted_seed
 from domain.kernel.errors import BAD_INPUT, RuleViolation
 from domain.kernel.log import COMMAND_ACCEPTED, Record
 from domain.kernel.match import Match
@@ -115,6 +116,12 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def new_seed(creator_seed: bytes | None) -> bytes:
+    """A game's seed: fresh secret salt from the server, then the creator's seed if any, so that no
+    seed a creator chooses can be guessed from the commitment or from the dice (README: Seeds)."""
+    return salted_seed(secrets.token_bytes(SALT_BYTES), creator_seed)
+
+
 def parse_game_id(game_id: str) -> UUID:
     try:
         return UUID(game_id)
@@ -143,14 +150,19 @@ class GameService(Application[UUID]):
         players: int,
         options: dict[str, Any] | None = None,
         seed: bytes | None = None,
+        salt: bytes | None = None,
         open_seats: bool = False,
     ) -> CreatedGame:
-        """A new game; every seat's token goes to the creator, or with ``open_seats`` to nobody
-        yet: players ``join`` by name, and the game starts when the last seat is taken."""
+        """A new game. Its seed is fresh secret salt, then ``seed`` if given (README: Seeds). Only an
+        in-process simulation, whose records must come out the same on every run and hold no
+        secret worth keeping, passes its own ``salt``; no route of the API can. Every seat's token
+        goes to the creator, or with ``open_seats`` to nobody yet: players ``join`` by name, and
+        the game starts when the last seat is taken."""
         definition = GAMES.get(game)
         if options is not None and not isinstance(options, dict):
             raise Invalid("options must be a JSON object")
-        match, records = Match.create(definition, players, options, seed or secrets.token_bytes(32), open_seats)
+        game_seed = new_seed(seed) if salt is None else salted_seed(salt, seed)
+        match, records = Match.create(definition, players, options, game_seed, open_seats)
         return self._start(match, records)
 
     def _start(self, match: Match, records: list[Record]) -> CreatedGame:
@@ -195,11 +207,19 @@ class GameService(Application[UUID]):
         source = self.load(game_id)
         if not source.match.is_over:
             raise Conflict("only a game that has ended can be forked")
-        if not isinstance(version, int) or not 1 <= version <= source.version:
-            raise UnknownVersion(f"game {game_id} has no version {version}; fork a version from 1 to {source.version}")
-        history = self.records(game_id, through=version)
-        forked_from = {"game_id": game_id, "version": version, "fingerprint": history[-1].hash}
-        match, records = Match.fork(self.load(game_id, version).match, history, secrets.token_bytes(32), forked_from)
+        if not isinstance(version, int) or not 1 <= version < source.version:
+            raise Invalid(f"version must be between 1 and {source.version - 1} (a fork starts before the end)")
+        history = self.records(game_id, through=version + 1)
+        copied = source.match.copied_through
+        if version <= copied or history[-1].type != COMMAND_ACCEPTED:
+            # A fork starts where the game waited for a command, after any history it copied itself.
+            starts = [r.position - 1 for r in self.records(game_id, after=copied) if r.type == COMMAND_ACCEPTED]
+            near = sorted(starts, key=lambda start: abs(start - version))[:3]
+            raise Invalid(
+                f"version {version} is not where the game waited for a command; "
+                f"a fork can start at a version such as {', '.join(map(str, sorted(near)))}"
+            )
+        match, records = Match.fork(self.load(game_id, version).match, history[:-1], new_seed(None), game_id)
         return self._start(match, records)
 
     # -- reading ------------------------------------------------------------------------------------
@@ -244,10 +264,15 @@ class GameService(Application[UUID]):
         payload: dict[str, Any],
         expected_version: int | None = None,
         command_id: str | None = None,
+        contribution: str | None = None,
         game: str | None = None,
     ) -> tuple[Seat, CommandResult]:
-        """Execute a command for the token's seat; ``game``: refuse unless the game is that game."""
+        """Execute a command for the token's seat; ``game``: refuse unless the game is that game.
+        Command ids are the seat's own: the same id from another seat is another id, so no seat
+        can learn which ids another seat used."""
         uuid = parse_game_id(game_id)
+        if contribution is not None:
+            contribution = parse_contribution(contribution)
         with self._lock(uuid):
             aggregate = self.load(game_id)
             if game is not None and aggregate.match.game.id != game:
@@ -262,15 +287,15 @@ class GameService(Application[UUID]):
             if aggregate.match.waiting:
                 open_list = ", ".join(map(str, aggregate.match.open_seats))
                 raise NotStarted(f"the game starts when every seat is taken; still open: seat {open_list}")
-            if command_id is not None and command_id in aggregate.match.command_positions:
-                return seat, self._first_result(game_id, aggregate, seat, payload, command_id)
+            if command_id is not None and aggregate.match.command_position(seat, command_id) is not None:
+                return seat, self._first_result(game_id, aggregate, seat, payload, command_id, contribution)
             if expected_version is not None and expected_version != aggregate.version:
                 raise StaleVersion(
                     f"expected version {expected_version}, but the game is at version {aggregate.version}"
                 )
             command = parse_command(aggregate.match.game.command_types, payload)
             try:
-                records = aggregate.execute(seat, command, command_id)
+                records = aggregate.execute(seat, command, command_id, contribution)
                 self.save(aggregate)
             except RuleViolation as refusal:
                 self._evict(uuid)
@@ -280,8 +305,8 @@ class GameService(Application[UUID]):
             except RecordConflictError:
                 self._evict(uuid)
                 fresh = self.load(game_id)
-                if command_id is not None and command_id in fresh.match.command_positions:
-                    return seat, self._first_result(game_id, fresh, seat, payload, command_id)
+                if command_id is not None and fresh.match.command_position(seat, command_id) is not None:
+                    return seat, self._first_result(game_id, fresh, seat, payload, command_id, contribution)
                 raise StaleVersion("another command was recorded first; read the game again and retry") from None
             except BaseException:
                 self._evict(uuid)
@@ -289,14 +314,24 @@ class GameService(Application[UUID]):
             return seat, CommandResult(version=aggregate.version, records=records, duplicate=False)
 
     def _first_result(
-        self, game_id: str, aggregate: GameAggregate, seat: Seat, payload: dict[str, Any], command_id: str
+        self,
+        game_id: str,
+        aggregate: GameAggregate,
+        seat: Seat,
+        payload: dict[str, Any],
+        command_id: str,
+        contribution: str | None,
     ) -> CommandResult:
-        position = aggregate.match.command_positions[command_id]
+        position = aggregate.match.command_position(seat, command_id)
+        assert position is not None
         records = self.records(game_id, after=position - 1)
         first = records[0]
         command = parse_command(aggregate.match.game.command_types, payload)
-        if first.data["seat"] != seat or first.data["command"] != {"type": command.type, **command.to_dict()}:
-            raise Conflict(f"command id {command_id!r} was already used for a different command")
+        same = first.data["command"] == {"type": command.type, **command.to_dict()} and (
+            first.data.get("contribution") == contribution
+        )
+        if not same:
+            raise Conflict(f"command id {command_id!r} was already used by this seat for a different command")
         batch = [first]
         for record in records[1:]:
             if record.type == COMMAND_ACCEPTED:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.alexandros import hidden
 from domain.alexandros.commands import COMMANDS
 from domain.alexandros.data import BOARD_ID
 from domain.alexandros.events import EVENTS
@@ -48,4 +49,5 @@ GAME: GameDefinition[AlexandrosState] = GameDefinition(
     view=view,
     legal_moves=legal_moves,
     scoreboard=scoreboard,
+    reshuffle_hidden=hidden.reshuffle_hidden,
 )

@@ -3,6 +3,7 @@ the standard base game as the option ``board = "base"``."""
 
 from __future__ import annotations
 
+from domain.catan_alexander import hidden
 from domain.catan_alexander.commands import COMMANDS
 from domain.catan_alexander.events import EVENTS
 from domain.catan_alexander.moves import awaited, legal_moves, optional
@@ -18,7 +19,7 @@ GAME: GameDefinition[State] = GameDefinition(
     min_players=3,
     max_players=4,
     commands=COMMANDS,
-    events=EVENTS,
+    events=(*EVENTS, hidden.HiddenStacksReshuffled),
     normalize_options=normalize_options,
     initial_state=initial_state,
     advance=advance,
@@ -30,4 +31,5 @@ GAME: GameDefinition[State] = GameDefinition(
     legal_moves=legal_moves,
     scoreboard=scoreboard,
     optional=optional,
+    reshuffle_hidden=hidden.reshuffle_hidden,
 )

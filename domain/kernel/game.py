@@ -49,6 +49,11 @@ class GameDefinition(Generic[S]):
     - ``view(state, viewer)`` is what ``viewer`` (a seat, or None for a spectator) may know.
     - ``legal_moves(state, seat, rng)`` lists commands ``decide`` accepts (a sample drawn
       with ``rng`` where the space is huge); it uses only what ``seat`` may know.
+    - ``reshuffle_hidden(state, chance)`` returns the events that put every face-down stack
+      the state holds in a fresh order drawn from ``chance`` (only the undrawn future: nothing
+      anyone has seen). The platform calls it when a game's chance changes under it: on a fork
+      (new seed) and when a seat contributes chance. By default a game holds no pre-ordered
+      hidden stack and returns ``[]``.
     - The last event of every game is ``GameEnded`` with a ``seed`` field (``chance.seed_hex``).
     """
 
@@ -69,6 +74,7 @@ class GameDefinition(Generic[S]):
     legal_moves: Callable[[S, Seat, Chance], list[Command]]
     scoreboard: Callable[[S], Scoreboard]
     optional: Callable[[S], Mapping[Seat, tuple[str, ...]]] = lambda _state: {}
+    reshuffle_hidden: Callable[[S, Chance], list[Event]] = lambda _state, _chance: []
 
     @property
     def command_types(self) -> dict[str, type[Command]]:

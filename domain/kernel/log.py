@@ -141,15 +141,25 @@ def event_record_parts(event: Event) -> RecordParts:
     return event.type, event.to_dict(), viewers, (event.public_form() if viewers is not None else None)
 
 
-def command_record_parts(seat: Seat, command: Command, command_id: str | None) -> RecordParts:
+def command_record_parts(
+    seat: Seat, command: Command, command_id: str | None, contribution: str | None = None
+) -> RecordParts:
     """``CommandAccepted`` records what was asked, so the game can be re-executed to verify it.
 
     The client's command id is never public; a sealed command's fields are private to its sender.
+    A chance contribution sent with the command is public (it is useless without the secret seed,
+    and every seat may check that it was mixed in).
     """
-    data = {"seat": seat, "command": {"type": command.type, **command.to_dict()}, "command_id": command_id}
-    public = {"seat": seat, "command": {"type": command.type}}
+    data: dict[str, Any] = {
+        "seat": seat,
+        "command": {"type": command.type, **command.to_dict()},
+        "command_id": command_id,
+    }
+    public: dict[str, Any] = {"seat": seat, "command": {"type": command.type}}
     if not command.private:
         public["command"] = data["command"]
+    if contribution is not None:
+        data["contribution"] = public["contribution"] = contribution
     return COMMAND_ACCEPTED, data, frozenset({seat}), public
 
 

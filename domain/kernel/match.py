@@ -3,11 +3,12 @@ the simulator and the verifier all share."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from domain.kernel import engine
-from domain.kernel.chance import Chance
-from domain.kernel.errors import BAD_INPUT, RuleViolation
+from domain.kernel.chance import Chance, parse_contribution
+from domain.kernel.errors import ALREADY_CONTRIBUTED, BAD_INPUT, RuleViolation
 from domain.kernel.game import GameDefinition
 from domain.kernel.log import (
     COMMAND_ACCEPTED,
@@ -31,6 +32,11 @@ NAME_TAKEN = "NAME_TAKEN"
 MAX_NAME_LENGTH = 40
 
 
+def command_key(seat: Seat, command_id: str) -> str:
+    """Command ids are scoped per seat: a seat never learns which ids another seat used."""
+    return f"{seat}:{command_id}"
+
+
 class Match:
     """One game instance: its state, its chance source and the tip of its hash chain.
 
@@ -43,10 +49,11 @@ class Match:
         self.players = players
         self.options = options
         self.chance = chance
+        self.seed_commitment = chance.commitment
         self.state: Any = game.initial_state(players, options)
         self.version = 0
         self.last_hash = GENESIS
-        self.command_positions: dict[str, int] = {}  # client command id -> its CommandAccepted position
+        self.command_positions: dict[str, int] = {}  # command_key(seat, id) -> its CommandAccepted position
         self.forked_from: dict[str, Any] | None = None
         # Open seats: players join by name, and the game starts when the last seat is taken.
         self.waiting = False  # created with open seats, some still open: no setup has happened yet
@@ -108,24 +115,38 @@ class Match:
         return seat, self._seal_batch(parts, counters_before)
 
     @classmethod
-    def fork(
-        cls, at: Match, history: list[Record], seed: bytes, forked_from: dict[str, Any]
-    ) -> tuple[Match, list[Record]]:
-        """A new game that starts as ``at`` (the source at version ``len(history)``) with a new seed.
+    def fork(cls, origin: Match, history: list[Record], seed: bytes, origin_game_id: str) -> tuple[Match, list[Record]]:
+        """A new game that starts as ``origin`` (an ended game, at version ``len(history)``) with a
+        new seed: the copied history, then the hidden stacks put in a new order drawn from the new
+        seed (the original's revealed log shows its order, so a fork must not inherit it)."""
+        chance = Chance(seed, origin.chance.counters)
+        match, records = cls.fork_copy(origin, history, chance, origin_game_id, chance.commitment)
+        return match, records + match.reshuffle_batch()
 
-        The history is copied onto the new chain (client command ids dropped, private data
-        re-committed under the new seed); the chance counters carry on.
+    @classmethod
+    def fork_copy(
+        cls, origin: Match, history: list[Record], chance: Chance, origin_game_id: str, seed_commitment: str
+    ) -> tuple[Match, list[Record]]:
+        """``GameCreated`` of the fork and the copied history, without the reshuffle.
+
+        The copies are public (the original has ended: everything in it is public) and keep each
+        record's type, data and chance counters, so anyone can re-execute them with the original's
+        revealed seed (which ``forked_from`` carries with the original's ``GameCreated``) and
+        check that they are the original's first ``version`` records (``fingerprint``).
         """
-        match = cls(at.game, at.players, at.options, Chance(seed, at.chance.counters))
-        match.forked_from = forked_from
-        match.names = dict(at.names)
-        parts: list[RecordParts] = [(GAME_CREATED, match.created_data(), None, None)]
-        for record in history[1:]:
-            data = {**record.data, "command_id": None} if record.type == COMMAND_ACCEPTED else record.data
-            viewers = frozenset(record.viewers) if record.viewers is not None else None
-            parts.append((record.type, data, viewers, record.public))
-        records = match._seal_batch(parts, {})
-        match.state = at.state
+        match = cls(origin.game, origin.players, origin.options, chance)
+        match.seed_commitment = seed_commitment
+        match.names = dict(origin.names)
+        match.forked_from = {
+            "game_id": origin_game_id,
+            "version": len(history),
+            "fingerprint": history[-1].hash,
+            "created": history[0].data,
+            "seed": origin.chance.seed_hex,
+        }
+        records = [match._seal(GAME_CREATED, match.created_data(), None, None)]
+        records += [match._seal(r.type, r.data, None, None, r.chance) for r in history[1:]]
+        match.state = copy.deepcopy(origin.state)
         return match, records
 
     def created_data(self) -> dict[str, Any]:
@@ -133,7 +154,7 @@ class Match:
             "game": self.game.id,
             "players": self.players,
             "options": self.options,
-            "seed_commitment": self.chance.commitment,
+            "seed_commitment": self.seed_commitment,
         }
         if self.forked_from is not None:
             data["forked_from"] = self.forked_from
@@ -141,36 +162,83 @@ class Match:
             data["open_seats"] = True
         return data
 
+    @property
+    def copied_through(self) -> int:
+        """The last position copied from the original game (0 unless this is a fork): those
+        records belong to the original's chance and command ids, not to this game's."""
+        return int(self.forked_from["version"]) if self.forked_from is not None else 0
+
     # -- playing ----------------------------------------------------------------------------------
 
     @property
     def is_over(self) -> bool:
         return bool(self.game.is_over(self.state))
 
-    def execute(self, seat: Seat, command: Command, command_id: str | None = None) -> list[Record]:
-        """Decide and apply ``command`` for ``seat``; raises ``RuleViolation`` and changes nothing if refused."""
+    def command_position(self, seat: Seat, command_id: str) -> int | None:
+        return self.command_positions.get(command_key(seat, command_id))
+
+    def execute(
+        self, seat: Seat, command: Command, command_id: str | None = None, contribution: str | None = None
+    ) -> list[Record]:
+        """Decide and apply ``command`` for ``seat``; raises ``RuleViolation`` and changes nothing if refused.
+
+        With a ``contribution`` (once per seat), the seat's entropy is mixed into the chance before
+        the command is decided, and the hidden stacks are put in a new order drawn from it.
+        """
         counters_before = dict(self.chance.counters)
+        reshuffled: list[Event] = []
+        saved_state = None
+        if contribution is not None:
+            contribution = parse_contribution(contribution)
+            if self.chance.contributed(seat):
+                raise RuleViolation(ALREADY_CONTRIBUTED, f"seat {seat} has already contributed chance to this game")
+            engine.check_turn(self.game, self.state, seat, command)
+            saved_state = copy.deepcopy(self.state)
+            self.chance.contribute(seat, contribution)
+            reshuffled = self._reshuffle()
         try:
             state, events = engine.execute(self.game, self.state, seat, command, self.chance)
         except RuleViolation:
             # A refusal records nothing, so it must not move the chance streams either: the
             # next draw has to be the one a replay of the log would make.
             self.chance.counters = counters_before
+            if saved_state is not None:
+                self.chance.withdraw_last()
+                self.state = saved_state
             raise
         self.state = state
         records = self._seal_batch(
-            [command_record_parts(seat, command, command_id), *map(event_record_parts, events)], counters_before
+            [
+                command_record_parts(seat, command, command_id, contribution),
+                *map(event_record_parts, reshuffled),
+                *map(event_record_parts, events),
+            ],
+            counters_before,
         )
         if command_id is not None:
-            self.command_positions[command_id] = records[0].position
+            self.command_positions[command_key(seat, command_id)] = records[0].position
         return records
+
+    def reshuffle_batch(self) -> list[Record]:
+        counters_before = dict(self.chance.counters)
+        events = self._reshuffle()
+        return self._seal_batch(list(map(event_record_parts, events)), counters_before) if events else []
+
+    def _reshuffle(self) -> list[Event]:
+        events = self.game.reshuffle_hidden(self.state, self.chance)
+        for event in events:
+            self.state = self.game.evolve(self.state, event)
+        return events
 
     def _seal_batch(self, parts: list[RecordParts], counters_before: dict[str, int]) -> list[Record]:
         """Seal a command's (or the creation's) records; when the batch drew on chance, its last
         record carries the counters, so a game reloaded from its log draws on from there."""
         changed = self.chance.counters != counters_before
         last = len(parts) - 1
-        return [self._seal(*p, counters_changed=changed and i == last) for i, p in enumerate(parts)]
+        return [
+            self._seal(*p, counters=dict(self.chance.counters) if changed and i == last else None)
+            for i, p in enumerate(parts)
+        ]
 
     def _seal(
         self,
@@ -178,9 +246,8 @@ class Match:
         data: dict[str, Any],
         viewers: frozenset[Seat] | None,
         public: dict[str, Any] | None,
-        counters_changed: bool = False,
+        counters: dict[str, int] | None = None,
     ) -> Record:
-        counters = dict(self.chance.counters) if counters_changed else None
         record = make_record(
             position=self.version + 1,
             type_=type_,
@@ -200,12 +267,19 @@ class Match:
     def apply_record(self, record: Record) -> None:
         """Replay one stored record (no rule runs: events record outcomes)."""
         if record.type == COMMAND_ACCEPTED:
-            command_id = record.data.get("command_id")
-            if command_id is not None:
-                self.command_positions[command_id] = record.position
+            if record.position > self.copied_through:
+                seat = record.data["seat"]
+                command_id = record.data.get("command_id")
+                if command_id is not None:
+                    self.command_positions[command_key(seat, command_id)] = record.position
+                contribution = record.data.get("contribution")
+                if contribution is not None:
+                    self.chance.contribute(seat, contribution)
         elif record.type == GAME_CREATED:
+            self.forked_from = record.data.get("forked_from")
+            self.seed_commitment = record.data["seed_commitment"]
             self.waiting = bool(record.data.get("open_seats"))
-        elif record.type == SEAT_TAKEN:
+        elif record.type == SEAT_TAKEN:  # a fork's copies too: the fork keeps the names
             self.names[record.data["seat"]] = record.data["name"]
             if len(self.names) == self.players:
                 self.waiting = False

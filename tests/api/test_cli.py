@@ -118,7 +118,7 @@ def test_simulated_records_verify_file_by_file_with_a_summary(runner: CliRunner,
     assert lines[3].startswith("FAIL") and "cannot read" in lines[3]
     assert lines[4] == "4 files: 2 passed, 2 failed"
     as_json = json.loads(runner.invoke(main, ["verify", *map(str, good), str(tampered), "--json"]).stdout)
-    assert as_json["summary"] == {"files": 3, "passed": 2, "failed": 1}
+    assert as_json["summary"] == {"files": 3, "passed": 2, "failed": 1, "incomplete": 0}
     assert [r["seed_ok"] for r in as_json["files"]] == [True, True, None]
     assert as_json["files"][2]["first_bad_position"] == 4
     all_good = runner.invoke(main, ["verify", *map(str, good)])

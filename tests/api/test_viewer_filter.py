@@ -1,9 +1,9 @@
 """Every outbound payload passes the per-viewer filter: when only what a viewer must not see
 changes, that viewer's responses from every route are byte-identical.
 
-The one exception is the commitments of the hash chain (``hash``, ``prev``, ``digest`` and the
-``fingerprint``): they are HMACs over the hidden data under a key derived from the secret seed,
-so they differ by design and reveal nothing until the seed is published at the end.
+The one exception is the commitments (``seed_commitment`` and the hash chain's ``hash``, ``prev``,
+``digest`` and the ``fingerprint``): the seed holds the server's fresh salt, so they differ
+between any two games, and they reveal nothing until the seed is published at the end.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from tests.support.http import auth, create_game
 
-COMMITMENT = re.compile(r'"(hash|prev|digest|fingerprint)":\s*"[0-9a-f]{64}"')
+COMMITMENT = re.compile(r'"(hash|prev|digest|fingerprint|seed_commitment)":\s*"[0-9a-f]{64}"')
 
 
 def responses_of(client: TestClient, game: str, token: str | None) -> list[tuple[str, int, bytes]]:
