@@ -128,3 +128,18 @@ def test_joins_are_refused_clearly(client: TestClient) -> None:
     closed = client.post("/games", json={"game": "peloponnes", "players": 2}).json()
     assert join(client, closed["game_id"], "Ann").json()["error"]["code"] == "SEATS_FULL"
     assert join(client, "nope", "Ann").status_code == 404
+
+
+def test_a_fork_of_a_joined_game_keeps_the_names_and_verifies(client: TestClient) -> None:
+    created = open_game(client, players=2)
+    game = created["game_id"]
+    seats = [join(client, game, name).json() for name in ["Ann", "Bo"]]
+    play_to_end(client, {"game_id": game, "seats": [{"seat": s["seat"], "token": s["token"]} for s in seats]})
+    starts = [r["position"] - 1 for r in client.get(f"/games/{game}/events").json() if r["type"] == "CommandAccepted"]
+    fork = client.post(f"/games/{game}/fork", json={"version": starts[3]})
+    assert fork.status_code == 201, fork.text
+    forked = fork.json()
+    assert client.get(f"/games/{forked['game_id']}").json()["names"] == {"0": "Ann", "1": "Bo"}
+    play_to_end(client, forked)
+    report = client.get(f"/games/{forked['game_id']}/verify").json()
+    assert report["verified"], report["problems"]
