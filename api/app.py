@@ -15,6 +15,7 @@ from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
 from api import contract
+from api.analytics_routes import analytics_router
 from api.auth import SeatBearer
 from api.contract import (
     BoardView,
@@ -133,6 +134,7 @@ def create_app(
     app.state.service = service
     app.state.read_side = reads
     app.include_router(seat_router(service, reads))
+    app.include_router(analytics_router(service))
 
     def viewer_of(game_id: str, credentials: HTTPAuthorizationCredentials | None) -> tuple[Viewer, bool]:
         with service.reading(game_id) as aggregate:

@@ -21,6 +21,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from api.cli_analytics import analytics
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.chance import Chance
@@ -358,6 +359,8 @@ def project(rebuild: str | None, once: bool) -> None:
     click.echo(f"projection worker {projector.owner} following {settings.database_url}", err=True)
     projector.run_forever(stop)
 
+
+main.add_command(analytics)
 
 if __name__ == "__main__":
     main()

@@ -1,0 +1,673 @@
+"""The analytics read model in DuckDB: the projection runner, the database, and the exports.
+
+The runner follows the notification log like every projector (``infra.projector``): it reads
+the notifications after its position, turns them into rows (``projections.analytics``, pure)
+and commits the rows together with the batch's last notification id in one DuckDB
+transaction, only if the position is still the one the batch started from. A restart
+resumes at the stored position; a rebuild clears every table and the position in one
+transaction and catches up again.
+
+A running game is stored as a spectator sees it. When its ``GameEnded`` arrives, its private
+records are written again in full (read again from the event store when the game began before
+the batch), and the whole game is replayed for the scores of each round.
+
+DuckDB lets one process write a database file at a time, and no other process read it
+meanwhile. So the runner holds the file only for the length of a batch, and everybody else
+opens it for as long as a query takes, retrying while another process holds it
+(``AnalyticsBusy`` after ``lock_timeout`` seconds). ``:memory:`` keeps one connection for the
+life of the process (an in-memory event store has an in-memory analytics database).
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import json
+import logging
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal, cast
+from uuid import UUID
+
+import duckdb
+import pyarrow as pa
+from eventsourcing.persistence import Notification
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from domain.kernel.log import GAME_CREATED, GAME_ENDED, Record
+from infra.aggregate import StoredGameEvent, record_of
+from infra.service import GameService
+from projections.analytics import (
+    GAMES_TABLE,
+    RECORDS_TABLE,
+    TABLES,
+    Context,
+    Rows,
+    ended_game,
+    running_game,
+)
+
+log = logging.getLogger(__name__)
+
+PROJECTION = "analytics"
+POSITION_TABLE = "_analytics_position"
+RETRY_SECONDS = 2.0
+CONTEXT_TABLE = "_analytics_context"  # running games' public bookkeeping (the round, the robber ...)
+
+
+class AnalyticsSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="ALEXANDRIA_ANALYTICS_")
+
+    # The DuckDB file; unset: beside the SQLite event store (``analytics.duckdb``), or
+    # ``data/analytics.duckdb`` with PostgreSQL; ``:memory:`` for a database in process.
+    path: str | None = None
+    batch_size: int = 5000
+    lock_timeout: float = 10.0
+    # Embedded mode: the server keeps the tables current in a background thread as well
+    # (readers catch up either way).
+    background: bool = True
+
+
+class AnalyticsError(Exception):
+    code = "ANALYTICS_ERROR"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class AnalyticsBusy(AnalyticsError):
+    """Another process held the database file for longer than the lock timeout."""
+
+    code = "ANALYTICS_BUSY"
+
+
+class AnalyticsNotReady(AnalyticsError):
+    """There is no analytics database yet (no projection has run)."""
+
+    code = "ANALYTICS_NOT_READY"
+
+
+def default_path(service: GameService) -> str:
+    if service.env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite":
+        events = service.env.get("SQLITE_DBNAME") or ":memory:"
+        if events == ":memory:" or events.startswith("file::memory:"):
+            return ":memory:"
+        return str(Path(events).with_name("analytics.duckdb"))
+    return "data/analytics.duckdb"
+
+
+_ARROW_TYPES: dict[str, pa.DataType] = {
+    "VARCHAR": pa.string(),
+    "JSON": pa.string(),
+    "INTEGER": pa.int32(),
+    "BIGINT": pa.int64(),
+    "DOUBLE": pa.float64(),
+    "BOOLEAN": pa.bool_(),
+    "TIMESTAMPTZ": pa.timestamp("us", tz="UTC"),
+    "DOUBLE[]": pa.list_(pa.float64()),
+    "INTEGER[]": pa.list_(pa.int32()),
+}
+ARROW_SCHEMAS = {
+    table: pa.schema([(name, _ARROW_TYPES[kind]) for name, kind in columns]) for table, columns in TABLES.items()
+}
+
+
+SCHEMA_TABLE = "_analytics_schema"
+SCHEMA_VERSION = hashlib.sha256(json.dumps(TABLES, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def create_schema(connection: duckdb.DuckDBPyConnection) -> None:
+    """The tables, made anew (and so rebuilt from position 0) when this code's schema differs
+    from the one the file was built with."""
+    connection.execute(f"CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} (version VARCHAR)")
+    found = connection.execute(f"SELECT version FROM {SCHEMA_TABLE}").fetchall()
+    if found != [(SCHEMA_VERSION,)]:
+        if found:
+            log.warning("analytics: the tables were built by another schema; rebuilding them")
+        for table in (*TABLES, CONTEXT_TABLE, POSITION_TABLE):
+            connection.execute(f"DROP TABLE IF EXISTS {table}")
+        connection.execute(f"DELETE FROM {SCHEMA_TABLE}")
+        connection.execute(f"INSERT INTO {SCHEMA_TABLE} VALUES (?)", [SCHEMA_VERSION])
+    for table, columns in TABLES.items():
+        body = ", ".join(f'"{name}" {kind}' for name, kind in columns)
+        connection.execute(f"CREATE TABLE IF NOT EXISTS {table} ({body})")
+    connection.execute(f"CREATE TABLE IF NOT EXISTS {CONTEXT_TABLE} (game_id VARCHAR, context JSON)")
+    connection.execute(
+        f"CREATE TABLE IF NOT EXISTS {POSITION_TABLE} (projection VARCHAR, generation INTEGER, position BIGINT)"
+    )
+    if not connection.execute(f"SELECT 1 FROM {POSITION_TABLE} WHERE projection = ?", [PROJECTION]).fetchall():
+        connection.execute(f"INSERT INTO {POSITION_TABLE} VALUES (?, 0, 0)", [PROJECTION])
+
+
+def check_schema(connection: duckdb.DuckDBPyConnection, path: str) -> None:
+    try:
+        found = connection.execute(f"SELECT version FROM {SCHEMA_TABLE}").fetchall()
+    except duckdb.CatalogException:
+        found = []
+    if found != [(SCHEMA_VERSION,)]:
+        raise AnalyticsNotReady(
+            f"the analytics database {path} was built by another version of Alexandria: "
+            "run `alexandria analytics project --rebuild`"
+        )
+
+
+_FILE_LOCKS: dict[str, threading.RLock] = {}
+_FILE_LOCKS_GUARD = threading.Lock()
+
+
+def _file_lock(path: str) -> threading.RLock:
+    """One writer at a time per file in this process (DuckDB locks the file between processes;
+    inside one, two writers' transactions would conflict instead of waiting)."""
+    key = str(Path(path).resolve())
+    with _FILE_LOCKS_GUARD:
+        return _FILE_LOCKS.setdefault(key, threading.RLock())
+
+
+class AnalyticsDatabase:
+    """Where the analytics tables live, and how to open them without holding them long."""
+
+    def __init__(self, path: str, *, read_only: bool = False, lock_timeout: float = 10.0) -> None:
+        self.path = path
+        self.read_only = read_only
+        self.lock_timeout = lock_timeout
+        self._memory: duckdb.DuckDBPyConnection | None = None
+        self._memory_lock = threading.RLock()
+        self._schema_ready = False  # created (if missing) by this process's first writing connection
+        if path == ":memory:":
+            self._memory = duckdb.connect(":memory:")
+            create_schema(self._memory)
+        elif not read_only:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+
+    @contextmanager
+    def connect(self, read_only: bool | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A connection for one batch or one query (read-only unless this database writes,
+        or ``read_only`` says so)."""
+        if self._memory is not None:
+            with self._memory_lock:
+                cursor = self._memory.cursor()
+                try:
+                    yield cursor
+                finally:
+                    cursor.close()
+            return
+        read_only = self.read_only if read_only is None else read_only
+        if read_only:
+            if not Path(self.path).exists():
+                raise AnalyticsNotReady(
+                    f"there is no analytics database at {self.path} yet: run `alexandria analytics project --once`"
+                )
+            connection = self._open(read_only=True)
+            try:
+                check_schema(connection, self.path)
+                yield connection
+            finally:
+                connection.close()
+            return
+        with _file_lock(self.path):
+            connection = self._open(read_only=False)
+            try:
+                if not self._schema_ready:
+                    create_schema(connection)
+                    self._schema_ready = True
+                yield connection
+            finally:
+                connection.close()
+
+    def _open(self, read_only: bool) -> duckdb.DuckDBPyConnection:
+        deadline = time.monotonic() + self.lock_timeout
+        pause = 0.01
+        while True:
+            try:
+                return duckdb.connect(self.path, read_only=read_only)
+            except (duckdb.IOException, duckdb.ConnectionException) as problem:
+                # Another process holds the file (or this one holds it in the other mode).
+                if time.monotonic() >= deadline:
+                    raise AnalyticsBusy(
+                        f"the analytics database {self.path} stayed in use for {self.lock_timeout:g} s ({problem})"
+                    ) from None
+                time.sleep(pause)
+                pause = min(pause * 2, 0.2)
+
+    def position(self) -> int:
+        with self.connect() as connection:
+            found = connection.execute(
+                f"SELECT position FROM {POSITION_TABLE} WHERE projection = ?", [PROJECTION]
+            ).fetchone()
+            return int(found[0]) if found else 0
+
+
+# -- where records come from --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRecord:
+    game_id: str
+    record: Record
+    recorded_at: datetime
+    notification_id: int
+
+
+class RecordSource:
+    """The event store as the projection reads it: notifications in order, and a game's earlier
+    records when it ends."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+
+    def after(self, position: int, limit: int) -> list[StoredRecord]:
+        notifications = self.service.recorder.select_notifications(start=position + 1, limit=limit)
+        return [self._stored(n) for n in notifications]
+
+    def _stored(self, notification: Notification) -> StoredRecord:
+        event = cast(StoredGameEvent, self.service.mapper.to_domain_event(notification))
+        return StoredRecord(
+            str(notification.originator_id), Record.from_dict(event.record), event.timestamp, notification.id
+        )
+
+    def latest(self) -> int:
+        """The last notification id in the store (a cheap query: no need to open the database)."""
+        return self.service.recorder.max_notification_id() or 0
+
+    def game(self, game_id: str, through: int) -> list[tuple[Record, datetime]]:
+        events = self.service.events.get(UUID(game_id), lte=through)
+        return [(record_of(e), cast(StoredGameEvent, e).timestamp) for e in events]
+
+
+class ListSource(RecordSource):
+    """Records held in memory (benchmarks and tests feed the projection without a store)."""
+
+    def __init__(self, records: Sequence[StoredRecord]) -> None:
+        self.records = list(records)
+        self.ids = [r.notification_id for r in self.records]
+        self.by_game: dict[str, list[StoredRecord]] = defaultdict(list)
+        for item in self.records:
+            self.by_game[item.game_id].append(item)
+
+    def after(self, position: int, limit: int) -> list[StoredRecord]:
+        start = bisect.bisect_right(self.ids, position)
+        return self.records[start : start + limit]
+
+    def latest(self) -> int:
+        return self.ids[-1] if self.ids else 0
+
+    def game(self, game_id: str, through: int) -> list[tuple[Record, datetime]]:
+        return [(s.record, s.recorded_at) for s in self.by_game[game_id] if s.record.position <= through]
+
+
+# -- the projection runner ----------------------------------------------------------------------
+
+
+class AnalyticsProjector:
+    name = PROJECTION
+
+    def __init__(self, source: RecordSource, database: AnalyticsDatabase, batch_size: int = 5000) -> None:
+        self.source = source
+        self.database = database
+        self.batch_size = batch_size
+        self.lost_races = 0  # batches another runner committed first
+        self.position = 0  # the last position this runner saw committed
+        self._stepping = threading.Lock()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def step(self) -> int:
+        """One batch; the number of records applied (0: up to date)."""
+        with self._stepping, self.database.connect(read_only=False) as connection:
+            return self._step(connection)
+
+    def catch_up(self, hold_seconds: float = 1.0) -> int:
+        """Apply batches until up to date; the number of records applied. The database is
+        held for ``hold_seconds`` of work at a time, so that readers get their turn."""
+        applied = 0
+        while True:
+            with self._stepping, self.database.connect(read_only=False) as connection:
+                until = time.monotonic() + hold_seconds
+                while seen := self._step(connection):
+                    applied += seen
+                    if time.monotonic() > until:
+                        break
+                else:
+                    return applied
+
+    def _step(self, connection: duckdb.DuckDBPyConnection) -> int:
+        start = self._cursor(connection)
+        self.position = start[1]
+        batch = self.source.after(start[1], self.batch_size)
+        if not batch:
+            return 0
+        rows, contexts, replaced = self._rows(connection, batch)
+        if not self._commit(connection, start, batch[-1].notification_id, rows, contexts, replaced):
+            self.lost_races += 1
+            return 0
+        self.position = batch[-1].notification_id
+        return len(batch)
+
+    def run_forever(self, stop: threading.Event, idle_wait: float = 0.5) -> None:
+        """Follow the log until ``stop`` is set: poll every ``idle_wait`` seconds, or at once
+        when woken (``wake``: the service saved something). The file is held only per batch."""
+        while not stop.is_set():
+            try:
+                if (self.position and self.source.latest() <= self.position) or self.step() == 0:
+                    self._wake.wait(idle_wait)
+                    self._wake.clear()
+            except AnalyticsBusy as busy:
+                log.warning("%s", busy.message)
+            except Exception:
+                # The event store or the file went away for a moment: a batch is all or nothing,
+                # so trying again later is safe.
+                log.exception("analytics: a batch failed; trying again in %g s", RETRY_SECONDS)
+                stop.wait(RETRY_SECONDS)
+
+    # -- in the background of a process (the embedded server) ------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self) -> None:
+        if self.running:
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(
+            target=self.run_forever, args=(self._stop,), name="analytics-projector", daemon=True
+        )
+        self._thread.start()
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def stop(self, timeout: float = 30.0) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def rebuild(self) -> int:
+        """Empty every table and the position in one transaction, then catch up."""
+        with self._stepping, self.database.connect(read_only=False) as connection:
+            connection.execute("BEGIN TRANSACTION")
+            for table in (*TABLES, CONTEXT_TABLE):
+                connection.execute(f"DELETE FROM {table}")
+            connection.execute(
+                f"UPDATE {POSITION_TABLE} SET generation = generation + 1, position = 0 WHERE projection = ?",
+                [PROJECTION],
+            )
+            connection.execute("COMMIT")
+        return self.catch_up()
+
+    # -- one batch --------------------------------------------------------------------------------
+
+    @staticmethod
+    def _cursor(connection: duckdb.DuckDBPyConnection) -> tuple[int, int]:
+        found = connection.execute(
+            f"SELECT generation, position FROM {POSITION_TABLE} WHERE projection = ?", [PROJECTION]
+        ).fetchone()
+        assert found is not None
+        return int(found[0]), int(found[1])
+
+    def _rows(
+        self, connection: duckdb.DuckDBPyConnection, batch: list[StoredRecord]
+    ) -> tuple[Rows, dict[str, Context | None], set[str]]:
+        """The rows the batch adds, the new context of each game (None: ended), and the games
+        whose earlier private records the batch writes again in full (they ended in it)."""
+        by_game: dict[str, list[StoredRecord]] = {}
+        for item in batch:
+            by_game.setdefault(item.game_id, []).append(item)
+        known = self._contexts(connection, [g for g, items in by_game.items() if items[0].record.type != GAME_CREATED])
+        rows = Rows()
+        contexts: dict[str, Context | None] = {}
+        replaced: set[str] = set()
+        for game_id, items in by_game.items():
+            records = [(i.record, i.recorded_at) for i in items]
+            first = items[0].record
+            if first.type != GAME_CREATED and game_id not in known:
+                raise RuntimeError(f"analytics: game {game_id} goes on at {first.position} but was never started")
+            if items[-1].record.type == GAME_ENDED:
+                earlier = self.source.game(game_id, first.position - 1) if first.type != GAME_CREATED else []
+                if earlier:
+                    replaced.add(game_id)
+                ended_game(known.get(game_id), game_id, earlier, records, rows)
+                contexts[game_id] = None
+            else:
+                contexts[game_id] = running_game(known.get(game_id), game_id, records, rows)
+        return rows, contexts, replaced
+
+    @staticmethod
+    def _contexts(connection: duckdb.DuckDBPyConnection, game_ids: list[str]) -> dict[str, Context]:
+        if not game_ids:
+            return {}
+        found = connection.execute(
+            f"SELECT game_id, context FROM {CONTEXT_TABLE} WHERE list_contains(?, game_id)", [game_ids]
+        ).fetchall()
+        return {game_id: json.loads(text) for game_id, text in found}
+
+    def _commit(
+        self,
+        connection: duckdb.DuckDBPyConnection,
+        start: tuple[int, int],
+        position: int,
+        rows: Rows,
+        contexts: dict[str, Context | None],
+        replaced: set[str],
+    ) -> bool:
+        touched = list(contexts)
+        connection.execute("BEGIN TRANSACTION")
+        try:
+            moved = connection.execute(
+                f"UPDATE {POSITION_TABLE} SET position = ? WHERE projection = ? AND generation = ? AND position = ?",
+                [position, PROJECTION, *start],
+            ).fetchone()
+            if not moved or moved[0] != 1:
+                connection.execute("ROLLBACK")
+                return False
+            connection.execute(f"DELETE FROM {GAMES_TABLE} WHERE list_contains(?, game_id)", [touched])
+            connection.execute(f"DELETE FROM {CONTEXT_TABLE} WHERE list_contains(?, game_id)", [touched])
+            if replaced:  # their private records were stored as a spectator saw them
+                connection.execute(
+                    f"DELETE FROM {RECORDS_TABLE} WHERE private AND list_contains(?, game_id)", [list(replaced)]
+                )
+            for table, table_rows in rows.tables.items():
+                if table_rows:
+                    insert_rows(connection, table, table_rows)
+            running = [(g, json.dumps(c)) for g, c in contexts.items() if c is not None]
+            if running:
+                frame = pa.table({"game_id": [g for g, _ in running], "context": [c for _, c in running]})
+                connection.register("_contexts", frame)
+                connection.execute(f"INSERT INTO {CONTEXT_TABLE} SELECT * FROM _contexts")
+                connection.unregister("_contexts")
+            connection.execute("COMMIT")
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+        return True
+
+
+def insert_rows(connection: duckdb.DuckDBPyConnection, table: str, rows: list[dict[str, Any]]) -> None:
+    frame = pa.Table.from_pylist(rows, schema=ARROW_SCHEMAS[table])
+    connection.register("_rows", frame)
+    try:
+        connection.execute(f"INSERT INTO {table} SELECT * FROM _rows")
+    finally:
+        connection.unregister("_rows")
+
+
+# -- the facade the API and the CLI use ---------------------------------------------------------
+
+
+class Analytics:
+    """The analytics database of one event store, and whether this process keeps it current.
+
+    Embedded (SQLite event store): every reader catches the projection up first, as the
+    embedded read side does. Scale-out (PostgreSQL): a projection worker keeps it current
+    (``alexandria analytics project``) and API workers only read.
+    """
+
+    def __init__(self, service: GameService, database: AnalyticsDatabase, embedded: bool, batch_size: int = 5000):
+        self.service = service
+        self.database = database
+        self.embedded = embedded
+        self.projector = AnalyticsProjector(RecordSource(service), database, batch_size)
+        self.background = False  # whether a server of this store should run the projector in the background
+
+    @classmethod
+    def for_service(
+        cls, service: GameService, settings: AnalyticsSettings | None = None, *, worker: bool = False
+    ) -> Analytics:
+        settings = settings or AnalyticsSettings()
+        embedded = service.env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite"
+        database = AnalyticsDatabase(
+            settings.path or default_path(service),
+            read_only=not (embedded or worker),
+            lock_timeout=settings.lock_timeout,
+        )
+        analytics = cls(service, database, embedded, settings.batch_size)
+        analytics.background = embedded and settings.background
+        return analytics
+
+    def refresh(self) -> None:
+        if not self.embedded:
+            return
+        # Nothing new since this process last looked: no need to open the file.
+        if self.projector.position == 0 or self.projector.source.latest() > self.projector.position:
+            self.projector.catch_up()
+
+    @contextmanager
+    def reading(self, read_only: bool | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A connection to query, after catching up (embedded mode)."""
+        self.refresh()
+        with self.database.connect(read_only=read_only) as connection:
+            yield connection
+
+
+# -- exports ------------------------------------------------------------------------------------
+
+ExportFormat = Literal["parquet", "csv"]
+
+
+def _partitioned(table: str) -> str:
+    """The table with its game and month (of the game's creation) for partitioning."""
+    if table == GAMES_TABLE:
+        return f"SELECT *, strftime(created_at, '%Y-%m') AS month FROM {GAMES_TABLE}"
+    columns = ", ".join(f't."{name}"' for name, _ in TABLES[table] if name != "game")
+    return (
+        f"SELECT {columns}, g.game, strftime(g.created_at, '%Y-%m') AS month "
+        f"FROM {table} t JOIN {GAMES_TABLE} g USING (game_id)"
+    )
+
+
+def export_tables(connection: duckdb.DuckDBPyConnection, out: Path, file_format: ExportFormat) -> dict[str, int]:
+    """Every table into ``out``: Parquet as ``TABLE/game=G/month=YYYY-MM/*.parquet`` (hive
+    partitions, which DuckDB, pandas/pyarrow and Spark read as columns), CSV as ``TABLE.csv``.
+    Returns the rows written per table."""
+    out.mkdir(parents=True, exist_ok=True)
+    written: dict[str, int] = {}
+    for table in TABLES:
+        count = connection.execute(f"SELECT count(*) FROM {table}").fetchone()
+        written[table] = int(count[0]) if count else 0
+        target = out / table
+        if file_format == "parquet":
+            if written[table] == 0:
+                continue  # PARTITION_BY writes nothing for no rows; an empty folder would mislead
+            connection.execute(
+                f"COPY ({_partitioned(table)}) TO '{_sql_text(str(target))}' "
+                "(FORMAT parquet, PARTITION_BY (game, month), OVERWRITE_OR_IGNORE)"
+            )
+        else:
+            connection.execute(
+                f"COPY (SELECT * FROM {table} ORDER BY ALL) TO '{_sql_text(str(target))}.csv' (FORMAT csv, HEADER)"
+            )
+    return written
+
+
+def _sql_text(text: str) -> str:
+    return text.replace("'", "''")
+
+
+@dataclass(frozen=True, slots=True)
+class GamePage:
+    games: list[tuple[str, datetime]]  # (game id, ended at), in export order
+    next_cursor: str | None
+
+
+def ended_games_page(
+    connection: duckdb.DuckDBPyConnection,
+    game: str | None,
+    since: datetime | None,
+    until: datetime | None,
+    after: tuple[datetime, str] | None,
+    limit: int,
+) -> GamePage:
+    """Ended games in the order they ended (then by id), from after ``after``."""
+    where = ["status = 'ended'"]
+    parameters: list[Any] = []
+    if game is not None:
+        where.append("game = ?")
+        parameters.append(game)
+    if since is not None:
+        where.append("ended_at >= ?")
+        parameters.append(since)
+    if until is not None:
+        where.append("ended_at < ?")
+        parameters.append(until)
+    if after is not None:
+        where.append("(ended_at, game_id) > (?, ?)")
+        parameters.extend(after)
+    found = connection.execute(
+        f"SELECT game_id, ended_at FROM {GAMES_TABLE} WHERE {' AND '.join(where)} "
+        f"ORDER BY ended_at, game_id LIMIT {int(limit) + 1}",
+        parameters,
+    ).fetchall()
+    games = [(str(g), at) for g, at in found[:limit]]
+    more = len(found) > limit
+    return GamePage(games, encode_cursor(games[-1]) if more and games else None)
+
+
+def encode_cursor(last: tuple[str, datetime]) -> str:
+    game_id, ended_at = last
+    return f"{ended_at.isoformat()}_{game_id}"
+
+
+def decode_cursor(cursor: str) -> tuple[datetime, str]:
+    """``ENDED-AT_GAME-ID`` of the last game of the previous page; ValueError when malformed."""
+    at, sep, game_id = cursor.rpartition("_")
+    if not sep:
+        raise ValueError("no separator")
+    UUID(game_id)
+    return datetime.fromisoformat(at), game_id
+
+
+def record_lines(connection: duckdb.DuckDBPyConnection, game_ids: list[str], chunk: int = 50) -> Iterator[str]:
+    """The records of ``game_ids`` (in that order) as JSON lines with game id and recorded time."""
+    for start in range(0, len(game_ids), chunk):
+        ids = game_ids[start : start + chunk]
+        order = {g: i for i, g in enumerate(ids)}
+        found = connection.execute(
+            f"SELECT game_id, game, position, type, seat, private, recorded_at, data FROM {RECORDS_TABLE} "
+            "WHERE list_contains(?, game_id)",
+            [ids],
+        ).fetchall()
+        found.sort(key=lambda row: (order[row[0]], row[2]))
+        for game_id, game, position, kind, seat, private, at, data in found:
+            head = json.dumps(
+                {
+                    "game_id": game_id,
+                    "game": game,
+                    "position": position,
+                    "type": kind,
+                    "seat": seat,
+                    "private": private,
+                    "recorded_at": at.isoformat(),
+                },
+                separators=(",", ":"),
+            )
+            yield f'{head[:-1]},"data":{data}}}\n'

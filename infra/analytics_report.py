@@ -1,0 +1,487 @@
+"""Reports over the analytics tables: the numbers (SQL in DuckDB, tests with scipy) and their
+rendering as Markdown or HTML with PNG charts (matplotlib, no display needed).
+
+- dice fairness: Pearson's χ² of the observed dice totals (and faces) against the fair odds;
+- win rate by seat, per game and player count, with Wilson 95 % intervals (a shared win
+  counts as a win for every winner);
+- score distributions (final scores of every seat), game length (records, commands, rounds,
+  minutes), bids per round;
+- one chart per game of what its players ask most: Catan the dice, Peloponnes the price of
+  tiles over the rounds, Empire Builder where the points come from, Alexandros tax points over
+  the game.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import duckdb
+from scipy import stats
+
+Z95 = float(stats.norm.ppf(0.975))
+TWO_DICE = {total: (6 - abs(total - 7)) / 36 for total in range(2, 13)}
+
+
+@dataclass(frozen=True)
+class DiceFairness:
+    game: str
+    games: int
+    rolls: int
+    observed: dict[int, int]  # total -> rolls
+    expected: dict[int, float]
+    chi2: float
+    p_value: float
+    faces: dict[int, int]  # face -> count over both dice
+    faces_chi2: float
+    faces_p_value: float
+
+
+@dataclass(frozen=True)
+class SeatWinRate:
+    game: str
+    players: int
+    seat: int
+    games: int
+    wins: int
+    rate: float
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class Distribution:
+    game: str
+    what: str
+    count: int
+    mean: float
+    median: float
+    minimum: float
+    maximum: float
+    p90: float
+
+
+@dataclass(frozen=True)
+class RoundBids:
+    game: str
+    round: int
+    bids: int
+    mean_bid: float | None
+    mean_price: float | None  # what the winners paid (Peloponnes awards, Catan auctions won)
+
+
+@dataclass
+class Report:
+    game: str | None
+    games: dict[str, int]  # ended games per game
+    dice: list[DiceFairness] = field(default_factory=list)
+    win_rates: list[SeatWinRate] = field(default_factory=list)
+    scores: list[Distribution] = field(default_factory=list)
+    lengths: list[Distribution] = field(default_factory=list)
+    bids: list[RoundBids] = field(default_factory=list)
+    # Empire Builder: mean VP a seat got in a game from each source, winners against the others
+    sources: dict[str, dict[str, float]] = field(default_factory=dict)
+    taxes_by_turn: list[tuple[int, float]] = field(default_factory=list)  # Alexandros: (turn bucket, points)
+    final_scores: dict[str, list[float]] = field(default_factory=dict)  # every seat's final score, per game
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    # The bounds are exactly 0 and 1 at no and all successes (the formula leaves rounding dust).
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return low, high
+
+
+def _scope(game: str | None, alias: str = "g") -> tuple[str, list[Any]]:
+    where = f"{alias}.status = 'ended'"
+    return (where + f" AND {alias}.game = ?", [game]) if game is not None else (where, [])
+
+
+def compute_report(connection: duckdb.DuckDBPyConnection, game: str | None = None) -> Report:
+    where, parameters = _scope(game)
+
+    def rows(sql: str) -> list[tuple[Any, ...]]:
+        return connection.execute(sql, parameters).fetchall()
+
+    report = Report(game, {g: n for g, n in rows(f"SELECT game, count(*) FROM games g WHERE {where} GROUP BY game")})
+    report.dice = _dice(rows, where)
+    for g, players, seat, games, wins in rows(
+        f"SELECT g.game, g.players, s.seat, count(*), count(*) FILTER (list_contains(g.winners, s.seat)) "
+        f"FROM games g, range(g.players) s(seat) WHERE {where} GROUP BY ALL ORDER BY ALL"
+    ):
+        low, high = wilson(wins, games)
+        report.win_rates.append(SeatWinRate(g, players, seat, games, wins, wins / games, low, high))
+    distribution = "count(*), avg(x), median(x), min(x), max(x), quantile_cont(x, 0.9)"  # x: the measured value
+    for g, *values in rows(
+        f"SELECT g.game, {distribution} FROM (SELECT g.game, unnest(g.scores) AS x FROM games g WHERE {where}) g "
+        "GROUP BY ALL ORDER BY ALL"
+    ):
+        report.scores.append(Distribution(g, "final score", *_numbers(values)))
+    for g, values in rows(f"SELECT g.game, flatten(list(g.scores)) FROM games g WHERE {where} GROUP BY ALL"):
+        report.final_scores[g] = [float(v) for v in values]
+    for what, expression in (
+        ("records", "g.version"),
+        ("commands", "g.commands"),
+        ("rounds", "g.rounds"),
+        ("minutes", "epoch(g.ended_at - g.created_at) / 60"),
+    ):
+        for g, *values in rows(
+            f"SELECT g.game, {distribution} FROM (SELECT g.game, {expression} AS x FROM games g WHERE {where}) g "
+            "WHERE x IS NOT NULL GROUP BY ALL ORDER BY ALL"
+        ):
+            report.lengths.append(Distribution(g, what, *_numbers(values)))
+    report.bids = _bids(rows, where)
+    report.sources = {
+        source: {"winners": float(winners), "others": float(others)}
+        for source, winners, others in rows(
+            "WITH seats AS (SELECT g.game_id, s.seat, list_contains(g.winners, s.seat) AS won "
+            f"FROM games g, range(g.players) s(seat) WHERE {where} AND g.game = 'empire_builder'), "
+            "per AS (SELECT c.game_id, c.seat, c.kind, sum(c.vp) AS vp FROM empire_builder_contests c "
+            "WHERE c.vp IS NOT NULL AND c.seat IS NOT NULL AND c.game_id IN (SELECT game_id FROM seats) GROUP BY ALL) "
+            "SELECT k.kind, avg(coalesce(per.vp, 0)) FILTER (won), avg(coalesce(per.vp, 0)) FILTER (NOT won) "
+            "FROM seats CROSS JOIN (SELECT DISTINCT kind FROM per) k "
+            "LEFT JOIN per ON per.game_id = seats.game_id AND per.seat = seats.seat AND per.kind = k.kind "
+            "GROUP BY k.kind ORDER BY k.kind"
+        )
+        if winners is not None and others is not None
+    }
+    report.taxes_by_turn = [
+        (int(bucket), float(points))
+        for bucket, points in rows(
+            "SELECT (t.turn - 1) // 10 * 10 + 1 AS bucket, avg(t.points) FROM alexandros_taxes t "
+            f"JOIN games g USING (game_id) WHERE {where} AND t.seat = t.levier GROUP BY ALL ORDER BY ALL"
+        )
+    ]
+    return report
+
+
+def _numbers(values: Sequence[Any]) -> tuple[int, float, float, float, float, float]:
+    count, mean, median, low, high, p90 = values
+    return int(count), float(mean), float(median), float(low), float(high), float(p90)
+
+
+def _dice(rows: Any, where: str) -> list[DiceFairness]:
+    out = []
+    per_game: dict[str, dict[int, int]] = {}
+    for g, total, count in rows(
+        f"SELECT g.game, d.total, count(*) FROM catan_dice_rolls d JOIN games g USING (game_id) WHERE {where} "
+        "GROUP BY ALL ORDER BY ALL"
+    ):
+        per_game.setdefault(g, {})[int(total)] = int(count)
+    faces_of: dict[str, dict[int, int]] = {}
+    for g, face, count in rows(
+        "SELECT g.game, f.face, count(*) FROM (SELECT game_id, die1 AS face FROM catan_dice_rolls UNION ALL "
+        "SELECT game_id, die2 FROM catan_dice_rolls) f JOIN games g USING (game_id) "
+        f"WHERE {where} GROUP BY ALL ORDER BY ALL"
+    ):
+        faces_of.setdefault(g, {})[int(face)] = int(count)
+    games = dict(
+        rows(
+            f"SELECT g.game, count(DISTINCT d.game_id) FROM catan_dice_rolls d JOIN games g USING (game_id) "
+            f"WHERE {where} GROUP BY ALL"
+        )
+    )
+    for g, counts in per_game.items():
+        rolls = sum(counts.values())
+        observed = {t: counts.get(t, 0) for t in TWO_DICE}
+        expected = {t: rolls * p for t, p in TWO_DICE.items()}
+        chi2, p_value = stats.chisquare(list(observed.values()), list(expected.values()))
+        faces = {f: faces_of.get(g, {}).get(f, 0) for f in range(1, 7)}
+        faces_chi2, faces_p = stats.chisquare(list(faces.values()))
+        out.append(
+            DiceFairness(
+                g,
+                int(games[g]),
+                rolls,
+                observed,
+                expected,
+                float(chi2),
+                float(p_value),
+                faces,
+                float(faces_chi2),
+                float(faces_p),
+            )
+        )
+    return out
+
+
+def _bids(rows: Any, where: str) -> list[RoundBids]:
+    out = []
+    prices = {
+        (g, int(r)): float(price)
+        for g, r, price in rows(
+            f"SELECT g.game, a.round, avg(a.amount) FROM peloponnes_auction_results a JOIN games g USING (game_id) "
+            f"WHERE {where} GROUP BY ALL"
+        )
+    }
+    for g, r, count, mean in rows(
+        f"SELECT g.game, b.round, count(*), avg(b.amount) FROM peloponnes_bids b JOIN games g USING (game_id) "
+        f"WHERE {where} AND b.action = 'bid' GROUP BY ALL ORDER BY ALL"
+    ):
+        out.append(RoundBids(g, int(r), int(count), float(mean), prices.get((g, int(r)))))
+    # Catan: the n-th auction of a game is its "round" of bidding for a temple
+    won = {
+        (g, int(n)): float(price)
+        for g, n, price in rows(
+            f"SELECT g.game, a.auction, avg(a.amount) FROM catan_auctions a JOIN games g USING (game_id) "
+            f"WHERE {where} AND a.winner IS NOT NULL GROUP BY ALL"
+        )
+    }
+    for g, n, count, mean in rows(
+        f"SELECT g.game, b.auction, count(*), avg(b.amount) FROM catan_bids b JOIN games g USING (game_id) "
+        f"WHERE {where} AND b.action = 'bid' GROUP BY ALL ORDER BY ALL"
+    ):
+        out.append(RoundBids(g, int(n), int(count), float(mean), won.get((g, int(n)))))
+    return out
+
+
+# -- rendering ----------------------------------------------------------------------------------
+
+ReportFormat = Literal["markdown", "html"]
+
+
+class _Document:
+    """Blocks of a report, rendered as Markdown or HTML."""
+
+    def __init__(self) -> None:
+        self.blocks: list[tuple[str, Any]] = []
+
+    def heading(self, text: str, level: int = 2) -> None:
+        self.blocks.append(("heading", (level, text)))
+
+    def text(self, text: str) -> None:
+        self.blocks.append(("text", text))
+
+    def table(self, header: list[str], body: list[list[Any]]) -> None:
+        self.blocks.append(("table", (header, body)))
+
+    def image(self, path: str, caption: str) -> None:
+        self.blocks.append(("image", (path, caption)))
+
+    def markdown(self) -> str:
+        out = []
+        for kind, value in self.blocks:
+            if kind == "heading":
+                out.append(f"{'#' * value[0]} {value[1]}\n")
+            elif kind == "text":
+                out.append(f"{value}\n")
+            elif kind == "table":
+                header, body = value
+                out.append("| " + " | ".join(header) + " |")
+                out.append("|" + "---|" * len(header))
+                out.extend("| " + " | ".join(_cell(c) for c in row) + " |" for row in body)
+                out.append("")
+            else:
+                out.append(f"![{value[1]}]({value[0]})\n")
+        return "\n".join(out)
+
+    def html(self) -> str:
+        out = [
+            "<!doctype html><meta charset='utf-8'><title>Alexandria analytics report</title>",
+            "<style>body{font-family:sans-serif;max-width:60em;margin:auto}td,th{padding:2px 8px}"
+            "table{border-collapse:collapse}tr:nth-child(even){background:#f4f4f4}</style>",
+        ]
+        for kind, value in self.blocks:
+            if kind == "heading":
+                out.append(f"<h{value[0]}>{html.escape(value[1])}</h{value[0]}>")
+            elif kind == "text":
+                out.append(f"<p>{html.escape(value)}</p>")
+            elif kind == "table":
+                header, body = value
+                out.append("<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>")
+                out.extend("<tr>" + "".join(f"<td>{html.escape(_cell(c))}</td>" for c in row) + "</tr>" for row in body)
+                out.append("</table>")
+            else:
+                out.append(
+                    f"<figure><img src='{html.escape(value[0])}' alt='{html.escape(value[1])}'>"
+                    f"<figcaption>{html.escape(value[1])}</figcaption></figure>"
+                )
+        return "\n".join(out)
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}" if abs(value) < 1e-3 and value else f"{value:.3f}".rstrip("0").rstrip(".")
+    return str(value)
+
+
+def write_report(report: Report, out: Path, file_format: ReportFormat = "markdown") -> Path:
+    """The report as ``out/report.md`` (or ``.html``) with its charts beside it (PNG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: no display on servers
+    import matplotlib.pyplot as plt
+
+    out.mkdir(parents=True, exist_ok=True)
+    doc = _Document()
+    doc.heading(f"Alexandria analytics report{f': {report.game}' if report.game else ''}", 1)
+    doc.text("Ended games: " + (", ".join(f"{g} {n}" for g, n in sorted(report.games.items())) or "none"))
+
+    def chart(name: str, caption: str, draw: Any) -> None:
+        figure, axes = plt.subplots(figsize=(7, 3.6))
+        draw(axes)
+        figure.tight_layout()
+        figure.savefig(out / f"{name}.png", dpi=90)
+        plt.close(figure)
+        doc.image(f"{name}.png", caption)
+
+    if report.dice:
+        doc.heading("Dice fairness")
+        doc.text(
+            "Pearson's χ² of the observed totals of two dice against the fair odds (10 degrees of freedom), "
+            "and of the faces of both dice against a uniform die (5 degrees of freedom)."
+        )
+        doc.table(
+            ["game", "games", "rolls", "χ² totals", "p", "χ² faces", "p faces"],
+            [[d.game, d.games, d.rolls, d.chi2, d.p_value, d.faces_chi2, d.faces_p_value] for d in report.dice],
+        )
+        for d in report.dice:
+            doc.table(
+                ["total", *map(str, d.observed)],
+                [["observed", *d.observed.values()], ["expected", *d.expected.values()]],
+            )
+
+            def dice(axes: Any, d: DiceFairness = d) -> None:
+                totals = list(d.observed)
+                axes.bar([t - 0.2 for t in totals], list(d.observed.values()), 0.4, label="observed")
+                axes.bar([t + 0.2 for t in totals], list(d.expected.values()), 0.4, label="expected (fair)")
+                axes.set_xticks(totals)
+                axes.set_xlabel("total of two dice")
+                axes.set_ylabel("rolls")
+                axes.set_title(f"{d.game}: {d.rolls} rolls, χ² p = {d.p_value:.3f}")
+                axes.legend()
+
+            chart(f"dice_{d.game}", f"{d.game}: dice totals, observed against expected", dice)
+
+    if report.win_rates:
+        doc.heading("Win rate by seat")
+        doc.text(
+            "Share of ended games each seat won (shared wins count for every winner), with Wilson 95 % "
+            "confidence intervals; seat 0 moves first."
+        )
+        doc.table(
+            ["game", "players", "seat", "games", "wins", "win rate", "95 % low", "95 % high"],
+            [[w.game, w.players, w.seat, w.games, w.wins, w.rate, w.low, w.high] for w in report.win_rates],
+        )
+        for g in sorted({w.game for w in report.win_rates}):
+
+            def win_rates(axes: Any, g: str = g) -> None:
+                for players in sorted({w.players for w in report.win_rates if w.game == g}):
+                    mine = [w for w in report.win_rates if w.game == g and w.players == players]
+                    axes.errorbar(
+                        [w.seat + (players - 3) * 0.08 for w in mine],
+                        [w.rate for w in mine],
+                        yerr=[[w.rate - w.low for w in mine], [w.high - w.rate for w in mine]],
+                        fmt="o",
+                        capsize=4,
+                        label=f"{players} players",
+                    )
+                    axes.axhline(1 / players, linestyle=":", linewidth=0.8)
+                axes.set_xticks(range(max(w.players for w in report.win_rates if w.game == g)))
+                axes.set_xlabel("seat")
+                axes.set_ylabel("win rate")
+                axes.set_ylim(0, 1)
+                axes.set_title(f"{g}: win rate by seat (95 % Wilson intervals)")
+                axes.legend()
+
+            chart(f"win_rate_{g}", f"{g}: win rate by seat", win_rates)
+
+    if report.scores:
+        doc.heading("Score distributions")
+        doc.table(["game", "scores", "mean", "median", "min", "max", "90th pct"], [_row(s) for s in report.scores])
+    if report.lengths:
+        doc.heading("Game length")
+        doc.table(
+            ["game", "measure", "games", "mean", "median", "min", "max", "90th pct"],
+            [[s.game, s.what, *_row(s)[1:]] for s in report.lengths],
+        )
+    for g, values in sorted(report.final_scores.items()):
+
+        def histogram(axes: Any, g: str = g, values: list[float] = values) -> None:
+            axes.hist(values, bins=min(30, max(5, len(set(values)))))
+            axes.set_xlabel("final score")
+            axes.set_ylabel("seats")
+            axes.set_title(f"{g}: final scores")
+
+        chart(f"scores_{g}", f"{g}: distribution of final scores", histogram)
+
+    if report.bids:
+        doc.heading("Bids per round")
+        doc.text(
+            "Peloponnes: bids placed in each round, their mean, and the mean price of the tiles won. "
+            "Catan: the n-th temple auction of a game, its bids and the mean winning bid."
+        )
+        doc.table(
+            ["game", "round / auction", "bids", "mean bid", "mean price paid"],
+            [[b.game, b.round, b.bids, b.mean_bid, "" if b.mean_price is None else b.mean_price] for b in report.bids],
+        )
+        for g in sorted({b.game for b in report.bids}):
+
+            def bids(axes: Any, g: str = g) -> None:
+                mine = [b for b in report.bids if b.game == g]
+                axes.plot([b.round for b in mine], [b.mean_bid for b in mine], marker="o", label="mean bid")
+                paid = [b for b in mine if b.mean_price is not None]
+                axes.plot([b.round for b in paid], [b.mean_price for b in paid], marker="s", label="mean price won")
+                axes.set_xlabel("round" if g == "peloponnes" else "auction of the game")
+                axes.set_ylabel("coins" if g == "peloponnes" else "cards bid")
+                axes.set_title(f"{g}: bids by round")
+                axes.legend()
+
+            chart(f"bids_{g}", f"{g}: bids and prices by round", bids)
+
+    if report.sources:
+        doc.heading("Empire Builder: where the points come from")
+        doc.table(
+            ["source", "mean VP of a winner in a game", "mean VP of the others"],
+            [[s, v["winners"], v["others"]] for s, v in report.sources.items()],
+        )
+
+        def sources(axes: Any) -> None:
+            names = list(report.sources)
+            axes.bar(
+                [i - 0.2 for i in range(len(names))],
+                [report.sources[n]["winners"] for n in names],
+                0.4,
+                label="winners",
+            )
+            axes.bar(
+                [i + 0.2 for i in range(len(names))], [report.sources[n]["others"] for n in names], 0.4, label="others"
+            )
+            axes.set_xticks(range(len(names)), names)
+            axes.set_ylabel("mean VP per seat and game")
+            axes.set_title("empire_builder: where the points come from")
+            axes.legend()
+
+        chart("sources_empire_builder", "empire_builder: VP by source, winners against the others", sources)
+
+    if report.taxes_by_turn:
+        doc.heading("Alexandros: tax points over the game")
+        doc.table(["turns from", "mean points of the levier"], [[t, p] for t, p in report.taxes_by_turn])
+
+        def taxes(axes: Any) -> None:
+            axes.bar([t for t, _ in report.taxes_by_turn], [p for _, p in report.taxes_by_turn], width=8)
+            axes.set_xlabel("turn")
+            axes.set_ylabel("points per levy")
+            axes.set_title("alexandros: what a tax levy pays the levier, by turn")
+
+        chart("taxes_alexandros", "alexandros: points per tax levy by turn", taxes)
+
+    text = doc.markdown() if file_format == "markdown" else doc.html()
+    path = out / ("report.md" if file_format == "markdown" else "report.html")
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _row(d: Distribution) -> list[Any]:
+    return [d.game, d.count, d.mean, d.median, d.minimum, d.maximum, d.p90]

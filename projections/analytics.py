@@ -1,0 +1,718 @@
+"""The analytics read model: the public facts of every game as rows of plain tables.
+
+Pure: this module turns a game's records (in log order) into rows; ``infra.analytics`` stores
+them in DuckDB with the projection's position. What a row may hold is what the per-viewer
+filter (``domain.kernel.log.for_viewer``) shows a spectator: the public forms while a game
+runs, everything once it has ended (the seed is revealed then, and the full log with it).
+
+Three kinds of tables:
+
+- ``games``: one row per game (who played what, when, how it ended);
+- ``records``: one row per record, its data as JSON (``data`` of ``for_viewer``);
+- fact tables per game, one row per fact the players ask about (dice rolls, bids, allocations,
+  walls ...), made by one handler per game from the public records as they arrive (so that a
+  fact row never changes when its game ends).
+
+Scores by round come from the game's own ``scoreboard`` over a replay of the full record, so
+they exist only for ended games (a running game's state cannot be rebuilt from public forms).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from domain.catalog import GAMES
+from domain.catan_alexander.data import GEOMETRIES, TERRAIN_PRODUCT, Geometry
+from domain.kernel.chance import Chance
+from domain.kernel.game import Scoreboard
+from domain.kernel.log import COMMAND_ACCEPTED, GAME_CREATED, GAME_ENDED, Record, canonical
+from domain.kernel.match import Match
+
+# -- the schema ---------------------------------------------------------------------------------
+# Column types are DuckDB's; ``docs/analytics.md`` explains every column.
+
+Columns = tuple[tuple[str, str], ...]
+
+GAMES_TABLE = "games"
+RECORDS_TABLE = "records"
+SCORES_TABLE = "scores"
+
+TABLES: dict[str, Columns] = {
+    GAMES_TABLE: (
+        ("game_id", "VARCHAR"),
+        ("game", "VARCHAR"),
+        ("players", "INTEGER"),
+        ("options", "JSON"),
+        ("status", "VARCHAR"),
+        ("version", "INTEGER"),
+        ("commands", "INTEGER"),
+        ("rounds", "INTEGER"),
+        ("created_at", "TIMESTAMPTZ"),
+        ("last_activity", "TIMESTAMPTZ"),
+        ("ended_at", "TIMESTAMPTZ"),
+        ("scores", "DOUBLE[]"),
+        ("placings", "INTEGER[]"),
+        ("winners", "INTEGER[]"),
+        ("fingerprint", "VARCHAR"),
+        ("seed", "VARCHAR"),
+        ("forked_from", "VARCHAR"),
+        ("forked_from_version", "INTEGER"),
+        ("tournament", "VARCHAR"),
+    ),
+    RECORDS_TABLE: (
+        ("game_id", "VARCHAR"),
+        ("game", "VARCHAR"),
+        ("position", "INTEGER"),
+        ("type", "VARCHAR"),
+        ("seat", "INTEGER"),
+        ("private", "BOOLEAN"),
+        ("recorded_at", "TIMESTAMPTZ"),
+        ("data", "JSON"),
+    ),
+    SCORES_TABLE: (
+        ("game_id", "VARCHAR"),
+        ("game", "VARCHAR"),
+        ("unit", "VARCHAR"),
+        ("round", "INTEGER"),
+        ("position", "INTEGER"),
+        ("final", "BOOLEAN"),
+        ("seat", "INTEGER"),
+        ("score", "DOUBLE"),
+        ("place", "INTEGER"),
+    ),
+    "catan_dice_rolls": (
+        ("game_id", "VARCHAR"),
+        ("position", "INTEGER"),
+        ("recorded_at", "TIMESTAMPTZ"),
+        ("turn", "INTEGER"),
+        ("seat", "INTEGER"),
+        ("die1", "INTEGER"),
+        ("die2", "INTEGER"),
+        ("total", "INTEGER"),
+        ("robber_hex", "INTEGER"),
+        ("producing_hexes", "INTEGER"),
+    ),
+    "catan_producing_hexes": (
+        ("game_id", "VARCHAR"),
+        ("position", "INTEGER"),
+        ("total", "INTEGER"),
+        ("hex", "INTEGER"),
+        ("hex_name", "VARCHAR"),
+        ("q", "INTEGER"),
+        ("r", "INTEGER"),
+        ("terrain", "VARCHAR"),
+        ("blocked", "BOOLEAN"),
+    ),
+    "catan_production": (
+        ("game_id", "VARCHAR"),
+        ("position", "INTEGER"),
+        ("roll_position", "INTEGER"),
+        ("total", "INTEGER"),
+        ("seat", "INTEGER"),
+        ("good", "VARCHAR"),
+        ("amount", "INTEGER"),
+    ),
+    "catan_bids": (
+        ("game_id", "VARCHAR"),
+        ("position", "INTEGER"),
+        ("recorded_at", "TIMESTAMPTZ"),
+        ("auction", "INTEGER"),
+        ("crossing", "INTEGER"),
+        ("task", "VARCHAR"),
+        ("auction_round", "INTEGER"),
+        ("seat", "INTEGER"),
+        ("action", "VARCHAR"),
+        ("amount", "INTEGER"),
+    ),
+    "catan_auctions": (
+        ("game_id", "VARCHAR"),
+        ("auction", "INTEGER"),
+        ("opened_position", "INTEGER"),
+        ("closed_position", "INTEGER"),
+        ("turn", "INTEGER"),
+        ("crossing", "INTEGER"),
+        ("task", "VARCHAR"),
+        ("auction_round", "INTEGER"),
+        ("knights_allowed", "BOOLEAN"),
+        ("bids", "INTEGER"),
+        ("winner", "INTEGER"),
+        ("amount", "INTEGER"),
+    ),
+    "peloponnes_bids": (
+        ("game_id", "VARCHAR"),
+        ("position", "INTEGER"),
+        ("recorded_at", "TIMESTAMPTZ"),
+        ("round", "INTEGER"),
+        ("seat", "INTEGER"),
+        ("action", "VARCHAR"),
+        ("tile_id", "VARCHAR"),
+        ("tile_row", "VARCHAR"),
+        ("amount", "INTEGER"),
+        ("luxury_spent", "INTEGER"),
+        ("outbid_seat", "INTEGER"),
+    ),
+    "peloponnes_auction_results": (
+        ("game_id", "VARCHAR"),
+        ("position", "INTEGER"),
+        ("round", "INTEGER"),
+        ("seat", "INTEGER"),
+        ("tile_id", "VARCHAR"),
+        ("amount", "INTEGER"),
+    ),
+    "empire_builder_allocations": (
+        ("game_id", "VARCHAR"),
+        ("position", "INTEGER"),
+        ("campaign", "INTEGER"),
+        ("round", "INTEGER"),
+        ("kind", "VARCHAR"),
+        ("seat", "INTEGER"),
+        ("turn_order", "INTEGER"),
+        ("armies", "INTEGER"),
+        ("temples", "INTEGER"),
+        ("cities", "INTEGER"),
+    ),
+    "empire_builder_contests": (
+        ("game_id", "VARCHAR"),
+        ("position", "INTEGER"),
+        ("campaign", "INTEGER"),
+        ("round", "INTEGER"),
+        ("province", "VARCHAR"),
+        ("kind", "VARCHAR"),
+        ("contenders", "INTEGER"),
+        ("stakes", "JSON"),
+        ("seat", "INTEGER"),
+        ("outcome", "VARCHAR"),
+        ("paid", "INTEGER"),
+        ("vp", "INTEGER"),
+    ),
+    "alexandros_walls": (
+        ("game_id", "VARCHAR"),
+        ("position", "INTEGER"),
+        ("recorded_at", "TIMESTAMPTZ"),
+        ("turn", "INTEGER"),
+        ("seat", "INTEGER"),
+        ("color", "VARCHAR"),
+        ("side", "JSON"),
+        ("black_left", "INTEGER"),
+        ("red_left", "INTEGER"),
+    ),
+    "alexandros_provinces": (
+        ("game_id", "VARCHAR"),
+        ("position", "INTEGER"),
+        ("turn", "INTEGER"),
+        ("seat", "INTEGER"),
+        ("spaces", "INTEGER"),
+        ("governors", "INTEGER"),
+        ("cards_paid", "INTEGER"),
+        ("takeover_from", "INTEGER"),
+        ("evicted", "INTEGER"),
+    ),
+    "alexandros_taxes": (
+        ("game_id", "VARCHAR"),
+        ("position", "INTEGER"),
+        ("turn", "INTEGER"),
+        ("levier", "INTEGER"),
+        ("card", "VARCHAR"),
+        ("seat", "INTEGER"),
+        ("points", "INTEGER"),
+        ("score_after", "INTEGER"),
+    ),
+}
+
+Row = dict[str, Any]
+
+
+class Rows:
+    """Rows to insert, by table."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, list[Row]] = {name: [] for name in TABLES}
+
+    def add(self, table: str, row: Row) -> None:
+        self.tables[table].append(row)
+
+
+# -- per game: the facts players ask about ------------------------------------------------------
+
+Context = dict[str, Any]  # a running game's public bookkeeping (JSON-serialisable)
+Handler = Callable[[Context, str, int, datetime, str, dict[str, Any], Rows], None]
+
+
+def _catan_geometry(context: Context) -> Geometry:
+    return GEOMETRIES[context["board"]]
+
+
+def catan_facts(
+    ctx: Context, game_id: str, position: int, at: datetime, kind: str, data: dict[str, Any], out: Rows
+) -> None:
+    if kind == "GameSetUp":
+        board = next(key for key, g in GEOMETRIES.items() if g.board_id == data["board_id"])
+        ctx["board"] = board
+        ctx["terrains"] = data["terrains"]
+        ctx["numbers"] = data["numbers"]
+        ctx["robber"] = GEOMETRIES[board].hex_index[(data["robber_hex"][0], data["robber_hex"][1])]
+        ctx["auctions"] = 0
+    elif kind == "TurnStarted":
+        ctx["turn"] = data["turn"]
+    elif kind == "RobberMoved":
+        ctx["robber"] = _catan_geometry(ctx).hex_index[(data["hex"][0], data["hex"][1])]
+    elif kind == "DiceRolled":
+        total = data["total"]
+        geometry = _catan_geometry(ctx)
+        producing = 0
+        for index, number in enumerate(ctx["numbers"]):
+            if number != total or TERRAIN_PRODUCT.get(ctx["terrains"][index], -1) < 0:
+                continue
+            blocked = index == ctx["robber"]
+            producing += not blocked
+            q, r = geometry.hexes[index]
+            out.add(
+                "catan_producing_hexes",
+                {
+                    "game_id": game_id,
+                    "position": position,
+                    "total": total,
+                    "hex": index,
+                    "hex_name": geometry.hex_names[index],
+                    "q": q,
+                    "r": r,
+                    "terrain": ctx["terrains"][index],
+                    "blocked": blocked,
+                },
+            )
+        out.add(
+            "catan_dice_rolls",
+            {
+                "game_id": game_id,
+                "position": position,
+                "recorded_at": at,
+                "turn": ctx.get("turn"),
+                "seat": data["seat"],
+                "die1": data["die1"],
+                "die2": data["die2"],
+                "total": total,
+                "robber_hex": ctx["robber"],
+                "producing_hexes": producing,
+            },
+        )
+        ctx["roll"] = [position, total]
+    elif kind == "ResourcesProduced":
+        roll_position, total = ctx.get("roll") or [None, None]
+        for seat, goods in data["gains"].items():
+            for good, amount in goods.items():
+                out.add(
+                    "catan_production",
+                    {
+                        "game_id": game_id,
+                        "position": position,
+                        "roll_position": roll_position,
+                        "total": total,
+                        "seat": int(seat),
+                        "good": good,
+                        "amount": amount,
+                    },
+                )
+    elif kind == "AuctionOpened":
+        ctx["auctions"] = ctx.get("auctions", 0) + 1
+        ctx["auction"] = {
+            "auction": ctx["auctions"],
+            "opened_position": position,
+            "turn": ctx.get("turn"),
+            "crossing": data["crossing"],
+            "task": data["task"],
+            "auction_round": data["round"],
+            "knights_allowed": data["knights_allowed"],
+            "bids": 0,
+        }
+    elif kind in ("BidPlaced", "BidderDroppedOut"):
+        auction = ctx["auction"]
+        if kind == "BidPlaced":
+            auction["bids"] += 1
+        out.add(
+            "catan_bids",
+            {
+                "game_id": game_id,
+                "position": position,
+                "recorded_at": at,
+                "auction": auction["auction"],
+                "crossing": auction["crossing"],
+                "task": auction["task"],
+                "auction_round": auction["auction_round"],
+                "seat": data["seat"],
+                "action": "bid" if kind == "BidPlaced" else "dropped_out",
+                "amount": data.get("amount"),
+            },
+        )
+    elif kind == "AuctionClosed":
+        auction = ctx.pop("auction")
+        out.add(
+            "catan_auctions",
+            {
+                "game_id": game_id,
+                **auction,
+                "closed_position": position,
+                "winner": data["winner"],
+                "amount": data["amount"],
+            },
+        )
+
+
+def peloponnes_facts(
+    ctx: Context, game_id: str, position: int, at: datetime, kind: str, data: dict[str, Any], out: Rows
+) -> None:
+    if kind in ("BidPlaced", "BidMoved", "BidWithdrawn", "PlayerPassed"):
+        action = {"BidPlaced": "bid", "BidMoved": "moved", "BidWithdrawn": "withdrawn", "PlayerPassed": "passed"}[kind]
+        out.add(
+            "peloponnes_bids",
+            {
+                "game_id": game_id,
+                "position": position,
+                "recorded_at": at,
+                "round": ctx.get("round"),
+                "seat": data["seat"],
+                "action": action,
+                "tile_id": data.get("tile_id") or data.get("to_tile_id"),
+                "tile_row": data.get("row"),
+                "amount": data.get("amount", data.get("refund")),
+                "luxury_spent": data.get("luxury_spent"),
+                "outbid_seat": data.get("outbid_seat"),
+            },
+        )
+    elif kind == "BiddingEnded":
+        for award in data["awards"]:
+            out.add(
+                "peloponnes_auction_results",
+                {
+                    "game_id": game_id,
+                    "position": position,
+                    "round": data["round"],
+                    "seat": award["seat"],
+                    "tile_id": award["tile_id"],
+                    "amount": award["amount"],
+                },
+            )
+
+
+def empire_builder_facts(
+    ctx: Context, game_id: str, position: int, at: datetime, kind: str, data: dict[str, Any], out: Rows
+) -> None:
+    if kind in ("AllocationsRevealed", "ReallocationsRevealed"):
+        entries = data["allocations"] if kind == "AllocationsRevealed" else data["boxes"]
+        for entry in entries:
+            out.add(
+                "empire_builder_allocations",
+                {
+                    "game_id": game_id,
+                    "position": position,
+                    "campaign": data["campaign"],
+                    "round": data.get("round"),
+                    "kind": "allocation" if kind == "AllocationsRevealed" else "reallocation",
+                    "seat": entry["seat"],
+                    "turn_order": entry.get("turn_order"),
+                    "armies": entry.get("armies"),
+                    "temples": entry["temples"],
+                    "cities": entry["cities"],
+                },
+            )
+        return
+    stakes: dict[str, int] | None
+    if kind == "ProvinceScored":
+        stakes, building, outcome = data["armies"], "province", "scored" if data["seat"] is not None else "no_majority"
+        where = data["province"]
+    elif kind == "AwardScored":
+        stakes, building, outcome = data["counts"], "award", "scored" if data["seat"] is not None else "no_majority"
+        where = data["award"] if data["region"] is None else f"{data['award']}:{data['region']}"
+    elif kind == "BuildAttemptFailed":
+        stakes, building, outcome, where = None, data["kind"], data["reason"], data["province"]
+    elif kind in ("TempleBuilt", "CityFounded"):
+        stakes, building, outcome = data["bids"], "temple" if kind == "TempleBuilt" else "city", "built"
+        where = data["province"]
+    else:
+        return
+    out.add(
+        "empire_builder_contests",
+        {
+            "game_id": game_id,
+            "position": position,
+            "campaign": data.get("campaign", ctx.get("round")),
+            "round": data.get("round"),
+            "province": where,
+            "kind": building,
+            "contenders": sum(1 for v in stakes.values() if v) if stakes is not None else None,
+            "stakes": canonical(stakes) if stakes is not None else None,
+            "seat": data["seat"],
+            "outcome": outcome,
+            "paid": data.get("paid"),
+            "vp": data.get("vp"),
+        },
+    )
+
+
+def alexandros_facts(
+    ctx: Context, game_id: str, position: int, at: datetime, kind: str, data: dict[str, Any], out: Rows
+) -> None:
+    if kind == "TurnStarted":
+        ctx["turn"] = data["turn"]
+    elif kind == "WallBuilt":
+        out.add(
+            "alexandros_walls",
+            {
+                "game_id": game_id,
+                "position": position,
+                "recorded_at": at,
+                "turn": ctx.get("turn"),
+                "seat": data["seat"],
+                "color": data["color"],
+                "side": canonical(data["side"]),
+                "black_left": data["black_left"],
+                "red_left": data["red_left"],
+            },
+        )
+    elif kind == "ProvinceOccupied":
+        takeover = data["takeover"] or {}
+        evicted = takeover.get("evicted")
+        out.add(
+            "alexandros_provinces",
+            {
+                "game_id": game_id,
+                "position": position,
+                "turn": ctx.get("turn"),
+                "seat": data["seat"],
+                "spaces": len(data["province"]),
+                "governors": len(data["governors"]),
+                "cards_paid": len(data["cards_paid"]),
+                "takeover_from": takeover.get("from_seat"),
+                "evicted": len(evicted) if isinstance(evicted, list) else evicted,
+            },
+        )
+    elif kind == "TaxesLevied":
+        for seat, (points, score) in enumerate(zip(data["points"], data["scores"], strict=True)):
+            out.add(
+                "alexandros_taxes",
+                {
+                    "game_id": game_id,
+                    "position": position,
+                    "turn": ctx.get("turn"),
+                    "levier": data["seat"],
+                    "card": data["card"],
+                    "seat": seat,
+                    "points": points,
+                    "score_after": score,
+                },
+            )
+
+
+def no_facts(
+    ctx: Context, game_id: str, position: int, at: datetime, kind: str, data: dict[str, Any], out: Rows
+) -> None:
+    """A game without fact tables (the tests' fixture game): games, records and scores only."""
+
+
+FACTS: dict[str, Handler] = {
+    "catan_alexander": catan_facts,
+    "peloponnes": peloponnes_facts,
+    "empire_builder": empire_builder_facts,
+    "alexandros": alexandros_facts,
+}
+
+# What ``scores.round`` counts, per game, and which record starts the next one.
+SCORE_UNITS = {"peloponnes": "round", "empire_builder": "campaign", "catan_alexander": "round", "alexandros": "round"}
+
+
+def period_started(game: str, players: int, record: Record) -> int | None:
+    """The round (campaign) that ``record`` starts, if it starts one."""
+    if game == "peloponnes" and record.type == "RoundStarted":
+        return int(record.data["round"])
+    if game == "empire_builder" and record.type == "CampaignStarted":
+        return int(record.data["campaign"])
+    if game in ("catan_alexander", "alexandros") and record.type == "TurnStarted":
+        turn = int(record.data["turn"])
+        return (turn - 1) // players + 1 if (turn - 1) % players == 0 else None
+    return None
+
+
+# -- one game ------------------------------------------------------------------------------------
+
+
+def seat_of(data: dict[str, Any]) -> int | None:
+    seat = data.get("seat")
+    return seat if type(seat) is int else None
+
+
+def new_context(game_id: str, created: Record, at: datetime) -> Context:
+    forked_from = created.data.get("forked_from") or {}
+    options = created.data.get("options") or {}
+    return {
+        "game_id": game_id,
+        "game": created.data["game"],
+        "players": created.data["players"],
+        "options": options,
+        "created_at": at.isoformat(),
+        "forked_from": forked_from.get("game_id"),
+        "forked_from_version": forked_from.get("version"),
+        # A tournament game names its tournament in its creation record (or its options).
+        "tournament": created.data.get("tournament") or options.get("tournament"),
+        "version": 0,
+        "commands": 0,
+        "round": None,
+    }
+
+
+def record_row(ctx: Context, record: Record, at: datetime, revealed: bool) -> Row:
+    """A record's row in ``records``: in full once the game has ended (``revealed``), else as a
+    spectator sees it (the public form of a private record)."""
+    data = record.data if revealed or not record.is_private else record.public or {}
+    return {
+        "game_id": ctx["game_id"],
+        "game": ctx["game"],
+        "position": record.position,
+        "type": record.type,
+        "seat": seat_of(data),
+        "private": record.is_private,
+        "recorded_at": at,
+        "data": canonical(data),
+    }
+
+
+def add_record(ctx: Context, record: Record, at: datetime, revealed: bool, out: Rows) -> None:
+    """One record of the game of ``ctx``: its row in ``records`` and its facts.
+
+    Facts come from public records only, so that a fact row never changes when its game ends
+    (what a private record holds is in ``records`` once the game has ended).
+    """
+    out.add(RECORDS_TABLE, record_row(ctx, record, at, revealed))
+    ctx["version"] = record.position
+    if record.type == COMMAND_ACCEPTED:
+        ctx["commands"] += 1
+    elif record.type != GAME_CREATED:
+        started = period_started(ctx["game"], ctx["players"], record)
+        if started is not None:
+            ctx["round"] = started
+        if not record.is_private:
+            FACTS.get(ctx["game"], no_facts)(ctx, ctx["game_id"], record.position, at, record.type, record.data, out)
+
+
+def game_row(ctx: Context, ended: Ended | None = None) -> Row:
+    row = {
+        "game_id": ctx["game_id"],
+        "game": ctx["game"],
+        "players": ctx["players"],
+        "options": canonical(ctx["options"]),
+        "status": "running",
+        "version": ctx["version"],
+        "commands": ctx["commands"],
+        "rounds": ctx.get("round"),
+        "created_at": datetime.fromisoformat(ctx["created_at"]),
+        "last_activity": datetime.fromisoformat(ctx["last_activity"]),
+        "ended_at": None,
+        "scores": None,
+        "placings": None,
+        "winners": None,
+        "fingerprint": None,
+        "seed": None,
+        "forked_from": ctx["forked_from"],
+        "forked_from_version": ctx["forked_from_version"],
+        "tournament": ctx["tournament"],
+    }
+    if ended is not None:
+        row.update(
+            status="ended",
+            ended_at=ended.at,
+            scores=[float(s) for s in ended.scoreboard.scores],
+            placings=list(ended.scoreboard.placings),
+            winners=list(ended.scoreboard.winners),
+            fingerprint=ended.fingerprint,
+            seed=ended.seed,
+        )
+    return row
+
+
+@dataclass(frozen=True, slots=True)
+class Ended:
+    at: datetime
+    scoreboard: Scoreboard
+    fingerprint: str
+    seed: str | None
+
+
+def _records_of(
+    ctx: Context | None, game_id: str, records: Iterable[tuple[Record, datetime]], revealed: bool, out: Rows
+) -> Context:
+    last_at: datetime | None = None
+    for record, at in records:
+        if record.type == GAME_CREATED:
+            ctx = new_context(game_id, record, at)
+        assert ctx is not None, f"{game_id}: a record before GameCreated"
+        add_record(ctx, record, at, revealed, out)
+        last_at = at
+    assert ctx is not None and last_at is not None
+    ctx["last_activity"] = last_at.isoformat()
+    return ctx
+
+
+def running_game(ctx: Context | None, game_id: str, records: Iterable[tuple[Record, datetime]], out: Rows) -> Context:
+    """Records of a running game (public forms), after those ``ctx`` has seen; the new context."""
+    ctx = _records_of(ctx, game_id, records, False, out)
+    out.add(GAMES_TABLE, game_row(ctx))
+    return ctx
+
+
+def ended_game(
+    ctx: Context | None,
+    game_id: str,
+    earlier: list[tuple[Record, datetime]],
+    records: list[tuple[Record, datetime]],
+    out: Rows,
+) -> None:
+    """The last records of a game, up to ``GameEnded``, after those ``ctx`` has seen (``earlier``,
+    whose rows are stored as a spectator saw them: their private ones are written again, in full).
+
+    The whole game is replayed (its own rules, no rule runs: events record outcomes) so that
+    the scores of each round come from its own scoreboard.
+    """
+    ctx = _records_of(ctx, game_id, records, True, out)
+    for record, at in earlier:
+        if record.is_private:
+            out.add(RECORDS_TABLE, record_row(ctx, record, at, revealed=True))
+    whole = earlier + records
+    created, last = whole[0][0], whole[-1][0]
+    assert created.type == GAME_CREATED and last.type == GAME_ENDED, f"{game_id}: not a whole ended game"
+    game = GAMES.get(ctx["game"])
+    match = Match(game, ctx["players"], ctx["options"], Chance(b"analytics-replay"))
+    unit = SCORE_UNITS.get(game.id, "round")
+    period: int | None = None
+    for record, _ in whole:
+        started = period_started(game.id, ctx["players"], record) if record.type != GAME_CREATED else None
+        if started is not None and period is not None:
+            _score_rows(ctx, unit, period, record.position - 1, False, game.scoreboard(match.state), out)
+        if started is not None:
+            period = started
+        match.apply_record(record)
+    scoreboard = game.scoreboard(match.state)
+    _score_rows(ctx, unit, period, last.position, True, scoreboard, out)
+    seed = last.data.get("seed")
+    ended = Ended(whole[-1][1], scoreboard, last.hash, seed if isinstance(seed, str) else None)
+    out.add(GAMES_TABLE, game_row(ctx, ended))
+
+
+def _score_rows(
+    ctx: Context, unit: str, period: int | None, position: int, final: bool, scoreboard: Scoreboard, out: Rows
+) -> None:
+    for seat, (score, placing) in enumerate(zip(scoreboard.scores, scoreboard.placings, strict=True)):
+        out.add(
+            SCORES_TABLE,
+            {
+                "game_id": ctx["game_id"],
+                "game": ctx["game"],
+                "unit": unit,
+                "round": period,
+                "position": position,
+                "final": final,
+                "seat": seat,
+                "score": float(score),
+                "place": placing,
+            },
+        )
