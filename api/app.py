@@ -3,18 +3,17 @@ per-viewer view (state); nothing else sends game data to clients."""
 
 from __future__ import annotations
 
-import pathlib
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import suppress
 from typing import Annotated, Any, Literal
 
 from fastapi import Body, Depends, FastAPI, Header, Path, Query, Request
-from fastapi.responses import HTMLResponse, PlainTextResponse, StreamingResponse
+from fastapi.responses import PlainTextResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
-from api import contract
+from api import catalog_routes, contract, replay_routes, web
 from api.analytics_routes import analytics_router
 from api.auth import SeatBearer
 from api.contract import (
@@ -35,6 +34,7 @@ from api.limits import install_limits, take_creation_slot
 from api.openapi import install_contract
 from api.seat_routes import seat_router
 from domain.catalog import GAMES
+from domain.kernel import engine
 from domain.kernel.chance import Chance
 from domain.kernel.log import canonical, for_viewer
 from domain.kernel.seats import Viewer
@@ -44,7 +44,6 @@ from infra.service import CreatedGame as CreatedGameResult
 from infra.service import GameService, Invalid, Unauthorized
 from infra.settings import Settings
 
-VIEWER_PAGE = pathlib.Path(__file__).parent / "static" / "viewer.html"
 bearer = SeatBearer()
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
@@ -134,6 +133,9 @@ def create_app(
     app.state.service = service
     app.state.read_side = reads
     app.include_router(seat_router(service, reads))
+    app.include_router(web.router)
+    app.include_router(catalog_routes.router)
+    app.include_router(replay_routes.router)
     app.include_router(analytics_router(service))
 
     def viewer_of(game_id: str, credentials: HTTPAuthorizationCredentials | None) -> tuple[Viewer, bool]:
@@ -143,15 +145,6 @@ def create_app(
     def current_version(game_id: str) -> int:
         with service.reading(game_id) as aggregate:
             return aggregate.version
-
-    @app.get(
-        "/viewer",
-        response_class=HTMLResponse,
-        summary="The replay viewer (a page for people)",
-        **documented(None, media_type="text/html", description="An HTML page"),
-    )
-    def viewer() -> HTMLResponse:
-        return HTMLResponse(VIEWER_PAGE.read_text())
 
     @app.get("/games/catalog", summary="The games this server offers", **documented(list[CatalogEntry]))
     def catalog() -> list[dict[str, Any]]:
@@ -354,17 +347,17 @@ def create_app(
         with service.reading(game_id) as aggregate:
             seat = service.seat_for_token(aggregate, token_of(credentials))
             match = aggregate.match
-            may_act = {*match.game.awaited(match.state), *match.game.optional(match.state)}
-            if seat is None or seat not in may_act or match.is_over:
-                return {"game": match.game.id, "version": match.version, "seat": seat, "moves": []}
+            if seat is None:
+                return {"game": match.game.id, "version": match.version, "seat": seat, "moves": [], "complete": True}
             # A sample (where the space is huge) drawn from a stream that is no secret of the game.
             rng = Chance(f"legal-moves:{game_id}:{match.version}".encode())
-            moves = match.game.legal_moves(match.state, seat, rng)
+            moves = engine.legal_moves(match.game, match.state, seat, rng)
             return {
                 "game": match.game.id,
                 "version": match.version,
                 "seat": seat,
                 "moves": [{"type": m.type, **m.to_dict()} for m in moves],
+                "complete": moves.complete,
             }
 
     @app.get(

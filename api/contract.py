@@ -300,6 +300,7 @@ def legal_moves_model(game_id: str) -> type[BaseModel]:
         version=(int, Field(description="the game's version the listing is for")),
         seat=(int | None, Field(description="the bearer's seat; null: a spectator (no moves)")),
         moves=(moves_type, Field(description="commands the game accepts from the bearer now; each is a valid body")),
+        complete=(bool, Field(description="false: moves is a sample of a space too large to list")),
     )
 
 

@@ -293,7 +293,7 @@ class GameService(Application[UUID]):
                 raise StaleVersion(
                     f"expected version {expected_version}, but the game is at version {aggregate.version}"
                 )
-            command = parse_command(aggregate.match.game.command_types, payload)
+            command = aggregate.match.admit(seat, payload)
             try:
                 records = aggregate.execute(seat, command, command_id, contribution)
                 self.save(aggregate)

@@ -1,11 +1,15 @@
 """Legal moves (rules file 10.1, "Legal-move listing"): every (source, target, corner) of a move with
-its shortest routes (all when there are few, else a random sample), and for occupations one
-cheapest choice of governor spaces per governor count."""
+its shortest routes (all when there are few, else the routes with the fewest and the most new walls
+and a random sample), and for occupations one cheapest choice of governor spaces per governor count,
+with every compensation a take-over allows."""
 
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from operator import itemgetter
 
 from domain.alexandros.commands import (
     EndTurn,
@@ -16,12 +20,14 @@ from domain.alexandros.commands import (
     TakeCard,
 )
 from domain.alexandros.data import (
+    DISPLAY_SLOTS,
     DIST,
+    IS_INTERIOR,
     POINT_NEIGHBOURS,
+    SIDE_ID,
     SPACE_CORNERS,
     SPACE_SYMBOL,
     SYMBOL_SPACE_IDS,
-    SYMBOL_SPACES,
     SYMBOLS,
     point_coord,
     space_coord,
@@ -30,14 +36,15 @@ from domain.alexandros.rules import (
     awaited,
     closest_free_spaces,
     compensation_size,
-    has_free_space,
-    takeover_costs,
 )
-from domain.alexandros.state import ACTIONS, MOVE, NOBODY, AlexandrosState
-from domain.kernel import Chance, Command, Seat
+from domain.alexandros.rules.board import has_free_space
+from domain.alexandros.state import ACTIONS, MOVE, NO_WALL, NOBODY, AlexandrosState
+from domain.kernel import Chance, Command, LegalMoves, Seat
 
 ROUTES_LISTED_IN_FULL = 20  # rules file 10.1: at most 20 routes when d <= 6, "small": all listed
-ROUTE_SAMPLES = 2  # otherwise this many random draws (the count grows fast with the distance)
+ROUTE_SAMPLES = 2  # beyond that, this many random draws besides the fewest- and most-walls routes
+
+Route = tuple[list[int], ...]  # a route as the points' coordinates, shared by every command that lists it
 
 
 @cache
@@ -61,31 +68,87 @@ def all_routes(start: int, goal: int) -> list[list[int]]:
     return [[start, *rest] for q in nearer_points(start, goal) for rest in all_routes(q, goal)]
 
 
+@cache
+def full_listing(start: int, goal: int) -> tuple[Route, ...]:
+    """Every shortest route, in coordinates; geometry only, so cached (only asked for small counts)."""
+    return tuple(tuple(point_coord(p) for p in route) for route in all_routes(start, goal))
+
+
 def random_route(start: int, goal: int, rng: Chance) -> list[int]:
-    """One shortest route: each step goes to a neighbour one side nearer to ``goal``."""
+    """One shortest route: each step goes to a neighbour one side nearer to ``goal``, chosen from
+    one draw (a keyed hash per step would cost more than the rest of the listing)."""
+    bits = rng.below("moves:route", 1 << 128)
     route = [start]
     here = start
     while here != goal:
         nearer = nearer_points(here, goal)
-        here = nearer[rng.below("moves:route", len(nearer))] if len(nearer) > 1 else nearer[0]
+        if len(nearer) > 1:
+            bits, pick = divmod(bits, len(nearer))
+            here = nearer[pick]
+        else:
+            here = nearer[0]
         route.append(here)
     return route
 
 
-def listed_routes(start: int, goal: int, rng: Chance) -> list[list[int]]:
+@cache
+def route_layers(start: int, goal: int) -> tuple[tuple[tuple[int, tuple[tuple[int, int], ...]], ...], ...]:
+    """The points on shortest routes from ``start`` to ``goal``, layer by layer from the goal
+    outwards, each with its (nearer point, side) steps; geometry only, so cached."""
+    total = DIST[start][goal]
+    layers = []
+    layer = [goal]
+    for _ in range(total):
+        farther: dict[int, None] = {}
+        for q in layer:
+            for p in POINT_NEIGHBOURS[q]:
+                if DIST[p][goal] == DIST[q][goal] + 1 and DIST[start][p] + DIST[p][goal] == total:
+                    farther[p] = None
+        layers.append(
+            tuple(
+                (
+                    p,
+                    tuple(
+                        (q, SIDE_ID[(p, q)]) for q in nearer_points(p, goal) if DIST[start][q] + DIST[q][goal] == total
+                    ),
+                )
+                for p in farther
+            )
+        )
+        layer = list(farther)
+    return tuple(layers)
+
+
+def extreme_route(walls: list[int], start: int, goal: int, most: bool) -> list[int]:
+    """The shortest route with the fewest (or the most) new walls (R35: interior sides without a
+    wall), by one pass over the layers of the route graph; ties go to the first neighbour."""
+    pick = max if most else min
+    best: dict[int, tuple[int, int]] = {goal: (0, goal)}  # point -> (new walls to the goal, next point)
+    for layer in route_layers(start, goal):
+        for p, steps in layer:
+            best[p] = pick(
+                (best[q][0] + (1 if IS_INTERIOR[side] and walls[side] == NO_WALL else 0), q) for q, side in steps
+            )
+    route = [start]
+    while route[-1] != goal:
+        route.append(best[route[-1]][1])
+    return route
+
+
+def listed_routes(state: AlexandrosState, start: int, goal: int, rng: Chance) -> tuple[tuple[Route, ...], bool]:
+    """The routes listed to ``goal`` and whether they are all of them."""
     if route_count(start, goal) <= ROUTES_LISTED_IN_FULL:
-        return all_routes(start, goal)
-    routes: list[list[int]] = []
-    for _ in range(ROUTE_SAMPLES):
-        route = random_route(start, goal, rng)
-        if route not in routes:
-            routes.append(route)
-    return routes
+        return full_listing(start, goal), True
+    picked = [extreme_route(state.walls, start, goal, most=False), extreme_route(state.walls, start, goal, most=True)]
+    picked += [random_route(start, goal, rng) for _ in range(ROUTE_SAMPLES)]
+    routes = {tuple(route): None for route in picked}
+    return tuple(tuple(point_coord(p) for p in route) for route in routes), False
 
 
-def move_options(state: AlexandrosState, seat: Seat) -> list[tuple[str, int | None, str | None, str | None, str]]:
+def move_options(
+    state: AlexandrosState, seat: Seat, free: dict[str, bool]
+) -> list[tuple[str, int | None, str | None, str | None, str]]:
     """R26/R27: (source, slot, hand card, joker symbol, move symbol) for every usable card."""
-    free = {sym: has_free_space(state, sym) for sym in SYMBOLS}
     options: list[tuple[str, int | None, str | None, str | None, str]] = []
     for slot, card in enumerate(state.display):
         if card is None:
@@ -99,102 +162,176 @@ def move_options(state: AlexandrosState, seat: Seat) -> list[tuple[str, int | No
     return options
 
 
-def alexander_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> list[Command]:
-    moves: list[Command] = []
-    closest = {sym: closest_free_spaces(state, sym)[1] for sym in SYMBOLS}
-    for source, slot, card, joker, symbol in move_options(state, seat):
-        for target in closest[symbol]:
+def alexander_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> LegalMoves:
+    """Every usable card with every closest target, corner and listed route. The routes depend on
+    the target's symbol, not on the card, so they are listed once per symbol (in symbol order,
+    so that the draws for sampled routes are the same in every process)."""
+    moves = LegalMoves()
+    options = move_options(state, seat, {sym: has_free_space(state, sym) for sym in SYMBOLS})
+    destinations: dict[str, list[tuple[list[int], list[int], tuple[Route, ...]]]] = {}
+    for symbol in dict.fromkeys(option[4] for option in options):
+        listing = destinations[symbol] = []
+        for target in closest_free_spaces(state, symbol)[1]:
+            target_coord = space_coord(target)
             for corner in SPACE_CORNERS[target]:
-                for route in listed_routes(state.alexander, corner, rng):
-                    moves.append(
-                        MoveAlexander(
-                            source=source,  # type: ignore[arg-type]
-                            slot=slot,
-                            card=card,
-                            joker_symbol=joker,
-                            target=space_coord(target),
-                            corner=point_coord(corner),
-                            path=[point_coord(p) for p in route],
-                        )
-                    )
+                routes, complete = listed_routes(state, state.alexander, corner, rng)
+                moves.complete = moves.complete and complete
+                listing.append((target_coord, point_coord(corner), routes))
+    for source, slot, card, joker, symbol in options:
+        for target_coord, corner_coord, routes in destinations[symbol]:
+            moves.extend(
+                MoveAlexander(
+                    source=source,  # type: ignore[arg-type]
+                    slot=slot,
+                    card=card,
+                    joker_symbol=joker,
+                    target=target_coord,
+                    corner=corner_coord,
+                    path=list(route),
+                )
+                for route in routes
+            )
     return moves
 
 
-def cheapest_governor_spaces(
-    symbol_spaces: list[int], need: Counter[str], hand: dict[str, int], count: int
-) -> list[int] | None:
-    """``count`` governor spaces so that the hand pays the rest (R50), or None when no choice can.
+def sub_multisets(cards: list[str], size: int) -> Iterator[list[str]]:
+    """Every distinct choice of ``size`` of ``cards`` (equal cards are not told apart), sorted."""
+    counts = sorted(Counter(cards).items())
 
-    Each governor saves one card of its space's symbol, so governors go first where the hand is
-    short; the total number of cards is the same for every choice."""
-    short = {sym: max(0, need[sym] - hand[sym]) for sym in need}
-    chosen: list[int] = []
-    for s in symbol_spaces:
-        sym = SPACE_SYMBOL[s]
-        if short.get(sym, 0) > 0:  # type: ignore[arg-type]
-            short[sym] -= 1  # type: ignore[index]
-            chosen.append(s)
-    if any(short.values()) or len(chosen) > count:
-        return None
-    rest = [s for s in symbol_spaces if s not in chosen]
-    return sorted(chosen + rest[: count - len(chosen)])
+    def choose(i: int, left: int) -> Iterator[list[str]]:
+        if left == 0:
+            yield []
+            return
+        if i == len(counts):
+            return
+        symbol, have = counts[i]
+        for take in range(min(have, left), -1, -1):
+            for rest in choose(i + 1, left - take):
+                yield [symbol] * take + rest
+
+    return choose(0, size)
+
+
+@dataclass(frozen=True, slots=True)
+class ProvinceSpaces:
+    """A province's symbol spaces (id order) with what does not change while its walls stay."""
+
+    members: tuple[tuple[int, str], ...]  # (space, symbol)
+    owners_of: Callable[[list[int]], tuple[int, ...]]  # the governors list -> the owners of these spaces
+    symbol_counts: dict[str, int]
+
+
+def province_spaces_of(members: list[tuple[int, str]]) -> ProvinceSpaces:
+    spaces = [s for s, _ in members]
+    getter = itemgetter(*spaces)
+    owners_of = getter if len(spaces) > 1 else (lambda governors: (getter(governors),))
+    return ProvinceSpaces(tuple(members), owners_of, dict(Counter(sym for _, sym in members)))
+
+
+@lru_cache(maxsize=4096)
+def provinces_of_symbol_spaces(labels: tuple[int, ...]) -> tuple[ProvinceSpaces, ...]:
+    """The provinces for the province labels of the symbol spaces; the same labels come back turn
+    after turn (only walls change them), so the grouping is cached."""
+    groups: dict[int, list[tuple[int, str]]] = {}
+    for s, label in zip(SYMBOL_SPACE_IDS, labels, strict=True):
+        groups.setdefault(label, []).append((s, SPACE_SYMBOL[s]))  # type: ignore[arg-type]
+    return tuple(province_spaces_of(g) for g in groups.values())
+
+
+LABELS_OF_SYMBOL_SPACES = itemgetter(*SYMBOL_SPACE_IDS)
 
 
 def occupation_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
-    """R48-R56, one cheapest choice per governor count for every province the seat can pay for.
-    Governors stand only on symbol spaces, so a province is represented by its symbol spaces."""
+    """R48-R56, one cheapest choice per governor count for every province the seat can pay for,
+    with every compensation a take-over allows. Governors stand only on symbol spaces, so a
+    province is represented by its symbol spaces.
+
+    Each governor saves one card of its space's symbol, so for a count of governors they go
+    first where the hand is short (the first such spaces in id order), then on the remaining
+    spaces in id order; the total number of cards is the same for every choice of a count."""
     moves: list[Command] = []
     hand = state.hands[seat]
     supply = state.governor_supply[seat]
     if supply == 0:
         return moves
     hand_size = sum(hand.values())
-    by_province: dict[int, list[int]] = {}
-    for s in SYMBOL_SPACE_IDS:
-        by_province.setdefault(state.province[s], []).append(s)
-    for symbol_spaces in by_province.values():
-        holders = [state.governors[s] for s in symbol_spaces if state.governors[s] != NOBODY]
-        if seat in holders:
-            continue
-        if 2 * len(holders) + len(symbol_spaces) - min(supply, len(symbol_spaces)) > hand_size:
+    governors_at = state.governors
+    for province in provinces_of_symbol_spaces(LABELS_OF_SYMBOL_SPACES(state.province)):
+        members = province.members
+        size = len(members)
+        most = supply if supply < size else size
+        if size - most > hand_size:
             continue  # even the most governors leave more to pay than the hand holds
-        _, eviction_cards, all_cards = takeover_costs(state, symbol_spaces, set())
-        need = Counter(eviction_cards) + Counter(all_cards)
-        for count in range(1, min(supply, len(symbol_spaces)) + 1):
-            spaces = cheapest_governor_spaces(symbol_spaces, need, hand, count)
-            if spaces is None:
+        owners = province.owners_of(governors_at)
+        if seat in owners:
+            continue
+        need = province.symbol_counts
+        eviction_cards: list[str] = []
+        if owners.count(NOBODY) != size:
+            need = dict(need)
+            for (_, sym), owner in zip(members, owners, strict=True):
+                if owner != NOBODY:
+                    eviction_cards += (sym, sym)
+                    need[sym] += 2
+            if size + len(eviction_cards) - most > hand_size:
                 continue
-            compensation: list[str] = []
-            if eviction_cards:
-                _, _, occupation_cards = takeover_costs(state, symbol_spaces, set(spaces))
-                paid = eviction_cards + occupation_cards
-                compensation = paid[: compensation_size(len(paid))]
-            moves.append(OccupyProvince(governors=[space_coord(s) for s in spaces], compensation=compensation))
+        short = {sym: n - hand[sym] for sym, n in need.items() if n > hand[sym]}
+        chosen: list[int] = []
+        if short:
+            if sum(short.values()) > most:
+                continue
+            for s, sym in members:
+                if short.get(sym, 0) > 0:
+                    short[sym] -= 1
+                    chosen.append(s)
+            if any(short.values()):
+                continue
+        rest = [s for s, _ in members if s not in chosen]
+        for count in range(max(1, len(chosen)), most + 1):
+            spaces = sorted(chosen + rest[: count - len(chosen)])
+            governors = [space_coord(s) for s in spaces]
+            if not eviction_cards:
+                moves.append(OccupyProvince(governors=governors, compensation=[]))
+                continue
+            paid = eviction_cards + [sym for s, sym in members if s not in spaces]
+            moves.extend(
+                OccupyProvince(governors=governors, compensation=compensation)
+                for compensation in sub_multisets(paid, compensation_size(len(paid)))
+            )
     return moves
 
 
+END_TURN = EndTurn()
+TAKE_DISPLAY = tuple(TakeCard(source="display", slot=k) for k in range(DISPLAY_SLOTS))
+TAKE_SUPPLY = TakeCard(source="supply")
+LEVIES = {sym: LevyTaxes(card=sym) for sym in SYMBOLS}
+RETIREMENTS = {s: RetireGovernor(space=space_coord(s)) for s in SYMBOL_SPACE_IDS}  # governors stand on symbol spaces
+
+
 def action_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
-    moves: list[Command] = [EndTurn()]
-    moves += [TakeCard(source="display", slot=k) for k, card in enumerate(state.display) if card is not None]
+    """Commands are immutable, so the fixed ones are built once and shared by every listing."""
+    moves: list[Command] = [END_TURN]
+    moves += [TAKE_DISPLAY[k] for k, card in enumerate(state.display) if card is not None]
     if state.supply or state.discard:
-        moves.append(TakeCard(source="supply"))
-    hand = state.hands[seat]
-    if not state.levied:
-        moves += [
-            LevyTaxes(card=sym)
-            for sym in SYMBOLS
-            if hand[sym] > 0 and any(state.governors[s] == seat for s in SYMBOL_SPACES[sym])
-        ]
-    moves += [RetireGovernor(space=space_coord(s)) for s, owner in enumerate(state.governors) if owner == seat]
+        moves.append(TAKE_SUPPLY)
+    governors = state.governors
+    own = [s for s in SYMBOL_SPACE_IDS if governors[s] == seat]
+    if not state.levied and own:
+        hand = state.hands[seat]
+        governed = {SPACE_SYMBOL[s] for s in own}
+        moves += [LEVIES[sym] for sym in SYMBOLS if hand[sym] > 0 and sym in governed]
+    moves += [RETIREMENTS[s] for s in own]
     moves += occupation_moves(state, seat)
     return moves
 
 
-def legal_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> list[Command]:
-    if seat not in awaited(state):
-        return []
-    if state.step == MOVE:
+def legal_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> LegalMoves:
+    if seat != state.seat:
+        return LegalMoves()
+    if state.step == MOVE:  # a seat without a usable card or free space gets no option (R33, R34)
         return alexander_moves(state, seat, rng)
-    if state.step == ACTIONS:
-        return action_moves(state, seat)
-    return []
+    if state.step == ACTIONS and seat in awaited(state):
+        moves = action_moves(state, seat)
+        # one cheapest choice of governor spaces per count: other choices may be legal too
+        return LegalMoves(moves, complete=not any(isinstance(m, OccupyProvince) for m in moves))
+    return LegalMoves()

@@ -67,7 +67,7 @@ from domain.catan_alexander.state import (
     TRADE_BUILD,
     State,
 )
-from domain.kernel import Chance, Command
+from domain.kernel import Chance, Command, LegalMoves
 
 T = TypeVar("T")
 
@@ -179,9 +179,33 @@ def optional(state: State) -> dict[int, tuple[str, ...]]:
     return {seat: types for seat, types in negotiators.items() if seat not in waiting}
 
 
-def legal_moves(state: State, seat: int, chance: Chance) -> list[Command]:
+def legal_moves(state: State, seat: int, chance: Chance) -> LegalMoves:
+    """The listing and whether it is complete: trade offers, bids (R22: up to 999), payments,
+    discards and the targets of knights, road building and Year of Plenty are samples."""
+    moves = listed_moves(state, seat, Sampler(chance))
+    return LegalMoves(moves, complete=listing_is_complete(state, seat))
+
+
+def listing_is_complete(state: State, seat: int) -> bool:
     phase = state.phase
-    rng = Sampler(chance)
+    if phase == TRADE_BUILD:
+        return not 0 <= seat < state.players  # every seat may offer, and offers are sampled
+    if seat not in awaited(state):
+        return True  # nothing to list
+    if phase == AUCTION:
+        return state.auction is not None and state.auction.high_bid >= MAX_BID  # only pass_bid is left
+    if phase in (PAYMENT, DISCARD, DEFAULT_DISCARD):
+        return False
+    if phase in (BEFORE_ROLL, ALEXANDER):
+        return state.played_dev or not SAMPLED_DEV_CARDS & set(state.dev_hand[seat])
+    return True
+
+
+SAMPLED_DEV_CARDS = {"knight", "road_building", "year_of_plenty"}
+
+
+def listed_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
+    phase = state.phase
     if phase == TRADE_BUILD:  # the most frequent case first; other seats negotiate, awaited or not
         if seat == state.active:
             return trade_build_moves(state, seat, rng)
@@ -340,7 +364,8 @@ def dev_card_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
 
 
 def auction_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
-    """Pass, and raises the seat could pay (now and then an unpayable one, to exercise R26)."""
+    """Pass, the smallest raises the seat could pay, and a bluff: Ruling R22 does not check bids
+    against holdings, so the smallest raise it could not pay is listed too (R26 handles it)."""
     auction = state.auction
     assert auction is not None
     items, knights = bid_capacity(state, seat, auction.task)
@@ -348,8 +373,9 @@ def auction_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
     low = auction.high_bid + 1
     moves: list[Command] = [PASS_BID]
     moves.extend(BIDS[a] for a in range(low, min(low + 2, capacity, MAX_BID) + 1))
-    if rng.below(20) == 0:
-        moves.append(BIDS[min(low, MAX_BID)])
+    bluff = max(low, capacity + 1)
+    if bluff <= MAX_BID:
+        moves.append(BIDS[bluff])
     return moves
 
 

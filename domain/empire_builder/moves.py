@@ -17,7 +17,7 @@ from domain.empire_builder.commands import (
 from domain.empire_builder.data import ALL_SPLITS, ARROWS, CITY, CITY_PIECES, MAX_PATH, TEMPLE, TEMPLE_PIECES
 from domain.empire_builder.rules import awaited, build_options
 from domain.empire_builder.state import State
-from domain.kernel import Chance, Command
+from domain.kernel import Chance, Command, LegalMoves
 
 ALLOCATION_SAMPLES = 12
 MOVEMENT_SAMPLES = 6
@@ -127,17 +127,25 @@ def build_moves(state: State, seat: int, draws: Draws) -> list[Command]:
     return moves
 
 
-def legal_moves(state: State, seat: int, rng: Chance) -> list[Command]:
+def legal_moves(state: State, seat: int, rng: Chance) -> LegalMoves:
+    """Allocations, movements and combined building attempts are samples; the rest is complete."""
     allowed = awaited(state).get(seat, ())
     if not allowed:
-        return []
+        return LegalMoves()
     command = allowed[0]
     if command == "move_armies":
-        return movement_moves(state, seat, Draws(rng))
+        return LegalMoves(movement_moves(state, seat, Draws(rng)), complete=not can_move(state, seat))
     if command == "attempt_builds":
-        return build_moves(state, seat, Draws(rng))
+        return LegalMoves(build_moves(state, seat, Draws(rng)), complete=len(build_options(state, seat)) <= 1)
     if command == "allocate_resources":
-        return allocation_moves(Draws(rng))
+        return LegalMoves(allocation_moves(Draws(rng)), complete=False)
     if command == "reallocate_resources":
-        return reallocation_moves(state, seat)
-    return position_moves(state)
+        return LegalMoves(reallocation_moves(state, seat))
+    return LegalMoves(position_moves(state))
+
+
+def can_move(state: State, seat: int) -> bool:
+    """Whether any army of the seat could pay for a path out of where it stands (else staying is all)."""
+    p = state.seats[seat]
+    budget = p.temples + p.cities
+    return any(count and any(cost <= budget for _, cost in PATHS[origin]) for origin, count in p.at.items())

@@ -3,8 +3,18 @@ the game definition, the engine, the registry, bots and verification."""
 
 from domain.kernel.chance import Chance
 from domain.kernel.errors import RuleViolation
-from domain.kernel.game import GameDefinition, Scoreboard
+from domain.kernel.game import GameDefinition, LegalMoves, Scoreboard
 from domain.kernel.messages import Command, Event
 from domain.kernel.seats import Seat, Viewer
 
-__all__ = ["Chance", "Command", "Event", "GameDefinition", "RuleViolation", "Scoreboard", "Seat", "Viewer"]
+__all__ = [
+    "Chance",
+    "Command",
+    "Event",
+    "GameDefinition",
+    "LegalMoves",
+    "RuleViolation",
+    "Scoreboard",
+    "Seat",
+    "Viewer",
+]

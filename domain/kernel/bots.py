@@ -16,13 +16,28 @@ class RandomBot:
     """Plays uniformly at random among a seat's legal moves, with a chance stream of its own
     (changing the bot never changes the game's dice)."""
 
+    _BITS = 1 << 256
+
     def __init__(self, seed: bytes) -> None:
         self.rng = Chance(seed)
+        self._pool = 0
+        self._range = 1
+
+    def _below(self, n: int) -> int:
+        """A near-uniform pick in ``[0, n)``: one keyed hash serves many picks (a hash per move
+        would cost as much as the move), and it is drawn again before the bias could exceed 2**-64."""
+        if self._range < n << 64:
+            self._pool = self.rng.below("bot", self._BITS)
+            self._range = self._BITS
+        self._pool, pick = divmod(self._pool, n)
+        self._range //= n
+        return pick
 
     def choose_seat(self, awaited: list[Seat]) -> Seat:
-        if len(awaited) == 1:  # most of the time: no draw needed, and draws cost a keyed hash
+        if len(awaited) == 1:  # most of the time: no draw needed
             return awaited[0]
-        return self.rng.choice("bot:seat", sorted(awaited))
+        ordered = sorted(awaited)
+        return ordered[self._below(len(ordered))]
 
     def next_move(self, game: GameDefinition[Any], state: Any) -> tuple[Seat, Command]:
         """An awaited seat and its move."""
@@ -33,7 +48,7 @@ class RandomBot:
         moves = game.legal_moves(state, seat, self.rng)
         if not moves:
             raise RuntimeError(f"{game.id}: seat {seat} is awaited but has no legal move")
-        return self.rng.choice(f"bot:{seat}", moves)
+        return moves[self._below(len(moves))]
 
 
 @dataclass

@@ -13,8 +13,8 @@ from domain.kernel.errors import (
     WRONG_PHASE,
     RuleViolation,
 )
-from domain.kernel.game import GameDefinition
-from domain.kernel.messages import Command, Event
+from domain.kernel.game import GameDefinition, LegalMoves
+from domain.kernel.messages import Command, Event, command_class, parse_command
 from domain.kernel.seats import Seat
 
 S = TypeVar("S")
@@ -35,19 +35,34 @@ def check_player_count(game: GameDefinition[Any], players: int) -> None:
         )
 
 
-def check_turn(game: GameDefinition[S], state: S, seat: Seat, command: Command) -> None:
-    """The checks every game shares: the game is running, the seat is awaited, the command fits."""
+def check_turn(game: GameDefinition[S], state: S, seat: Seat, command_type: str) -> None:
+    """The refusals every game shares, in the rules files' order (the README's "Refusal order"):
+    the game is over, the state takes no such command from anybody (``WRONG_PHASE``), it takes
+    it but not from this seat (``NOT_YOUR_TURN``, the rules files' ``NOT_AWAITED``)."""
     if game.is_over(state):
         raise RuleViolation(GAME_OVER, "the game is over; no more commands are accepted")
     awaited = game.awaited(state)
-    allowed = (*awaited.get(seat, ()), *game.optional(state).get(seat, ()))
-    if not allowed:
-        waiting = ", ".join(str(s) for s in sorted(awaited)) or "nobody"
-        raise RuleViolation(NOT_YOUR_TURN, f"seat {seat} is not awaited now (awaiting seat {waiting})")
-    if command.type not in allowed:
-        raise RuleViolation(
-            WRONG_PHASE, f"{command.type} is not allowed now; seat {seat} may send: {', '.join(allowed)}"
-        )
+    optional = game.optional(state)
+    allowed = (*awaited.get(seat, ()), *optional.get(seat, ()))
+    if command_type in allowed:
+        return
+    taken_now = {kind for kinds in (*awaited.values(), *optional.values()) for kind in kinds}
+    if command_type not in taken_now:
+        may_send = f"; seat {seat} may send: {', '.join(allowed)}" if allowed else ""
+        raise RuleViolation(WRONG_PHASE, f"{command_type} is not taken now{may_send}")
+    waiting = ", ".join(str(s) for s in sorted(awaited)) or "nobody"
+    raise RuleViolation(NOT_YOUR_TURN, f"seat {seat} may not send {command_type} now (awaiting seat {waiting})")
+
+
+def admit(game: GameDefinition[S], state: S, seat: Seat, payload: Any) -> Command:
+    """A command from client JSON, refused in the one order every game shares: ``GAME_OVER``,
+    ``UNKNOWN_COMMAND``, ``WRONG_PHASE``, ``NOT_YOUR_TURN``, then ``BAD_INPUT`` (malformed fields);
+    the game's own checks follow in ``decide``."""
+    if game.is_over(state):
+        raise RuleViolation(GAME_OVER, "the game is over; no more commands are accepted")
+    command_type = command_class(game.command_types, payload).type
+    check_turn(game, state, seat, command_type)
+    return parse_command(game.command_types, payload)
 
 
 def settle(game: GameDefinition[S], state: S, chance: Chance, into: list[Event]) -> S:
@@ -78,9 +93,17 @@ def execute(game: GameDefinition[S], state: S, seat: Seat, command: Command, cha
 
     Raises ``RuleViolation`` before anything is applied when the command is refused.
     """
-    check_turn(game, state, seat, command)
+    check_turn(game, state, seat, command.type)
     events = list(game.decide(state, seat, command, chance))
     for event in events:
         state = game.evolve(state, event)
     state = settle(game, state, chance, events)
     return state, events
+
+
+def legal_moves(game: GameDefinition[S], state: S, seat: Seat, rng: Chance) -> LegalMoves:
+    """The seat's legal commands, saying whether they are complete; none when it may not act."""
+    if game.is_over(state) or (seat not in game.awaited(state) and seat not in game.optional(state)):
+        return LegalMoves()
+    moves = game.legal_moves(state, seat, rng)
+    return moves if isinstance(moves, LegalMoves) else LegalMoves(moves)

@@ -16,6 +16,11 @@ class RuleViolation(Exception):
         self.message = message
 
 
+class BrokenInvariant(RuntimeError):
+    """A state the rules never allow was reached: a bug, never a refusal. Raised explicitly (not by
+    ``assert``) so that the check holds under ``python -O`` too."""
+
+
 # Codes the kernel itself raises, shared by every game.
 NOT_YOUR_TURN = "NOT_YOUR_TURN"
 WRONG_PHASE = "WRONG_PHASE"

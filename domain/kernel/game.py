@@ -7,7 +7,7 @@ and returns it; ``decide``, ``advance``, ``awaited``, ``view``, ``legal_moves`` 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -29,6 +29,21 @@ class Scoreboard:
     details: dict[str, Any] = field(default_factory=dict)
 
 
+class LegalMoves(list[Command]):
+    """A seat's legal commands, and whether they are all of them.
+
+    ``complete`` is False when the list is a selection from a space too large to list (sampled
+    routes, trade offers, subsets): every command listed is accepted, others may be too. A game's
+    ``legal_moves`` may return a plain list, which means complete.
+    """
+
+    __slots__ = ("complete",)
+
+    def __init__(self, moves: Iterable[Command] = (), complete: bool = True) -> None:
+        super().__init__(moves)
+        self.complete = complete
+
+
 @dataclass(frozen=True)
 class GameDefinition(Generic[S]):
     """Everything the platform needs to run one game.
@@ -48,7 +63,8 @@ class GameDefinition(Generic[S]):
       in another player's turn) to those command types; by default nobody.
     - ``view(state, viewer)`` is what ``viewer`` (a seat, or None for a spectator) may know.
     - ``legal_moves(state, seat, rng)`` lists commands ``decide`` accepts (a sample drawn
-      with ``rng`` where the space is huge); it uses only what ``seat`` may know.
+      with ``rng`` where the space is huge, then a ``LegalMoves`` with ``complete=False``);
+      it uses only what ``seat`` may know.
     - ``reshuffle_hidden(state, chance)`` returns the events that put every face-down stack
       the state holds in a fresh order drawn from ``chance`` (only the undrawn future: nothing
       anyone has seen). The platform calls it when a game's chance changes under it: on a fork

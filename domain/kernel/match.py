@@ -174,6 +174,10 @@ class Match:
     def is_over(self) -> bool:
         return bool(self.game.is_over(self.state))
 
+    def admit(self, seat: Seat, payload: Any) -> Command:
+        """The command client JSON asks for, or the first refusal in the shared order (``engine.admit``)."""
+        return engine.admit(self.game, self.state, seat, payload)
+
     def command_position(self, seat: Seat, command_id: str) -> int | None:
         return self.command_positions.get(command_key(seat, command_id))
 
@@ -192,7 +196,7 @@ class Match:
             contribution = parse_contribution(contribution)
             if self.chance.contributed(seat):
                 raise RuleViolation(ALREADY_CONTRIBUTED, f"seat {seat} has already contributed chance to this game")
-            engine.check_turn(self.game, self.state, seat, command)
+            engine.check_turn(self.game, self.state, seat, command.type)
             saved_state = copy.deepcopy(self.state)
             self.chance.contribute(seat, contribution)
             reshuffled = self._reshuffle()

@@ -14,7 +14,7 @@ import types
 import typing
 from typing import Any, ClassVar, Literal, Self, Union, get_args, get_origin
 
-from domain.kernel.errors import BAD_INPUT, RuleViolation
+from domain.kernel.errors import BAD_INPUT, UNKNOWN_COMMAND, RuleViolation
 from domain.kernel.seats import Seat
 
 
@@ -102,20 +102,24 @@ def _field_types(cls: type) -> dict[str, Any]:
     return hints
 
 
+def command_class(command_types: dict[str, type[Command]], payload: Any) -> type[Command]:
+    """The command class a client JSON object names in ``type`` (its fields are not looked at)."""
+    if not isinstance(payload, dict):
+        raise RuleViolation(BAD_INPUT, "a command must be a JSON object")
+    kind = payload.get("type")
+    if not isinstance(kind, str) or kind not in command_types:
+        known = ", ".join(sorted(command_types))
+        raise RuleViolation(UNKNOWN_COMMAND, f"unknown command type {kind!r}; this game knows: {known}")
+    return command_types[kind]
+
+
 def parse_command(command_types: dict[str, type[Command]], payload: dict[str, Any]) -> Command:
     """Build a command from client JSON, checking every field against its annotation.
 
     Raises ``RuleViolation(BAD_INPUT)`` with a message naming the offending field.
     """
-    if not isinstance(payload, dict):
-        raise RuleViolation(BAD_INPUT, "a command must be a JSON object")
-    kind = payload.get("type")
-    if not isinstance(kind, str):
-        raise RuleViolation(BAD_INPUT, f"a command needs its type as a string, not {kind!r}")
-    if kind not in command_types:
-        known = ", ".join(sorted(command_types))
-        raise RuleViolation("UNKNOWN_COMMAND", f"unknown command type {kind!r}; this game knows: {known}")
-    cls = command_types[kind]
+    cls = command_class(command_types, payload)
+    kind = cls.type
     fields = {f.name: f for f in dataclasses.fields(cls)}
     extra = sorted(set(payload) - set(fields) - {"type"})
     if extra:

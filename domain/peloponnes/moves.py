@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import combinations, product
 
-from domain.kernel import Chance, Command
+from domain.kernel import Chance, Command, LegalMoves
 from domain.peloponnes.commands import (
     ChooseIncome,
     ChooseSoloSetup,
@@ -33,18 +33,28 @@ from domain.peloponnes.rules import (
     outbid_minimum,
     unfinished,
 )
-from domain.peloponnes.state import AUCTION, State
+from domain.peloponnes.state import AUCTION, DISASTER, State
 
 # Beyond this many candidate tiles, subsets are sampled instead of listed.
 FULL_SUBSETS_UP_TO = 7
 SAMPLED_SUBSETS = 24
 
 
-def legal_moves(state: State, seat: int, rng: Chance) -> list[Command]:
+def legal_moves(state: State, seat: int, rng: Chance) -> LegalMoves:
+    """Complete except where subsets of more than ``FULL_SUBSETS_UP_TO`` tiles are sampled."""
     allowed = awaited(state).get(seat, ())
     if not allowed:
-        return []
-    kind = allowed[0]
+        return LegalMoves()
+    moves = listed_moves(state, seat, allowed[0], rng)
+    sampled = (
+        allowed[0] in ("resolve_supply", "resolve_disaster")
+        and len(subset_candidates(state, seat)) > FULL_SUBSETS_UP_TO
+        and subset_limit(state, seat) > 0
+    )
+    return LegalMoves(moves, complete=not sampled)
+
+
+def listed_moves(state: State, seat: int, kind: str, rng: Chance) -> list[Command]:
     if kind == "place_bid":
         return bids(state, seat)
     if kind == "move_bid":
@@ -98,14 +108,30 @@ def _subsets(items: list[str], largest: int, rng: Chance, purpose: str) -> list[
     return [list(c) for c in picked]
 
 
-def supply_choices(state: State, seat: int, rng: Chance) -> list[Command]:
+def subset_candidates(state: State, seat: int) -> list[str]:
+    """The tiles whose subsets a supply or disaster decision chooses from."""
     s = state.seats[seat]
-    moves: list[Command] = []
-    candidates = [
+    if state.phase == DISASTER:
+        return [b.tile_id for b in s.buildings] if state.strike == "earthquake" else list(s.lands)
+    return [
         t
         for t in unfinished(s)
         if luxury_for_goods(s.wood, s.stone, TILES[t].cost_wood, TILES[t].cost_stone) <= s.luxury
     ]
+
+
+def subset_limit(state: State, seat: int) -> int:
+    """How many of those tiles the decision may name at most."""
+    s = state.seats[seat]
+    if state.phase != DISASTER:
+        return len(subset_candidates(state, seat))
+    return min(s.wood, s.stone) if state.strike == "earthquake" else min(s.food, s.coins)
+
+
+def supply_choices(state: State, seat: int, rng: Chance) -> list[Command]:
+    s = state.seats[seat]
+    moves: list[Command] = []
+    candidates = subset_candidates(state, seat)
     subsets = _subsets(candidates, len(candidates), rng, "moves:supply")
     for fed in range(feed_limit(s) + 1):
         luxury_left = s.luxury - 2 * fed
@@ -117,12 +143,8 @@ def supply_choices(state: State, seat: int, rng: Chance) -> list[Command]:
 
 
 def disaster_choices(state: State, seat: int, rng: Chance) -> list[Command]:
-    s = state.seats[seat]
-    if state.strike == "earthquake":
-        tiles, limit = [b.tile_id for b in s.buildings], min(s.wood, s.stone)
-    else:
-        tiles, limit = list(s.lands), min(s.food, s.coins)
-    return [ResolveDisaster(keep) for keep in _subsets(tiles, limit, rng, "moves:disaster")]
+    keeps = _subsets(subset_candidates(state, seat), subset_limit(state, seat), rng, "moves:disaster")
+    return [ResolveDisaster(keep) for keep in keeps]
 
 
 def solo_setups(state: State) -> list[Command]:

@@ -46,16 +46,31 @@ def final_results(state: State) -> tuple[list[dict[str, Any]], list[int]]:
     return rank([seat_result(seat, s) for seat, s in enumerate(state.seats)])
 
 
+def unfinished_prestige(s: SeatState) -> int:
+    """The prestige of the seat's unfinished buildings: counted now, lost if they are abandoned (R47)."""
+    return sum(TILES[b.tile_id].prestige for b in s.buildings if b.unfinished)
+
+
 def scoreboard(state: State) -> Scoreboard:
+    """After the end, the recorded results. While the game runs, the scores as if it ended now, with
+    each seat's figures marked ``provisional`` when they count unfinished buildings (their
+    ``unfinished_prestige``), which may still be abandoned."""
     if state.results is not None:
-        results, winners, final = state.results, state.winners, True
-    else:
-        results, _ = final_results(state)
-        winners, final = [], False
+        return Scoreboard(
+            scores=[r["final"] for r in state.results],
+            placings=[r["rank"] for r in state.results],
+            winners=list(state.winners),
+            final=True,
+            details={"results": [dict(r) for r in state.results]},
+        )
+    results, _ = final_results(state)
+    for r, s in zip(results, state.seats, strict=True):
+        r["unfinished_prestige"] = unfinished_prestige(s)
+        r["provisional"] = r["unfinished_prestige"] > 0
     return Scoreboard(
         scores=[r["final"] for r in results],
         placings=[r["rank"] for r in results],
-        winners=list(winners),
-        final=final,
-        details={"results": [dict(r) for r in results]},
+        winners=[],
+        final=False,
+        details={"results": results, "provisional": [r["seat"] for r in results if r["provisional"]]},
     )

@@ -159,7 +159,9 @@ def test_openapi_documents_the_routes(client: TestClient) -> None:
 def test_the_replay_viewer_page_is_served(client: TestClient) -> None:
     page = client.get("/viewer")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
-    assert "/versions/" in page.text and "/events" in page.text
+    assert "/static/js/core/viewer.js" in page.text  # the page is the web client's viewer module
+    module = client.get("/static/js/core/viewer.js").text
+    assert "/versions/" in module and "/events" in module
 
 
 def test_absurd_versions_are_bad_input_not_server_errors(client: TestClient) -> None:

@@ -5,7 +5,9 @@
 Measures (CPU time of this process, one core):
 * 4-player "Alexander the Great" scenario games (target: at least 15 games/s);
 * 4-player base-board games (``options.board = "base"``) and, interleaved in the same run,
-  Catanatron 4-player games with its ``RandomPlayer`` (target: at least twice Catanatron's rate).
+  Catanatron 4-player games with its ``RandomPlayer`` (target: at least twice Catanatron's rate),
+  and the CPU time per step (one command with its automatic steps; Catanatron: one action),
+  since the games' lengths differ (target: at most a third of Catanatron's).
 Catanatron is only needed for the comparison (``pip install catanatron``); without it the
 base board is measured alone.
 """
@@ -22,42 +24,49 @@ from domain.kernel.bots import play_random_game
 
 SCENARIO_TARGET = 15.0  # issue 6: games/s, 4 players
 CATANATRON_FACTOR = 2.0  # issue 6: base board at least twice Catanatron's random playouts
+STEP_COST_SHARE = 1 / 3  # issue 12: our cost per step at most a third of Catanatron's per action
 
 
-def ours(options: dict[str, Any]) -> Callable[[int], int]:
-    def play(index: int) -> int:
+def ours(options: dict[str, Any]) -> Callable[[int], tuple[int, int]]:
+    """A game's (events, steps); a step is one command decided and applied with its automatic steps."""
+
+    def play(index: int) -> tuple[int, int]:
         played = play_random_game(GAME, 4, options, seed=f"bench-{index}".encode(), bot_seed=b"bench-bot")
-        return len(played.events)
+        return len(played.events), len(played.commands)
 
     return play
 
 
-def catanatron_game() -> Callable[[int], int] | None:
+def catanatron_game() -> Callable[[int], tuple[int, int]] | None:
     try:
         from catanatron import Color, Game, RandomPlayer  # type: ignore[import-not-found]
     except ImportError:
         return None
 
-    def play(index: int) -> int:
+    def play(index: int) -> tuple[int, int]:
         game = Game([RandomPlayer(c) for c in (Color.RED, Color.BLUE, Color.WHITE, Color.ORANGE)], seed=index)
         game.play()
-        return len(game.state.action_records if hasattr(game.state, "action_records") else game.state.actions)
+        actions = len(game.state.action_records if hasattr(game.state, "action_records") else game.state.actions)
+        return actions, actions  # each of its actions is one player decision applied: its step
 
     return play
 
 
 class Meter:
-    def __init__(self, name: str, play: Callable[[int], int]) -> None:
+    def __init__(self, name: str, play: Callable[[int], tuple[int, int]]) -> None:
         self.name = name
         self.play = play
         self.games = 0
         self.events = 0
+        self.steps = 0
         self.cpu = 0.0
 
     def burst(self, seconds: float) -> None:
         start = time.process_time()
         while time.process_time() - start < seconds:
-            self.events += self.play(self.games)
+            events, steps = self.play(self.games)
+            self.events += events
+            self.steps += steps
             self.games += 1
         self.cpu += time.process_time() - start
 
@@ -65,8 +74,16 @@ class Meter:
     def rate(self) -> float:
         return self.games / self.cpu if self.cpu else 0.0
 
+    @property
+    def step_cost(self) -> float:
+        """CPU seconds per step."""
+        return self.cpu / self.steps if self.steps else 0.0
+
     def report(self, unit: str = "events") -> str:
-        return f"{self.name}: {self.rate:.1f} games/s, {self.events / self.cpu:.0f} {unit}/s ({self.games} games)"
+        return (
+            f"{self.name}: {self.rate:.1f} games/s, {self.events / self.cpu:.0f} {unit}/s, "
+            f"{self.step_cost * 1e6:.1f} us per step, {self.steps / self.games:.0f} steps per game ({self.games} games)"
+        )
 
 
 def main() -> None:
@@ -91,7 +108,13 @@ def main() -> None:
     print(other.report(unit="actions"))
     ratio = base.rate / other.rate if other.rate else float("inf")
     verdict = "meets" if ratio >= CATANATRON_FACTOR else "BELOW"
-    print(f"  base board / catanatron = {ratio:.2f}x ({verdict} the target of {CATANATRON_FACTOR:.0f}x)")
+    print(f"  base board / catanatron = {ratio:.2f}x in games/s ({verdict} the target of {CATANATRON_FACTOR:.0f}x)")
+    per_step = base.step_cost / other.step_cost
+    verdict = "meets" if per_step <= STEP_COST_SHARE else "BELOW"
+    print(
+        f"  cost per step: {per_step:.2f} of catanatron's per action "
+        f"({1 / per_step:.2f}x faster; {verdict} the target of at most {STEP_COST_SHARE:.2f})"
+    )
 
 
 if __name__ == "__main__":

@@ -489,9 +489,9 @@ def test_legal_moves_list_every_shortest_route_when_there_are_at_most_20() -> No
     assert sorted(south) == sorted(all_shortest_routes([0, 2], [3, 3]))
     start, far = point([0, 2]), point([0, 18])
     assert route_count(start, far) == len(all_shortest_routes([0, 2], [0, 18])) == 30
-    sample = listed_routes(start, far, chance())
-    assert 1 <= len(sample) <= ROUTE_SAMPLES
-    assert all(coords(route) in all_shortest_routes([0, 2], [0, 18]) for route in sample)
+    sample, complete = listed_routes(start_state(), start, far, chance())
+    assert 2 <= len(sample) <= ROUTE_SAMPLES + 2 and not complete  # the fewest and most walls, and draws
+    assert all(list(route) in all_shortest_routes([0, 2], [0, 18]) for route in sample)
 
 
 def coords(route: list[int]) -> list[list[int]]:

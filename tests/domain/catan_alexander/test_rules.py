@@ -209,7 +209,7 @@ def test_r24_nothing_else_happens_during_the_task() -> None:
     refused(state, 0, OfferTrade(give={"gold": 1}, receive={"brick": 1}), "WRONG_PHASE")
     state.dev_hand[0] = ["knight"]
     refused(state, 0, PlayKnight(hex=[0, 0], steal_from=None), "WRONG_PHASE")
-    refused(state, 1, OfferTrade(give={"gold": 1}, receive={"brick": 1}), "NOT_YOUR_TURN")
+    refused(state, 1, OfferTrade(give={"gold": 1}, receive={"brick": 1}), "WRONG_PHASE")  # nobody may offer
     assert GAME.optional(state) == {}
 
 
@@ -363,13 +363,16 @@ def test_nobody_negotiates_outside_trade_build() -> None:
     state, _ = new_game(4)
     set_hand(state, 1, grain=1)
     assert GAME.optional(state) == {}
-    refused(state, 1, OfferTrade(give={"grain": 1}, receive={"brick": 1}), "NOT_YOUR_TURN")
+    # nobody may offer now, so the shared order says WRONG_PHASE before NOT_YOUR_TURN
+    refused(state, 1, OfferTrade(give={"grain": 1}, receive={"brick": 1}), "WRONG_PHASE")
     assert GAME.legal_moves(state, 1, Chance(b"m")) == []
 
 
 def test_r35_only_the_active_player_trades_with_the_bank() -> None:
     state = trading(0, brick=4)
-    refused(state, 1, BankTrade(give="brick", receive="ore"), "WRONG_PHASE")  # he may only negotiate
+    refused(
+        state, 1, BankTrade(give="brick", receive="ore"), "NOT_YOUR_TURN"
+    )  # the active seat may; he only negotiates
 
 
 def test_bank_trade_refusals_and_harbour_rates() -> None:

@@ -1,0 +1,166 @@
+// The lobby: the game list (filters, pages), a new game (game, players, options from the catalog's
+// schema) and the seat links to hand out.
+
+import { gameData, get, post } from './api.js';
+import { h, seatName } from './dom.js';
+
+const $ = (id) => document.getElementById(id);
+const PAGE = 20;
+const lobby = { page: 0, cursors: [null], catalog: [] };
+
+function showError(message) {
+  $('error').textContent = message || '';
+  $('error').hidden = !message;
+}
+
+const titleOf = (game) => lobby.catalog.find((g) => g.game === game)?.title || game;
+
+async function loadGames() {
+  const params = new URLSearchParams();
+  if ($('filter-game').value) params.set('game', $('filter-game').value);
+  if ($('filter-status').value) params.set('status', $('filter-status').value);
+  params.set('limit', String(PAGE));
+  const cursor = lobby.cursors[lobby.page];
+  if (cursor) params.set('cursor', cursor);
+  let answer;
+  try {
+    answer = await get(`/games?${params}`);
+  } catch (err) {
+    showError(err.message);
+    return;
+  }
+  // A server that pages answers {games, next_cursor}; one that does not, the whole list.
+  let games;
+  let next = null;
+  if (Array.isArray(answer)) {
+    games = answer.slice(lobby.page * PAGE, (lobby.page + 1) * PAGE);
+    next = answer.length > (lobby.page + 1) * PAGE ? 'page' : null;
+  } else {
+    games = answer.games || answer.items || [];
+    next = answer.next_cursor || null;
+  }
+  lobby.cursors[lobby.page + 1] = next === 'page' ? null : next;
+  lobby.hasNext = Boolean(next);
+  const rows = games.map((g) =>
+    h('tr', { 'data-game-id': g.game_id },
+      h("td", {}, titleOf(g.game), Object.keys(g.options || {}).length ? h("small", {}, ` ${Object.entries(g.options).map(([k, v]) => `${k}: ${v}`).join(", ")}`) : null),
+      h('td', {}, String(g.players)),
+      h('td', {}, g.status),
+      h('td', {}, String(g.version)),
+      h('td', {}, g.last_activity ? new Date(g.last_activity).toLocaleString() : ''),
+      h('td', {}, h('a', { href: `/viewer?game=${encodeURIComponent(g.game_id)}` }, g.status === 'ended' ? 'replay' : 'watch'))));
+  $('games').querySelector('tbody').replaceChildren(...(rows.length ? rows : [h('tr', {}, h('td', { colspan: 6 }, 'No games yet.'))]));
+  $('page').textContent = `page ${lobby.page + 1}`;
+  $('prev').disabled = lobby.page === 0;
+  $('next').disabled = !lobby.hasNext;
+}
+
+function optionInput(option, players) {
+  const schema = option.schema;
+  const id = `option-${option.name}`;
+  const applies = !option.players.length || option.players.includes(players);
+  let input;
+  if (schema.type === 'boolean') input = h('input', { id, type: 'checkbox', checked: schema.default ? true : null });
+  else if (schema.enum) input = h('select', { id }, schema.enum.map((v) => h('option', { value: JSON.stringify(v), selected: v === schema.default ? true : null }, String(v))));
+  else if (schema.type === 'integer') input = h('input', { id, type: 'number', min: schema.minimum ?? null, value: schema.default ?? 0 });
+  else input = h('input', { id, type: 'text', value: schema.default ?? '' });
+  input.dataset.option = option.name;
+  input.dataset.kind = schema.type === 'boolean' ? 'boolean' : schema.enum ? 'enum' : schema.type;
+  const label = h('label', { hidden: applies ? null : true, title: option.description }, `${option.name.replaceAll('_', ' ')} `, input, h('small', {}, ` ${option.description}`));
+  label.dataset.players = applies ? 'yes' : 'no';
+  label.dataset.requires = JSON.stringify(option.requires || {});
+  return label;
+}
+
+function valueOf(input) {
+  const kind = input.dataset.kind;
+  return kind === 'boolean' ? input.checked : kind === 'enum' ? JSON.parse(input.value) : kind === 'integer' ? Number(input.value) : input.value;
+}
+
+/** An option applies for this player count and when the options it requires have their values. */
+function showApplicableOptions() {
+  const inputs = [...$('new-options').querySelectorAll('[data-option]')];
+  const current = Object.fromEntries(inputs.map((input) => [input.dataset.option, valueOf(input)]));
+  for (const input of inputs) {
+    const label = input.closest('label');
+    const requires = JSON.parse(label.dataset.requires);
+    const ok = label.dataset.players === 'yes' && Object.entries(requires).every(([k, v]) => current[k] === v);
+    label.hidden = !ok;
+  }
+}
+
+async function fillNewGame() {
+  const data = await gameData($('new-game').value);
+  const players = $('new-players');
+  const chosen = Number(players.value) || data.min_players;
+  players.replaceChildren(...Array.from({ length: data.max_players - data.min_players + 1 }, (_, i) => {
+    const n = data.min_players + i;
+    return h('option', { value: n, selected: n === Math.max(data.min_players, Math.min(chosen, data.max_players)) ? true : null }, String(n));
+  }));
+  const n = Number(players.value);
+  $('new-options').replaceChildren(h('legend', {}, 'Options'), ...(data.options.length ? data.options.map((o) => optionInput(o, n)) : [h('p', {}, 'This game has no options.')]));
+  $('new-options').onchange = showApplicableOptions;
+  showApplicableOptions();
+}
+
+function readOptions() {
+  const options = {};
+  for (const input of $('new-options').querySelectorAll('[data-option]')) {
+    if (input.closest('label').hidden) continue;
+    options[input.dataset.option] = valueOf(input);
+  }
+  return options;
+}
+
+async function create(e) {
+  e.preventDefault();
+  showError('');
+  const body = { game: $('new-game').value, players: Number($('new-players').value), options: readOptions() };
+  if ($('new-seed').value.trim()) body.seed = $('new-seed').value.trim();
+  let created;
+  try {
+    created = await post('/games', body);
+  } catch (err) {
+    showError(`The game was not created (${err.code}): ${err.message}`);
+    return;
+  }
+  const base = `${location.origin}/viewer?game=${encodeURIComponent(created.game_id)}`;
+  const links = created.seats.map((seat) => {
+    const url = `${base}#token=${seat.token}`;
+    return h('li', { 'data-seat': seat.seat }, `${seatName(seat.seat)}: `, h('a', { href: url, 'data-seat-link': seat.seat }, url));
+  });
+  links.push(h('li', {}, 'Spectators: ', h('a', { href: base, 'data-spectator-link': '' }, base)));
+  const all = `${base}#tokens=${created.seats.map((s) => s.token).join(',')}`;
+  links.push(h('li', {}, 'Every seat on this device (hot seat): ', h('a', { href: all, 'data-all-seats-link': '' }, 'open')));
+  $('seat-links').replaceChildren(...links);
+  $('created').hidden = false;
+  loadGames();
+}
+
+async function start() {
+  try {
+    lobby.catalog = await get('/games/catalog');
+  } catch (err) {
+    showError(err.message);
+    return;
+  }
+  for (const g of lobby.catalog) {
+    $('filter-game').append(h('option', { value: g.game }, g.title));
+    $('new-game').append(h('option', { value: g.game }, g.title));
+  }
+  $('filters').onsubmit = (e) => {
+    e.preventDefault();
+    lobby.page = 0;
+    lobby.cursors = [null];
+    loadGames();
+  };
+  $('prev').onclick = () => { lobby.page = Math.max(0, lobby.page - 1); loadGames(); };
+  $('next').onclick = () => { lobby.page += 1; loadGames(); };
+  $('new-game').onchange = () => { $('new-players').value = ''; fillNewGame(); };
+  $('new-players').onchange = fillNewGame;
+  $('create').onsubmit = create;
+  await fillNewGame();
+  await loadGames();
+}
+
+start();

@@ -1,0 +1,579 @@
+// The replay viewer and play page: one layout for every game. The core owns the timeline, the log,
+// perspectives, live following and the moves panel; a game module (js/games/<game>.js) draws the
+// board from the catalog's static data and the view, and words its events and moves.
+
+import { ApiError, gameData, get, post } from './api.js';
+import { h, seatChip, seatColour, seatName, words } from './dom.js';
+import {
+  addToken,
+  perspectiveFromFragment,
+  seatOf,
+  setPerspectiveInFragment,
+  storedTokens,
+  takeTokensFromFragment,
+  tokenFor,
+} from './perspectives.js';
+import { follow } from './sse.js';
+
+const $ = (id) => document.getElementById(id);
+const MOVES_SHOWN = 60;
+const VIEWS_KEPT = 400;
+
+const app = {
+  gameId: null,
+  module: null,
+  data: null,
+  records: [],
+  latest: 0,
+  version: 0,
+  status: 'running',
+  perspective: 'spectator',
+  views: new Map(),
+  stream: null,
+  moves: null,
+  target: null,
+  playing: null,
+  renderSeq: 0,
+  shown: null,
+  follow: true,
+};
+window.alexandria = app; // for people debugging in the console, and for the browser tests
+app.targetsOfMove = (index) => keysOf(app.moves.moves[index]);
+
+function showError(message) {
+  $('error').textContent = message || '';
+  $('error').hidden = !message;
+}
+
+function token() {
+  return tokenFor(app.gameId, app.perspective);
+}
+
+const gamePath = (suffix = '') => `/games/${encodeURIComponent(app.gameId)}${suffix}`;
+
+// -- loading ------------------------------------------------------------------------------------
+
+async function start() {
+  const params = new URLSearchParams(location.search);
+  app.gameId = params.get('game');
+  wireControls();
+  if (!app.gameId) {
+    $('pick').hidden = false;
+    $('layout').hidden = true;
+    $('timeline').hidden = true;
+    return;
+  }
+  try {
+    await takeTokensFromFragment(app.gameId);
+  } catch (err) {
+    showError(`The seat link did not work: ${err.message}`);
+  }
+  app.perspective = perspectiveFromFragment();
+  let board;
+  try {
+    board = await get(gamePath(), { token: token() });
+  } catch (err) {
+    showError(err.message);
+    return;
+  }
+  app.data = await gameData(board.game);
+  app.module = (await import(`../games/${board.game}.js`)).default;
+  document.body.dataset.game = board.game;
+  $('title').textContent = app.data.title;
+  document.title = `${app.data.title} — Alexandria`;
+  app.latest = board.version;
+  app.status = board.status;
+  if (app.perspective === 'everything' && app.status !== 'ended') app.perspective = 'spectator';
+  app.views.set(viewKey(app.perspective, board.version), board);
+  fillPerspectives();
+  await loadLog();
+  const asked = Number(params.get('v'));
+  const version = Number.isInteger(asked) && asked >= 1 && asked <= app.latest ? asked : app.latest;
+  app.follow = version === app.latest;
+  await show(version);
+  startStream();
+}
+
+const viewKey = (perspective, version) => `${perspective}@${version}`;
+
+async function viewAt(version) {
+  const cached = app.views.get(viewKey(app.perspective, version));
+  if (cached) return cached;
+  let view;
+  if (app.perspective === 'everything') {
+    view = version === app.latest && app.status === 'ended' ? await get(gamePath()) : await get(gamePath(`/versions/${version}/everything`));
+  } else if (version === app.latest) {
+    view = await get(gamePath(), { token: token() }); // the game may have moved on meanwhile
+    app.latest = Math.max(app.latest, view.version);
+  } else {
+    view = await get(gamePath(`/versions/${version}`), { token: token() });
+  }
+  // What a perspective sees at a version never changes, so views are kept (the oldest go first).
+  app.views.set(viewKey(app.perspective, view.version), view);
+  if (app.views.size > VIEWS_KEPT) app.views.delete(app.views.keys().next().value);
+  return view;
+}
+
+async function loadLog() {
+  app.records = await get(gamePath('/events'), { token: app.perspective === 'everything' ? null : token() });
+  renderLog();
+}
+
+// -- showing a version --------------------------------------------------------------------------
+
+async function show(version) {
+  version = Math.max(1, Math.min(app.latest, version));
+  const seq = ++app.renderSeq;
+  let view;
+  try {
+    view = await viewAt(version);
+  } catch (err) {
+    showError(err.message);
+    return;
+  }
+  if (seq !== app.renderSeq) return; // a later step overtook this one
+  showError('');
+  app.version = view.version;
+  app.shown = view;
+  draw(view);
+  updateTimeline();
+  highlightLog();
+  updateUrl();
+  await refreshMoves();
+  highlightLog(); // again: the moves panel may have changed the log's height
+}
+
+function draw(view) {
+  const board = $('board');
+  const details = $('details');
+  board.replaceChildren();
+  details.replaceChildren();
+  const ctx = {
+    svg: board,
+    panel: details,
+    data: app.data,
+    view,
+    state: view.state,
+    seatViews: view.seat_views || null,
+    perspective: app.perspective,
+    seat: seatOf(app.perspective),
+    records: app.records.filter((r) => r.position <= view.version),
+  };
+  app.module.draw(ctx);
+  board.dataset.version = view.version;
+  board.dataset.perspective = app.perspective;
+  document.body.dataset.version = view.version;
+  document.body.dataset.latest = app.latest;
+  document.body.dataset.status = app.status;
+  document.body.dataset.awaited = Object.keys(view.awaited).join(',');
+  renderTurn(view);
+  renderScores(view);
+  markPlayable();
+}
+
+function renderTurn(view) {
+  const pane = $('turn');
+  const awaited = Object.entries(view.awaited);
+  const optional = Object.entries(view.optional || {});
+  const rows = [];
+  if (view.status === 'ended' && view.version === app.latest) {
+    const winners = view.scoreboard.winners;
+    rows.push(h('p', { class: 'headline' }, 'Game over. ', winners.length ? [winners.length > 1 ? 'Winners: ' : 'Winner: ', ...winners.map(seatChip)] : 'No winner.'));
+  } else if (!awaited.length) {
+    rows.push(h('p', { class: 'headline' }, view.status === 'ended' ? 'Game over.' : 'Nobody is awaited.'));
+  } else {
+    for (const [seat, types] of awaited) {
+      rows.push(h('p', { class: 'headline' }, seatChip(seat), ' to play: ', listed(types)));
+    }
+  }
+  for (const [seat, types] of optional) rows.push(h('p', {}, seatChip(seat), ' may: ', listed(types)));
+  const summary = app.module.summary ? app.module.summary(view, app.data) : null;
+  if (summary) rows.push(h('p', { class: 'summary' }, summary));
+  pane.replaceChildren(...rows);
+}
+
+/** "roll dice, end turn" — or the first few and how many more, for a long list. */
+function listed(types) {
+  const shown = types.slice(0, 4).map(words).join(', ');
+  return types.length > 4 ? `${shown} and ${types.length - 4} more` : shown;
+}
+
+function renderScores(view) {
+  const sb = view.scoreboard;
+  const awaited = new Set(Object.keys(view.awaited).map(Number));
+  const table = h(
+    'table',
+    { class: 'scores' },
+    h('caption', {}, sb.final ? 'Final scores' : 'Scores'),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Seat'), h('th', { scope: 'col' }, 'Score'), h('th', { scope: 'col' }, 'Place'))),
+    h(
+      'tbody',
+      {},
+      sb.scores.map((score, seat) =>
+        h(
+          'tr',
+          { class: [awaited.has(seat) ? 'awaited' : '', sb.winners.includes(seat) ? 'winner' : ''].join(' '), 'data-seat': seat },
+          h('th', { scope: 'row' }, seatChip(seat), seat === seatOf(app.perspective) ? ' (you)' : ''),
+          h('td', {}, String(score)),
+          h('td', {}, String(sb.placings[seat])),
+        ),
+      ),
+    ),
+  );
+  $('scores').replaceChildren(table);
+}
+
+// -- log ----------------------------------------------------------------------------------------
+
+function sentence(record) {
+  const d = record.data || {};
+  if (record.type === 'GameCreated') return `A game of ${app.data.title} for ${d.players} players is created.`;
+  if (record.type === 'CommandAccepted') {
+    const command = d.command || {};
+    const said = app.module.describeMove ? app.module.describeMove(command, app.data) : words(command.type || 'a sealed command');
+    return `${seatName(d.seat)}: ${command.type ? said : 'a sealed command'}.`;
+  }
+  if (record.type === 'GameEnded') {
+    const winners = d.winners || [];
+    return `The game ends. ${winners.length ? `${winners.map(seatName).join(' and ')} ${winners.length > 1 ? 'win' : 'wins'}.` : 'Nobody wins.'}`;
+  }
+  const said = app.module.describe(record, app.data);
+  if (said) return said;
+  return `${words(record.type.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase())}.`;
+}
+
+function logItem(record) {
+  return h(
+    'li',
+    { class: record.type === 'CommandAccepted' ? 'command' : 'event', 'data-position': record.position },
+    h('button', { type: 'button', onclick: () => jump(record.position), 'aria-label': `version ${record.position}: ${sentence(record)}` },
+      h('span', { class: 'pos' }, String(record.position)), ' ', sentence(record)),
+  );
+}
+
+function renderLog() {
+  $('log').replaceChildren(...app.records.map(logItem));
+}
+
+function highlightLog() {
+  const log = $('log');
+  log.querySelector('li.current')?.classList.remove('current');
+  const li = log.querySelector(`li[data-position="${app.version}"]`);
+  if (li) {
+    li.classList.add('current');
+    li.setAttribute('aria-current', 'step');
+    // offsets within the log itself: a panel above that grows later does not move the target
+    const top = li.offsetTop;
+    if (top < log.scrollTop || top + li.offsetHeight > log.scrollTop + log.clientHeight) {
+      log.scrollTop = top - log.clientHeight / 2;
+    }
+  }
+}
+
+// -- timeline -----------------------------------------------------------------------------------
+
+/** A person's step: the page follows the live game again only when stepped to its last version. */
+function jump(version) {
+  stopPlaying();
+  app.follow = version >= app.latest;
+  return show(version);
+}
+
+function updateTimeline() {
+  const slider = $('slider');
+  slider.max = String(app.latest);
+  slider.value = String(app.version);
+  slider.setAttribute('aria-valuetext', `version ${app.version} of ${app.latest}`);
+  $('position').textContent = `version ${app.version} / ${app.latest}`;
+  $('first').disabled = $('back').disabled = app.version <= 1;
+  $('forward').disabled = $('last').disabled = app.version >= app.latest;
+}
+
+function updateUrl() {
+  const params = new URLSearchParams(location.search);
+  if (app.version === app.latest && app.status === 'running') params.delete('v');
+  else params.set('v', String(app.version));
+  history.replaceState(null, '', `${location.pathname}?${params}${location.hash}`);
+}
+
+function togglePlay() {
+  if (app.playing) return stopPlaying();
+  if (app.version >= app.latest) show(1);
+  const perSecond = Number($('speed').value);
+  $('play').textContent = 'Pause';
+  $('play').setAttribute('aria-label', 'pause');
+  app.playing = setInterval(() => {
+    if (app.version >= app.latest) return stopPlaying();
+    show(app.version + 1);
+  }, 1000 / perSecond);
+  app.follow = false;
+}
+
+function stopPlaying() {
+  if (!app.playing) return;
+  clearInterval(app.playing);
+  app.playing = null;
+  $('play').textContent = 'Play';
+  $('play').setAttribute('aria-label', 'play');
+}
+
+function wireControls() {
+  $('first').onclick = () => jump(1);
+  $('back').onclick = () => jump(app.version - 1);
+  $('forward').onclick = () => jump(app.version + 1);
+  $('last').onclick = () => jump(app.latest);
+  $('play').onclick = togglePlay;
+  $('speed').onchange = () => {
+    if (app.playing) {
+      stopPlaying();
+      togglePlay();
+    }
+  };
+  $('slider').oninput = (e) => jump(Number(e.target.value));
+  document.addEventListener('keydown', (e) => {
+    const tag = e.target.tagName;
+    if ((tag === 'INPUT' && e.target.type !== 'range') || tag === 'SELECT' || tag === 'TEXTAREA') return;
+    const steps = { ArrowLeft: () => app.version - 1, ArrowRight: () => app.version + 1, Home: () => 1, End: () => app.latest };
+    if (!(e.key in steps) || !app.module) return;
+    e.preventDefault();
+    jump(steps[e.key]());
+  });
+  $('perspective').onchange = (e) => changePerspective(e.target.value);
+  $('token-form').onsubmit = async (e) => {
+    e.preventDefault();
+    const input = $('token-input');
+    if (!input.value.trim()) return;
+    try {
+      const seat = await addToken(app.gameId, input.value.trim());
+      input.value = '';
+      fillPerspectives();
+      await changePerspective(`seat:${seat}`);
+    } catch (err) {
+      showError(err instanceof ApiError && err.status === 401 ? 'That is not a seat token of this game.' : err.message);
+    }
+  };
+  $('pick-form').onsubmit = (e) => {
+    e.preventDefault();
+    const id = $('pick-game').value.trim();
+    if (id) location.search = `?game=${encodeURIComponent(id)}`;
+  };
+  $('move-filter').oninput = () => renderMoves();
+  $('board').addEventListener('click', onBoardClick);
+  $('board').addEventListener('keydown', (e) => {
+    if ((e.key === 'Enter' || e.key === ' ') && e.target.closest?.('[data-target]')) {
+      e.preventDefault();
+      onBoardClick(e);
+    }
+  });
+  $('custom-form').onsubmit = async (e) => {
+    e.preventDefault();
+    let command;
+    try {
+      command = JSON.parse($('custom-command').value);
+    } catch (err) {
+      showRefusal(`That is not JSON: ${err.message}`);
+      return;
+    }
+    await send(command);
+  };
+}
+
+// -- perspectives -------------------------------------------------------------------------------
+
+function fillPerspectives() {
+  const select = $('perspective');
+  const seats = Object.keys(storedTokens(app.gameId)).map(Number).sort((a, b) => a - b);
+  const options = [h('option', { value: 'spectator' }, 'Spectator')];
+  for (const seat of seats) options.push(h('option', { value: `seat:${seat}` }, `${seatName(seat)} (your token)`));
+  if (app.status === 'ended') options.push(h('option', { value: 'everything' }, 'Everything (the game is over)'));
+  select.replaceChildren(...options);
+  if (![...select.options].some((o) => o.value === app.perspective)) app.perspective = 'spectator';
+  select.value = app.perspective;
+}
+
+async function changePerspective(perspective) {
+  app.perspective = perspective;
+  setPerspectiveInFragment(perspective);
+  fillPerspectives();
+  await loadLog();
+  startStream();
+  await show(app.version);
+}
+
+// -- live ---------------------------------------------------------------------------------------
+
+function startStream() {
+  app.stream?.stop();
+  app.stream = null;
+  if (app.status !== 'running') {
+    setLive('ended');
+    return;
+  }
+  const perspective = app.perspective;
+  app.stream = follow(app.gameId, {
+    token: perspective === 'everything' ? null : token(),
+    after: Math.max(...app.records.map((r) => r.position), 0),
+    onState: setLive,
+    onRecord(record) {
+      if (perspective !== app.perspective) return;
+      if (app.records.some((r) => r.position === record.position)) return;
+      app.records.push(record);
+      $('log').append(logItem(record));
+      app.latest = Math.max(app.latest, record.position);
+      if (!app.follow) updateTimeline();
+    },
+    onView(view) {
+      if (perspective !== app.perspective) return;
+      app.views.set(viewKey(perspective, view.version), view);
+      app.latest = Math.max(app.latest, view.version);
+      if (view.status === 'ended') app.status = 'ended';
+      const already = app.shown && app.shown.version === view.version && app.version === view.version;
+      if (app.follow && !app.playing && !already) show(view.version);
+      else updateTimeline();
+    },
+    async onEnd() {
+      app.status = 'ended';
+      app.views.clear();
+      fillPerspectives();
+      await loadLog(); // after the end the whole log is public
+      const board = await get(gamePath(), { token: token() });
+      app.latest = board.version;
+      await show(app.latest);
+    },
+  });
+}
+
+function setLive(state) {
+  const labels = { live: '● live', reconnecting: '○ reconnecting…', ended: 'game over' };
+  $('live').textContent = labels[state] || state;
+  $('live').dataset.state = state;
+}
+
+// -- moves --------------------------------------------------------------------------------------
+
+async function refreshMoves() {
+  const seat = seatOf(app.perspective);
+  const pane = $('moves');
+  const canPlay = seat !== null && app.status === 'running' && app.version === app.latest;
+  pane.hidden = !canPlay;
+  if (!canPlay) {
+    app.moves = null;
+    markPlayable();
+    return;
+  }
+  // Never leave an earlier version's moves clickable while this version's are on their way.
+  delete pane.dataset.version;
+  delete pane.dataset.target;
+  $('move-list').replaceChildren();
+  const asked = app.version;
+  try {
+    app.moves = await get(gamePath('/legal-moves'), { token: token() });
+  } catch (err) {
+    app.moves = null;
+    showRefusal(err.message);
+    return;
+  }
+  if (asked !== app.version) return; // a later show() asks for its own
+  app.target = null;
+  renderMoves();
+  markPlayable();
+  pane.dataset.version = app.moves.version;
+}
+
+function keysOf(move) {
+  return app.module.moveTargets ? app.module.moveTargets(move, app.data, app.shown) : [];
+}
+
+function renderMoves() {
+  const list = $('move-list');
+  const moves = app.moves ? app.moves.moves : [];
+  const filter = $('move-filter').value.trim().toLowerCase();
+  let shown = moves.map((move, index) => ({ move, index, label: app.module.describeMove(move, app.data) }));
+  if (app.target) shown = shown.filter(({ move }) => keysOf(move).includes(app.target));
+  if (filter) shown = shown.filter(({ label }) => label.toLowerCase().includes(filter));
+  const heading = $('moves-heading');
+  heading.textContent = moves.length
+    ? `Your moves (${moves.length}${app.moves.complete === false ? ', a sample' : ''})`
+    : app.moves && app.version === app.latest ? 'Your moves: none now (not your turn)' : 'Your moves';
+  // The moves at one place of the board are all listed; the whole list is cut for a person to read.
+  const cap = app.target ? shown.length : MOVES_SHOWN;
+  const items = shown.slice(0, cap).map(({ move, index, label }) =>
+    h('li', {}, h('button', { type: 'button', class: 'move', 'data-type': move.type, 'data-index': index, onclick: () => send(move) }, label)),
+  );
+  if (shown.length > cap) items.push(h('li', { class: 'more' }, `… ${shown.length - MOVES_SHOWN} more: filter or click the board`));
+  if (app.target) {
+    items.unshift(h('li', { class: 'more' }, `At ${app.target.replace(/^[a-z]+:/, '')}: `, h('button', { type: 'button', onclick: () => { app.target = null; renderMoves(); markPlayable(); } }, 'show all')));
+  }
+  list.replaceChildren(...items);
+}
+
+function markPlayable() {
+  const board = $('board');
+  const keys = new Set();
+  if (app.moves) for (const move of app.moves.moves) for (const key of keysOf(move)) keys.add(key);
+  for (const node of board.querySelectorAll('[data-target]')) {
+    const key = node.getAttribute('data-target');
+    node.classList.toggle('playable', keys.has(key));
+    node.classList.toggle('chosen', key === app.target);
+    node.setAttribute('tabindex', keys.has(key) ? '0' : '-1');
+  }
+}
+
+function onBoardClick(e) {
+  const node = e.target.closest?.('[data-target]');
+  if (!node || !app.moves) return;
+  const key = node.getAttribute('data-target');
+  const matching = app.moves.moves.filter((move) => keysOf(move).includes(key));
+  if (!matching.length) {
+    showRefusal(`No move of yours at ${key.replace(/^[a-z]+:/, '')}.`);
+    return;
+  }
+  if (matching.length === 1) {
+    send(matching[0]);
+    return;
+  }
+  app.target = key;
+  renderMoves();
+  markPlayable();
+  $('moves').dataset.target = key;
+  $('move-list').querySelector('button.move')?.focus();
+}
+
+function showRefusal(message) {
+  const box = $('refusal');
+  box.textContent = message || '';
+  box.hidden = !message;
+}
+
+async function send(move) {
+  showRefusal('');
+  const body = { ...move, expected_version: app.moves ? app.moves.version : app.latest };
+  let result;
+  try {
+    result = await post(gamePath('/commands'), body, { token: token() });
+  } catch (err) {
+    showRefusal(`Refused (${err.code}): ${err.message}`);
+    return;
+  }
+  const view = await get(`${gamePath()}?min_version=${result.version}`, { token: token() });
+  app.views.set(viewKey(app.perspective, view.version), view);
+  for (const record of result.events) {
+    if (!app.records.some((r) => r.position === record.position)) {
+      app.records.push(record);
+      $('log').append(logItem(record));
+    }
+  }
+  app.latest = Math.max(app.latest, view.version);
+  if (view.status === 'ended' && app.status !== 'ended') {
+    app.status = 'ended';
+    app.stream?.stop();
+    setLive('ended');
+    app.views.clear();
+    fillPerspectives();
+    await loadLog();
+  }
+  app.follow = true;
+  await show(app.latest);
+}
+
+start();

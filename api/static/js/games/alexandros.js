@@ -1,0 +1,235 @@
+// Alexandros: the triangle board with its symbol spaces, walls (black and red), provinces shaded by
+// owner, governors, Alexandros and his last move; the display and the supply; hands (a seat's own
+// in its perspective, every hand after the end); the score track.
+
+import { h, s, seatColour, seatName, target, title, words } from '../core/dom.js';
+
+const SIDE = 40; // pixels per side length
+const PAD = 24;
+const SYMBOL_COLOURS = { temple: '#b08d57', amphora: '#c2562b', horse: '#6b4f2a', lyre: '#3b7a57', soldier: '#4a5d8a' };
+const SYMBOL_LETTERS = { temple: 'T', amphora: 'A', horse: 'H', lyre: 'L', soldier: 'S' };
+const key = (rc) => rc.join(',');
+
+function geometry(data) {
+  const points = new Map(data.static.points.map((p) => [key(p.point), [p.xy[0] * SIDE + PAD, p.xy[1] * SIDE + PAD]]));
+  const width = Math.max(...[...points.values()].map((p) => p[0])) + PAD;
+  const height = Math.max(...[...points.values()].map((p) => p[1])) + PAD;
+  return { points, width, height };
+}
+
+function centroid(points, corners) {
+  const xy = corners.map((c) => points.get(key(c)));
+  return [xy.reduce((a, p) => a + p[0], 0) / 3, xy.reduce((a, p) => a + p[1], 0) / 3];
+}
+
+function card(x, y, symbol, attrs = {}, label = '') {
+  const colour = symbol ? SYMBOL_COLOURS[symbol] || '#777' : '#556';
+  return s(
+    'g',
+    attrs,
+    title(label || (symbol ? `${words(symbol)} card` : 'a face-down card')),
+    s('rect', { x, y, width: 34, height: 46, rx: 4, fill: symbol ? '#fffaf0' : '#556', stroke: colour, 'stroke-width': 2 }),
+    symbol ? s('text', { x: x + 17, y: y + 29, 'text-anchor': 'middle', class: 'svg-label', fill: colour, style: 'font-weight:700;font-size:15px' }, SYMBOL_LETTERS[symbol] || '?') : null,
+    symbol ? s('text', { x: x + 17, y: y + 42, 'text-anchor': 'middle', class: 'svg-small', style: 'font-size:8px' }, symbol) : null,
+  );
+}
+
+function hands(ctx) {
+  const st = ctx.state;
+  if (ctx.perspective === 'everything' && st.hands) return st.hands.map((hand, seat) => ({ seat, hand }));
+  if (ctx.seatViews) return ctx.seatViews.map((v, seat) => ({ seat, hand: v.hand || {} }));
+  if (ctx.seat !== null && st.hand) return [{ seat: ctx.seat, hand: st.hand }];
+  return [];
+}
+
+export default {
+  draw(ctx) {
+    const { svg, data, state: st } = ctx;
+    const g = geometry(data);
+    const boardHeight = g.height;
+    const trayHeight = 210;
+    svg.setAttribute('viewBox', `0 0 ${g.width} ${boardHeight + trayHeight}`);
+    svg.setAttribute('aria-label', `Alexandros board at version ${ctx.view.version}: ${st.walls.length} walls, ${st.governors.length} governors`);
+
+    const owner = new Map();
+    for (const province of st.provinces) for (const space of province.spaces) owner.set(key(space), province.owner);
+    const spaces = s('g', { class: 'spaces' });
+    for (const space of data.static.spaces) {
+      const corners = space.corners.map((c) => g.points.get(key(c)).join(',')).join(' ');
+      const who = owner.get(key(space.space));
+      const fill = who === null || who === undefined ? (space.symbol ? '#f4ecd8' : '#efe7d2') : seatColour(who);
+      const poly = s('polygon', {
+        points: corners,
+        fill,
+        'fill-opacity': who === null || who === undefined ? 1 : 0.35,
+        stroke: '#c9bd9f',
+        'stroke-width': 1,
+        'data-space': key(space.space),
+        'data-owner': who ?? '',
+      });
+      target(poly, `space:${key(space.space)}`, `space ${key(space.space)}${space.symbol ? `, ${space.symbol}` : ''}`);
+      spaces.append(poly);
+      if (space.symbol) {
+        const [cx, cy] = centroid(g.points, space.corners);
+        spaces.append(
+          s('circle', { cx, cy, r: 8, fill: '#fff', stroke: SYMBOL_COLOURS[space.symbol], 'stroke-width': 2, 'data-piece': 'symbol', 'pointer-events': 'none' }),
+          s('text', { x: cx, y: cy + 4, 'text-anchor': 'middle', class: 'svg-small', fill: SYMBOL_COLOURS[space.symbol], style: 'font-weight:700' }, SYMBOL_LETTERS[space.symbol]),
+        );
+      }
+    }
+    svg.append(spaces);
+
+    const walls = s('g', { class: 'walls' });
+    for (const wall of st.walls) {
+      const [a, b] = wall.side.map((p) => g.points.get(key(p)));
+      walls.append(
+        s('line', { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: wall.color === 'red' ? '#d00000' : '#111', 'stroke-width': 5, 'stroke-linecap': 'round', 'data-piece': 'wall', 'data-color': wall.color },
+          title(`${wall.color} wall`)),
+      );
+    }
+    svg.append(walls);
+
+    const governors = s('g', { class: 'governors' });
+    const cornersOf = new Map(data.static.spaces.map((sp) => [key(sp.space), sp.corners]));
+    for (const gov of st.governors) {
+      const [cx, cy] = centroid(g.points, cornersOf.get(key(gov.space)));
+      governors.append(
+        s('circle', { cx, cy, r: 9, fill: seatColour(gov.seat), stroke: '#fff', 'stroke-width': 2, 'data-piece': 'governor', 'data-seat': gov.seat, 'pointer-events': 'none' },
+          title(`governor of ${seatName(gov.seat)} on ${key(gov.space)}`)),
+      );
+    }
+    svg.append(governors);
+
+    // Alexandros's last move, from the log up to this version
+    const lastMove = [...ctx.records].reverse().find((r) => r.type === 'AlexanderMoved');
+    if (lastMove && lastMove.data.path && lastMove.data.path.length > 1) {
+      const path = lastMove.data.path.map((p) => g.points.get(key(p)).join(',')).join(' ');
+      svg.append(s('polyline', { points: path, fill: 'none', stroke: seatColour(lastMove.data.seat), 'stroke-width': 3, 'stroke-dasharray': '6 4', 'data-piece': 'last-move', 'pointer-events': 'none' }));
+    }
+    const points = s('g', { class: 'points' });
+    for (const [name, [x, y]] of g.points) {
+      points.append(target(s('circle', { cx: x, cy: y, r: 5, fill: 'transparent' }), `point:${name}`, `corner ${name}`));
+    }
+    svg.append(points);
+    const [ax, ay] = g.points.get(key(st.alexander));
+    svg.append(
+      s('g', { 'data-piece': 'alexander', 'data-point': key(st.alexander), 'pointer-events': 'none' },
+        title(`Alexandros at ${key(st.alexander)}`),
+        s('circle', { cx: ax, cy: ay, r: 10, fill: '#ffd700', stroke: '#6b4f00', 'stroke-width': 3 }),
+        s('text', { x: ax, y: ay + 4, 'text-anchor': 'middle', class: 'svg-small', style: 'font-weight:700' }, 'A')),
+    );
+
+    // the tray: display, supply, hands, score track
+    const tray = s('g', { transform: `translate(${PAD}, ${boardHeight})` });
+    tray.append(s('text', { x: 0, y: 14, class: 'svg-label' }, 'Display'));
+    st.display.forEach((symbol, slot) => {
+      const c = card(slot * 40, 20, symbol, { 'data-piece': 'display-card' }, `display slot ${slot + 1}: ${symbol || 'empty'}`);
+      tray.append(target(c, `display:${slot}`, `display card ${slot + 1}: ${symbol || 'empty'}`));
+    });
+    const supply = card(90, 20, null, { 'data-piece': 'supply' }, `supply: ${st.supply_count} cards`);
+    supply.append(s('text', { x: 107, y: 48, 'text-anchor': 'middle', class: 'svg-small', fill: '#fff', style: 'fill:#fff' }, String(st.supply_count)));
+    tray.append(s('text', { x: 90, y: 14, class: 'svg-label' }, 'Supply'), target(supply, 'supply', `the supply, ${st.supply_count} cards`));
+
+    let y = 84;
+    const shown = hands(ctx);
+    const known = new Set(shown.map((x) => x.seat));
+    for (let seat = 0; seat < st.hand_sizes.length; seat++) {
+      const row = s('g', { transform: `translate(0, ${y})`, 'data-hand-of': seat });
+      row.append(s('text', { x: 0, y: 14, class: 'svg-label', fill: seatColour(seat) }, `${seatName(seat)}: ${st.hand_sizes[seat]} cards`));
+      let x = 110;
+      if (known.has(seat)) {
+        const hand = shown.find((e) => e.seat === seat).hand;
+        for (const [symbol, n] of Object.entries(hand)) {
+          for (let i = 0; i < n; i++) {
+            const c = card(x, 0, symbol, { 'data-piece': 'hand-card', 'data-seat': seat, transform: 'scale(1)' });
+            row.append(seat === ctx.seat ? target(c, `hand:${symbol}`, `your ${symbol} card`) : c);
+            x += 22;
+          }
+        }
+      } else {
+        for (let i = 0; i < Math.min(st.hand_sizes[seat], 12); i++) {
+          row.append(s('rect', { x, y: 0, width: 20, height: 28, rx: 3, fill: '#556', stroke: '#fff', 'data-piece': 'hand-back', 'data-seat': seat }));
+          x += 12;
+        }
+      }
+      tray.append(row);
+      y += 30;
+    }
+    svg.append(tray);
+
+    // score track along the right of the tray
+    const track = s('g', { transform: `translate(${g.width - 260}, ${boardHeight + 10})`, 'aria-label': 'score track' });
+    track.append(s('text', { x: 0, y: 12, class: 'svg-label' }, `Score track (to ${data.static.components.winning_score})`));
+    st.scores.forEach((score, seat) => {
+      const w = Math.min(1, score / data.static.components.winning_score) * 230;
+      track.append(
+        s('rect', { x: 0, y: 20 + seat * 22, width: 230, height: 16, fill: '#eee', stroke: '#ccc' }),
+        s('rect', { x: 0, y: 20 + seat * 22, width: w, height: 16, fill: seatColour(seat), 'data-piece': 'score', 'data-seat': seat, 'data-score': score }),
+        s('text', { x: 236, y: 33 + seat * 22, class: 'svg-small' }, String(score)),
+      );
+    });
+    svg.append(track);
+
+    svg.dataset.walls = st.walls.length;
+    svg.dataset.governors = st.governors.length;
+
+    ctx.panel.append(h('div', {},
+      h('h3', {}, `Turn ${st.turn}, step: ${words(st.step)}`),
+      h('p', {}, `Walls left: ${st.black_left} black, ${st.red_left} red. Governors in supply: `, st.governor_supply.map((n, seat) => `${seatName(seat)} ${n}`).join(', '), '.'),
+      st.discard.length ? h('p', {}, `Discard pile: ${st.discard.length} cards.`) : null,
+      st.end_flag ? h('p', {}, `The end is triggered (${words(st.end_flag)}).`) : null,
+    ));
+  },
+
+  summary(view) {
+    const st = view.state;
+    return `Turn ${st.turn} · ${words(st.step)} · actions taken ${st.actions_taken}`;
+  },
+
+  describe(record) {
+    const d = record.data;
+    const who = seatName(d.seat);
+    switch (record.type) {
+      case 'SupplyShuffled': return `The supply of ${d.count} cards is shuffled (${words(d.reason)}).`;
+      case 'StartPlayerChosen': return `${who} starts.`;
+      case 'CardTaken': return `${who} takes ${d.card ? `a ${d.card} card` : 'a card'} ${d.source === 'display' ? `from display slot ${d.slot + 1}` : d.source === 'deal' ? 'in the deal' : 'from the supply'}.`;
+      case 'DisplayRefilled': return `A ${d.card} card fills display slot ${d.slot + 1}.`;
+      case 'TurnStarted': return `Turn ${d.turn}: ${who} to play.`;
+      case 'AlexanderMoved': return `${who} plays a ${d.card} card and moves Alexandros ${d.distance} ${d.distance === 1 ? 'step' : 'steps'} to ${key(d.to)} (the ${d.symbol} at ${key(d.target)}).`;
+      case 'WallBuilt': return `${who} builds a ${d.color} wall (${d.black_left} black, ${d.red_left} red left).`;
+      case 'GameEndTriggered': return `${who} triggers the end of the game (${words(d.reason)}).`;
+      case 'AlexanderMoveSkipped': return `${who} cannot move Alexandros (${words(d.reason)}).`;
+      case 'ProvinceOccupied': return `${who} occupies a province of ${d.province.length} spaces with ${d.governors.length} ${d.governors.length === 1 ? 'governor' : 'governors'}${d.takeover ? ', taking it over' : ''}.`;
+      case 'TaxesLevied': return `${who} levies taxes with a ${d.card} card: scores are now ${d.scores.join(' / ')}.`;
+      case 'GovernorRetired': return `${who} retires a governor from ${key(d.space)}.`;
+      case 'TurnEnded': return `${who} ends the turn.`;
+      default: return null;
+    }
+  },
+
+  describeMove(move) {
+    switch (move.type) {
+      case 'move_alexander': {
+        const source = move.source === 'display' ? `the display card in slot ${move.slot + 1}` : `a ${move.card} card from the hand`;
+        return `Move Alexandros to ${key(move.target)} (corner ${key(move.corner)}, ${move.path.length - 1} steps) with ${source}${move.joker_symbol ? ` as ${move.joker_symbol}` : ''}`;
+      }
+      case 'take_card': return move.source === 'display' ? `Take the display card in slot ${move.slot + 1}` : 'Draw a card from the supply';
+      case 'occupy_province': return `Occupy with governors on ${move.governors.map(key).join(' ')}${move.compensation && move.compensation.length ? `, paying ${move.compensation.join(', ')}` : ''}`;
+      case 'levy_taxes': return `Levy taxes with a ${move.card} card`;
+      case 'retire_governor': return `Retire the governor on ${key(move.space)}`;
+      case 'end_turn': return 'End the turn';
+      default: return words(move.type || 'a command');
+    }
+  },
+
+  moveTargets(move) {
+    switch (move.type) {
+      case 'move_alexander': return [`space:${key(move.target)}`, `point:${key(move.corner)}`, move.source === 'display' ? `display:${move.slot}` : `hand:${move.card}`];
+      case 'take_card': return [move.source === 'display' ? `display:${move.slot}` : 'supply'];
+      case 'occupy_province': return move.governors.map((sp) => `space:${key(sp)}`);
+      case 'levy_taxes': return [`hand:${move.card}`];
+      case 'retire_governor': return [`space:${key(move.space)}`];
+      default: return [];
+    }
+  },
+};

@@ -1,0 +1,245 @@
+// Alexander the Great — the Empire Builder: the map (provinces by region, arrows with direction and
+// cost, sea routes, temple and city sites, campaign symbols) drawn on the schematic layout of the
+// catalog, with armies, temples, cities and majorities in seat colours; the campaign and round;
+// revealed allocations; a seat's own sealed allocation only in its own perspective.
+
+import { h, s, seatChip, seatColour, seatName, target, title, words } from '../core/dom.js';
+
+const REGION_COLOURS = ['#f1e3c8', '#e3ecd2', '#f5dcc9', '#dfe3f0', '#e8dcef', '#f3e6d0'];
+
+function arrowPath(a, b, r1, r2, offset) {
+  const dx = b[0] - a[0];
+  const dy = b[1] - a[1];
+  const len = Math.hypot(dx, dy) || 1;
+  const ux = dx / len;
+  const uy = dy / len;
+  const ox = -uy * offset;
+  const oy = ux * offset;
+  const start = [a[0] + ux * r1 + ox, a[1] + uy * r1 + oy];
+  const end = [b[0] - ux * (r2 + 3) + ox, b[1] - uy * (r2 + 3) + oy];
+  return { start, end, mid: [start[0] + (end[0] - start[0]) * 0.55 + ox * 1.6, start[1] + (end[1] - start[1]) * 0.55 + oy * 1.6] };
+}
+
+function armies(state) {
+  const at = new Map();
+  state.seats.forEach((seat) => {
+    for (const [place, count] of Object.entries(seat.armies_at)) {
+      if (!count) continue;
+      if (!at.has(place)) at.set(place, []);
+      at.get(place).push({ seat: seat.seat, count });
+    }
+  });
+  return at;
+}
+
+export default {
+  draw(ctx) {
+    const { svg, data, state: st } = ctx;
+    const layout = data.static.layout;
+    const where = (id) => layout.locations[id];
+    const R = layout.province_radius;
+    const RS = layout.symbol_radius;
+    const radius = (id) => (id.startsWith('C') ? RS : R);
+    svg.setAttribute('viewBox', `-24 -8 ${layout.width + 48} ${layout.height + 16}`); // room for armies beside the edge provinces
+    svg.append(
+      s('defs', {},
+        s('marker', { id: 'eb-head', viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' }, s('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#5a4a35' })),
+        s('marker', { id: 'eb-head-sea', viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' }, s('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#1d6fa5' })),
+        s('marker', { id: 'eb-head-free', viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' }, s('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#fff', stroke: '#5a4a35', 'stroke-width': 1.5 }))),
+    );
+    const at = armies(st);
+    const regionOf = (id) => (id.startsWith('C') ? null : data.static.provinces[id].region);
+    svg.setAttribute('aria-label', `Empire Builder map at version ${ctx.view.version}, campaign ${st.campaign ?? '–'}, round ${st.round ?? '–'}`);
+
+    // arrows first, under the provinces
+    const pairs = new Set(data.static.arrows.map((a) => `${a.from}>${a.to}`));
+    const arrows = s('g', { class: 'arrows' });
+    for (const arrow of data.static.arrows) {
+      const a = where(arrow.from);
+      const b = where(arrow.to);
+      const twoWay = pairs.has(`${arrow.to}>${arrow.from}`);
+      const p = arrowPath(a, b, radius(arrow.from), radius(arrow.to), twoWay ? 5 : 0);
+      const colour = arrow.sea ? '#1d6fa5' : '#5a4a35';
+      const current = st.region !== null && (regionOf(arrow.to) === st.region);
+      arrows.append(
+        s('line', { x1: p.start[0], y1: p.start[1], x2: p.end[0], y2: p.end[1], stroke: colour, 'stroke-width': current ? 2.2 : 1.4, 'stroke-opacity': current ? 1 : 0.55,
+          'stroke-dasharray': arrow.sea ? '6 4' : null, 'marker-end': `url(#${arrow.sea ? 'eb-head-sea' : arrow.cost === 0 ? 'eb-head-free' : 'eb-head'})`,
+          'data-piece': 'arrow', 'data-from': arrow.from, 'data-to': arrow.to, 'data-cost': arrow.cost },
+          title(`${arrow.sea ? 'sea route' : 'arrow'} ${arrow.from} → ${arrow.to}, cost ${arrow.cost}`)),
+      );
+      if (arrow.cost) {
+        arrows.append(
+          s('circle', { cx: p.mid[0], cy: p.mid[1], r: 7, fill: '#fff', stroke: colour, 'pointer-events': 'none' }),
+          s('text', { x: p.mid[0], y: p.mid[1] + 3.5, 'text-anchor': 'middle', class: 'svg-small', style: `fill:${colour};font-weight:700` }, String(arrow.cost)),
+        );
+      }
+    }
+    svg.append(arrows);
+
+    const places = s('g', { class: 'provinces' });
+    for (const region of data.static.regions) {
+      for (const id of region.provinces) {
+        const [x, y] = where(id);
+        const province = data.static.provinces[id];
+        const current = st.region === region.region;
+        const g = s('g', { 'data-province': id });
+        const circle = s('circle', { cx: x, cy: y, r: R, fill: REGION_COLOURS[(region.region - 1) % REGION_COLOURS.length], stroke: current ? '#1d3557' : '#a89f8a', 'stroke-width': current ? 3 : 1.2 },
+          title(`${id} ${province.name} (${region.name})${province.temple_site ? ', temple site' : ''}${province.city_site ? ', city site' : ''}`));
+        g.append(target(circle, `province:${id}`, `${id} ${province.name}`));
+        g.append(
+          s('text', { x, y: y - 14, 'text-anchor': 'middle', class: 'svg-small eb-id' }, id),
+          s('text', { x, y: y - 1, 'text-anchor': 'middle', class: 'svg-small eb-name' }, province.name.length > 13 ? `${province.name.slice(0, 12)}…` : province.name),
+        );
+        // sites: an outline when empty, the builder's colour when built
+        const temples = st.temples[id] || [];
+        const city = st.cities[id];
+        let sx = x - 14;
+        if (province.temple_site) {
+          const owners = temples.length ? temples : [null];
+          for (const owner of owners) {
+            g.append(s('path', { d: `M${sx},${y + 16} l6,-10 l6,10 z`, fill: owner === null ? 'none' : seatColour(owner), stroke: owner === null ? '#776' : '#fff', 'stroke-width': 1.2,
+              'data-piece': owner === null ? 'temple-site' : 'temple', 'data-seat': owner ?? null, 'pointer-events': 'none' }, title(owner === null ? 'temple site' : `temple of ${seatName(owner)}`)));
+            sx += 12;
+          }
+        }
+        if (province.city_site) {
+          g.append(s('rect', { x: sx + 2, y: y + 6, width: 10, height: 10, fill: city === undefined || city === null ? 'none' : seatColour(city), stroke: city === undefined || city === null ? '#776' : '#fff', 'stroke-width': 1.2,
+            'data-piece': city === undefined || city === null ? 'city-site' : 'city', 'data-seat': city ?? null, 'pointer-events': 'none' }, title(city === undefined || city === null ? 'city site' : `city of ${seatName(city)}`)));
+        }
+        places.append(g);
+      }
+    }
+    for (const region of data.static.regions) {
+      const [x, y] = where(region.symbol);
+      const active = st.symbol === region.symbol;
+      const g = s('g', { 'data-symbol': region.symbol });
+      g.append(target(s('circle', { cx: x, cy: y, r: RS, fill: active ? '#ffd166' : '#fff', stroke: '#6a4c93', 'stroke-width': 2 },
+        title(`${region.symbol}: ${region.campaign_name}${region.symbol === 'C1' ? ' (Pella)' : ` (on ${region.symbol_stands})`}`)), `province:${region.symbol}`, `campaign symbol ${region.symbol}`));
+      g.append(s('text', { x, y: y + 4, 'text-anchor': 'middle', class: 'svg-small', style: 'font-weight:700;fill:#6a4c93' }, region.symbol));
+      places.append(g);
+    }
+    svg.append(places);
+
+    // armies around their location, and the majority ring
+    const pieces = s('g', { class: 'armies' });
+    for (const [place, stacks] of at) {
+      const [x, y] = where(place);
+      const r = radius(place);
+      const most = Math.max(...stacks.map((a) => a.count));
+      const leaders = stacks.filter((a) => a.count === most);
+      if (!place.startsWith('C') && leaders.length === 1) {
+        pieces.append(s('circle', { cx: x, cy: y, r: r + 4, fill: 'none', stroke: seatColour(leaders[0].seat), 'stroke-width': 4, 'data-piece': 'majority', 'data-seat': leaders[0].seat, 'pointer-events': 'none' },
+          title(`majority of ${seatName(leaders[0].seat)}`)));
+      }
+      stacks.forEach((a, i) => {
+        const angle = (-Math.PI / 2) + Math.PI * 0.55 + i * 0.62;
+        const ax = x + Math.cos(angle) * (r + 12);
+        const ay = y + Math.sin(angle) * (r + 12);
+        const piece = s('g', { 'data-piece': 'army', 'data-seat': a.seat, 'data-count': a.count, 'data-at': place },
+          title(`${a.count} ${a.count === 1 ? 'army' : 'armies'} of ${seatName(a.seat)} at ${place}`),
+          s('circle', { cx: ax, cy: ay, r: 13, fill: seatColour(a.seat), stroke: '#fff', 'stroke-width': 2 }),
+          s('text', { x: ax, y: ay + 5, 'text-anchor': 'middle', class: 'svg-small eb-count' }, String(a.count)));
+        pieces.append(target(piece, `province:${place}`, `${a.count} armies of ${seatName(a.seat)} at ${place}`));
+      });
+    }
+    svg.append(pieces);
+    const totalArmies = [...at.values()].flat().reduce((n, a) => n + a.count, 0);
+    svg.dataset.armies = totalArmies;
+    svg.dataset.temples = Object.values(st.temples).reduce((n, owners) => n + owners.length, 0);
+    svg.dataset.cities = Object.values(st.cities).filter((c) => c !== null).length;
+
+    // legend
+    svg.append(s('g', { transform: `translate(20, ${layout.height - 40})`, class: 'legend' },
+      s('text', { x: 0, y: 0, class: 'svg-small' }, 'Arrows: white head = free, number = cost in buildings, dashed blue = sea route (3)'),
+      s('text', { x: 0, y: 14, class: 'svg-small' }, 'Ring = majority · triangle = temple · square = city (outline: empty site)')));
+
+    // panel: campaign, turn order, boxes, own sealed allocation
+    const panel = ctx.panel;
+    panel.append(h('h3', {}, st.campaign ? `Campaign ${st.campaign}: ${st.region_name}, round ${st.round ?? '–'}` : 'Before the first campaign'));
+    if (st.goal) panel.append(h('p', {}, `Goal: ${st.goal} ${data.static.provinces[st.goal]?.name || ''}${st.goal_reached ? ' (reached)' : ''}.`));
+    if (st.turn_order.length) panel.append(h('p', {}, 'Turn order: ', ...st.turn_order.map((seat) => h('span', {}, seatChip(seat), ' '))));
+    const rows = st.seats.map((seat) => {
+      const b = seat.boxes;
+      return h('tr', { 'data-seat': seat.seat },
+        h('th', { scope: 'row' }, seatChip(seat.seat)),
+        h('td', {}, String(seat.vp)),
+        h('td', {}, b ? String(b.turn_order) : seat.committed ? 'sealed' : '–'),
+        h('td', {}, b ? String(b.armies) : '–'),
+        h('td', {}, b ? String(b.temples) : '–'),
+        h('td', {}, b ? String(b.cities) : '–'),
+        h('td', {}, `${seat.temples_in_supply} / ${seat.cities_in_supply}`));
+    });
+    panel.append(h('table', {}, h('caption', {}, 'Allocations (revealed boxes)'),
+      h('thead', {}, h('tr', {}, ...['Seat', 'VP', 'Order', 'Armies', 'Temples', 'Cities', 'Pieces left T/C'].map((c) => h('th', { scope: 'col' }, c)))),
+      h('tbody', {}, rows)));
+    // a sealed allocation is shown only to its own seat (and to everybody after the end)
+    const sealed = ctx.perspective === 'everything' && ctx.seatViews
+      ? ctx.seatViews.map((v, seat) => [seat, v.my_sealed_commit])
+      : [[ctx.seat, st.my_sealed_commit]];
+    for (const [seat, commit] of sealed) {
+      if (!commit) continue;
+      panel.append(h('p', { 'data-piece': 'sealed-allocation', 'data-seat': seat }, `${seatName(seat)}'s sealed allocation: `,
+        Object.entries(commit).map(([k, v]) => `${words(k)} ${v}`).join(', '), '.'));
+    }
+  },
+
+  summary(view) {
+    const st = view.state;
+    return st.campaign ? `Campaign ${st.campaign} · round ${st.round ?? '–'} · ${words(st.phase)}` : words(st.phase);
+  },
+
+  describe(record, data) {
+    const d = record.data;
+    const who = seatName(d.seat);
+    const name = (id) => (data.static.provinces[id] ? `${data.static.provinces[id].name}` : id);
+    switch (record.type) {
+      case 'CampaignStarted': return `Campaign ${d.campaign} begins in region ${d.region} (${data.static.regions[d.region - 1]?.name || ''}).`;
+      case 'AllocationCommitted': return d.turn_order === undefined ? `${who} seals an allocation.` : `${who} seals an allocation: turn order ${d.turn_order}, armies ${d.armies}, temples ${d.temples}, cities ${d.cities}.`;
+      case 'AllocationsRevealed': return `The allocations are revealed: ${d.allocations.map((a) => `${seatName(a.seat)} ${a.turn_order}/${a.armies}/${a.temples}/${a.cities}`).join('; ')}.`;
+      case 'LotDrawn': return `Lots are drawn (${words(d.purpose)}): ${d.order.map(seatName).join(', ')}.`;
+      case 'TurnPositionChosen': return `${who} takes turn position ${d.position}.`;
+      case 'TurnOrderSet': return `Turn order of campaign ${d.campaign}: ${d.order.map(seatName).join(', ')}.`;
+      case 'RoundStarted': return `Round ${d.round} of campaign ${d.campaign} begins.`;
+      case 'ReallocationCommitted': return `${who} seals a reallocation.`;
+      case 'ReallocationsRevealed': return `Reallocations revealed: ${d.boxes.map((b) => `${seatName(b.seat)} ${b.temples}/${b.cities}`).join('; ')}.`;
+      case 'TurnStarted': return `${who} takes turn ${d.position} of round ${d.round}.`;
+      case 'ArmyMoved': return `${who} moves ${d.count} ${d.count === 1 ? 'army' : 'armies'} from ${name(d.from)} to ${name(d.path[d.path.length - 1])} (cost ${d.cost}).`;
+      case 'MovementPaid': return `${who} pays ${d.temples} temple and ${d.cities} city cubes for movement.`;
+      case 'GoalReached': return `${who} reaches the goal ${name(d.province)}.`;
+      case 'MovementPassed': return `${who} does not move.`;
+      case 'BuildAttempted': return `${who} attempts a ${d.kind} in ${name(d.province)}.`;
+      case 'BuildingPassed': return `${who} does not build.`;
+      case 'ProvinceScored': return d.seat === null ? `Nobody holds ${name(d.province)}.` : `${seatName(d.seat)} holds the majority in ${name(d.province)}: ${d.vp} VP.`;
+      case 'TempleBuilt': return `${who} builds a temple in ${name(d.province)} for ${d.paid}: ${d.vp} VP.`;
+      case 'CityFounded': return `${who} founds a city in ${name(d.province)} for ${d.paid}: ${d.vp} VP.`;
+      case 'BuildAttemptFailed': return `${who}'s ${d.kind} in ${name(d.province)} fails (${words(d.reason)}).`;
+      case 'CampaignEnded': return `Campaign ${d.campaign} ends (${words(d.reason)}).`;
+      case 'AwardScored': return d.seat === null ? `Nobody wins the award ${words(d.award)}.` : `${seatName(d.seat)} wins ${words(d.award)}${d.region ? ` in region ${d.region}` : ''}: ${d.vp} VP.`;
+      default: return null;
+    }
+  },
+
+  describeMove(move, data) {
+    const name = (id) => (data.static.provinces[id] ? `${id} ${data.static.provinces[id].name}` : id);
+    switch (move.type) {
+      case 'allocate_resources': return `Allocate: turn order ${move.turn_order}, armies ${move.armies}, temples ${move.temples}, cities ${move.cities}`;
+      case 'reallocate_resources': return `Reallocate: temples ${move.temples}, cities ${move.cities}`;
+      case 'choose_turn_position': return `Take turn position ${move.position}`;
+      case 'move_armies':
+        if (!move.groups || !move.groups.length) return 'Do not move';
+        return `Move ${move.groups.map((g) => `${g.count} from ${g.from} via ${g.path.join('→')}`).join('; ')} (pay ${move.pay_temples} temple, ${move.pay_cities} city)`;
+      case 'attempt_builds':
+        if (!move.attempts || !move.attempts.length) return 'Do not build';
+        return `Attempt ${move.attempts.map((a) => `a ${a.kind} in ${name(a.province)}`).join(' and ')}`;
+      default: return words(move.type || 'a command');
+    }
+  },
+
+  moveTargets(move) {
+    switch (move.type) {
+      case 'move_armies': return (move.groups || []).flatMap((g) => [`province:${g.from}`, `province:${g.path[g.path.length - 1]}`]);
+      case 'attempt_builds': return (move.attempts || []).map((a) => `province:${a.province}`);
+      default: return [];
+    }
+  },
+};

@@ -1,0 +1,93 @@
+"""decide / evolve / advance for Alexandros, one module per section of the rules file
+``shared/games/alexandros.md`` (rule numbers Rn refer to it); each module holds the decisions
+(``DECIDERS``) and the event handlers (``EVOLVERS``) of its part side by side, assembled here.
+
+- ``board``: 2.4 board terms (R1-R11): free spaces, closeness, provinces
+- ``setup``: 3 setup (R12-R18)
+- ``sequence``: 4 sequence of play (R19-R24): who is awaited, the automatic steps, ending the turn
+- ``general``: 5.3 actions in general (R42-R44) and the fields every command shares
+- ``moving``: 5.1 moving Alexander (R25-R34)
+- ``walls``: 5.2 walls (R35-R41)
+- ``take_card``: 5.4 take a card (R45-R47)
+- ``occupy``: 5.5 and 5.6 occupy or take over a province (R48-R56)
+- ``taxes``: 5.7 levy taxes (R57-R60)
+- ``retire``: 5.8 retire a governor (R61-R62)
+- ``cards``: 5.9 hand, display, supply, discard pile (R63-R66)
+- ``end``: 6 end of game and scoring (R67-R72)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.alexandros.rules import cards, end, moving, occupy, retire, sequence, setup, take_card, taxes, walls
+from domain.alexandros.rules.board import (
+    closest_free_spaces,
+    has_free_space,
+    is_free,
+    province_spaces,
+    province_value,
+    provinces,
+    single_owner_violations,
+)
+from domain.alexandros.rules.end import final_winners
+from domain.alexandros.rules.occupy import compensation_size, takeover_costs
+from domain.alexandros.rules.sequence import advance, awaited, is_over
+from domain.alexandros.rules.taxes import tax_scoring
+from domain.alexandros.state import AlexandrosState
+from domain.kernel import Chance, Command, Event, RuleViolation, Seat
+from domain.kernel.errors import BAD_INPUT
+
+DECIDERS: dict[type, Callable[..., list[Event]]] = {
+    **moving.DECIDERS,
+    **take_card.DECIDERS,
+    **occupy.DECIDERS,
+    **taxes.DECIDERS,
+    **retire.DECIDERS,
+    **sequence.DECIDERS,
+}
+
+EVOLVERS: dict[type, Callable[[AlexandrosState, Any], None]] = {
+    **cards.EVOLVERS,
+    **setup.EVOLVERS,
+    **end.EVOLVERS,
+    **walls.EVOLVERS,
+    **moving.EVOLVERS,
+    **occupy.EVOLVERS,
+    **taxes.EVOLVERS,
+    **retire.EVOLVERS,
+    **sequence.EVOLVERS,
+}
+
+
+def decide(state: AlexandrosState, seat: Seat, command: Command, chance: Chance) -> list[Event]:
+    handler = DECIDERS.get(type(command))
+    if handler is None:
+        raise RuleViolation(BAD_INPUT, f"alexandros does not know the command {command.type!r}")
+    return handler(state, seat, command, chance)
+
+
+def evolve(state: AlexandrosState, event: Event) -> AlexandrosState:
+    EVOLVERS[type(event)](state, event)
+    return state
+
+
+__all__ = [
+    "advance",
+    "awaited",
+    "closest_free_spaces",
+    "compensation_size",
+    "decide",
+    "evolve",
+    "final_winners",
+    "has_free_space",
+    "is_free",
+    "is_over",
+    "province_spaces",
+    "province_value",
+    "provinces",
+    "single_owner_violations",
+    "takeover_costs",
+    "tax_scoring",
+]

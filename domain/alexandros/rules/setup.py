@@ -1,0 +1,33 @@
+"""Rules file 3, setup (R12-R18)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.alexandros.data import CARDS_PER_SYMBOL, DISPLAY_SLOTS, SYMBOLS
+from domain.alexandros.events import CardTaken, DisplayRefilled, StartPlayerChosen, SupplyShuffled, TurnStarted
+from domain.alexandros.state import AlexandrosState
+from domain.kernel import Chance, Event
+
+
+def setup_events(state: AlexandrosState, chance: Chance) -> list[Event]:
+    """R16-R18: shuffle, deal one card per seat, turn up two display cards, draw the start seat."""
+    cards = [sym for sym in SYMBOLS for _ in range(CARDS_PER_SYMBOL)]
+    order = chance.shuffle("deck:0", cards)
+    events: list[Event] = [SupplyShuffled(reason="setup", count=len(order), order=list(order))]
+    n = state.players
+    events += [CardTaken(seat=s, source="deal", slot=None, card=order[s]) for s in range(n)]
+    events += [DisplayRefilled(slot=k, card=order[n + k]) for k in range(DISPLAY_SLOTS)]
+    start = chance.below("start_player", n)
+    events += [StartPlayerChosen(seat=start), TurnStarted(seat=start, turn=1)]
+    return events
+
+
+def _start_player(state: AlexandrosState, e: StartPlayerChosen) -> None:
+    state.seat = e.seat
+
+
+EVOLVERS: dict[type, Callable[[AlexandrosState, Any], None]] = {
+    StartPlayerChosen: _start_player,
+}

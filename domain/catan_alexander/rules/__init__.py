@@ -1,0 +1,114 @@
+"""decide / evolve / advance for Catan "Alexander the Great" and the base game option, one module per
+section of the rules file ``shared/games/catan_alexander.md`` (rule numbers R<n> refer to it); each
+module holds the decisions (``DECIDERS``) and the event handlers (``EVOLVERS``) of its part side by
+side, assembled here. ``decide`` emits the direct consequences of a command; ``advance`` emits
+automatic steps (setup, turn start, auction close, rewards, special cards, Advisors, game end) from
+the state those events leave behind.
+
+- ``setup``: 3 setup, and the base game's founding phase (7.1)
+- ``sequence``: 4 sequence of play: turn start, the automatic steps, ending the turn
+- ``general``: 5.1 general: goods, hands, the fields commands share
+- ``supply``: 5.2 the supply stack
+- ``roll``: 5.3 roll, production, seven, robber
+- ``alexander``: 5.4 Alexander's move
+- ``auctions``: 5.5 tasks and auctions
+- ``payment``: 5.6 payment and default
+- ``rewards``: 5.7 rewards and Advisors
+- ``trade``: 5.8 trade
+- ``building``: 5.9 building
+- ``development``: 5.10 development cards
+- ``specials``: 5.11 Longest Road and Largest Army
+- ``end``: 6 end of game and scoring
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.catan_alexander.rules import (
+    alexander,
+    auctions,
+    building,
+    development,
+    end,
+    payment,
+    rewards,
+    roll,
+    sequence,
+    setup,
+    specials,
+    supply,
+    trade,
+)
+from domain.catan_alexander.rules.building import legal_road_edges, settlement_refusal
+from domain.catan_alexander.rules.end import public_vp, total_vp, vp_cards
+from domain.catan_alexander.rules.general import bundle_of, hex_ref, holds
+from domain.catan_alexander.rules.payment import bid_capacity
+from domain.catan_alexander.rules.roll import robber_victims
+from domain.catan_alexander.rules.sequence import advance
+from domain.catan_alexander.rules.setup import initial_state, normalize_options
+from domain.catan_alexander.rules.specials import recompute_road_lengths, road_length, special_card_holder
+from domain.catan_alexander.rules.trade import use_harbour
+from domain.catan_alexander.state import State
+from domain.kernel import Chance, Command, Event
+
+DECIDERS: dict[str, Callable[[State, int, Any, Chance], list[Event]]] = {
+    **roll.DECIDERS,
+    **alexander.DECIDERS,
+    **auctions.DECIDERS,
+    **payment.DECIDERS,
+    **rewards.DECIDERS,
+    **trade.DECIDERS,
+    **building.DECIDERS,
+    **development.DECIDERS,
+    **sequence.DECIDERS,
+}
+
+EVOLVERS: dict[str, Callable[[State, Any], None]] = {
+    **setup.EVOLVERS,
+    **supply.EVOLVERS,
+    **roll.EVOLVERS,
+    **alexander.EVOLVERS,
+    **auctions.EVOLVERS,
+    **payment.EVOLVERS,
+    **rewards.EVOLVERS,
+    **trade.EVOLVERS,
+    **building.EVOLVERS,
+    **development.EVOLVERS,
+    **specials.EVOLVERS,
+    **end.EVOLVERS,
+    **sequence.EVOLVERS,
+}
+
+
+def decide(state: State, seat: int, command: Command, chance: Chance) -> list[Event]:
+    return DECIDERS[command.type](state, seat, command, chance)
+
+
+def evolve(state: State, event: Event) -> State:
+    EVOLVERS[event.type](state, event)
+    return state
+
+
+__all__ = [
+    "advance",
+    "bid_capacity",
+    "bundle_of",
+    "decide",
+    "evolve",
+    "hex_ref",
+    "holds",
+    "initial_state",
+    "legal_road_edges",
+    "normalize_options",
+    "public_vp",
+    "recompute_road_lengths",
+    "road_length",
+    "robber_victims",
+    "settlement_refusal",
+    "special_card_holder",
+    "total_vp",
+    "use_harbour",
+    "vp_cards",
+]

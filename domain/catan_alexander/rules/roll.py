@@ -1,0 +1,210 @@
+"""Rules file 5.3, roll, production, seven and robber (R10-R14)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.catan_alexander import events as ev
+from domain.catan_alexander.commands import Discard, MoveRobber
+from domain.catan_alexander.data import (
+    BASE_DISCARD_LIMIT,
+    GOLD,
+    GOODS,
+    RESOURCE_INDEX,
+    RESOURCES,
+    SCENARIO_DISCARD_LIMIT,
+)
+from domain.catan_alexander.rules.general import (
+    Goods,
+    add_goods,
+    bundle_of,
+    hand_size,
+    hex_ref,
+    holds,
+    parse_bundle,
+    parse_hex_ref,
+    refuse,
+)
+from domain.catan_alexander.state import ALEXANDER, AUCTION_REOPEN, DISCARD, ROBBER, TRADE_BUILD, State
+from domain.kernel import Chance, Command, Event
+
+
+def after_roll_phase(state: State) -> str:
+    return ALEXANDER if state.scenario else TRADE_BUILD
+
+
+def discard_limit(state: State) -> int:
+    return SCENARIO_DISCARD_LIMIT if state.scenario else BASE_DISCARD_LIMIT
+
+
+def produce(state: State, total: int) -> ev.ResourcesProduced:
+    """R11 production with the R12 bank-shortage rule per product (gold included)."""
+    owner = state.owner
+    level = state.level
+    robber = state.robber
+    owed: dict[int, list[int]] = {}  # good -> units owed per seat
+    for h, product, corners in state.producing_hexes[total]:
+        if h == robber:
+            continue
+        for v in corners:
+            seat = owner[v]
+            if seat >= 0:
+                units = owed.get(product)
+                if units is None:
+                    units = owed[product] = [0] * state.players
+                units[seat] += level[v]
+    gains: dict[str, dict[str, int]] = {}
+    withheld: list[str] = []
+    for good in sorted(owed):
+        units = owed[good]
+        available = state.gold_supply if good == GOLD else state.bank[good]
+        if available < sum(units):
+            owed_seats = [seat for seat, count in enumerate(units) if count]
+            if len(owed_seats) != 1 or not available:
+                withheld.append(GOODS[good])  # blocked: nobody receives any of it
+                continue
+            units = [0] * state.players  # a single receiver takes what is left: paid in part, not withheld
+            units[owed_seats[0]] = available
+        for seat, count in enumerate(units):
+            if count:
+                gains.setdefault(str(seat), {})[GOODS[good]] = count
+    return ev.ResourcesProduced(gains={key: gains[key] for key in sorted(gains)}, withheld=withheld)
+
+
+def decide_roll_dice(state: State, seat: int, command: Command, chance: Chance) -> list[Event]:
+    # both dice from one draw of the turn's dice stream (36 equally likely outcomes)
+    outcome = chance.below(f"dice:{state.turn}", 36)
+    die1, die2 = outcome // 6 + 1, outcome % 6 + 1
+    total = die1 + die2
+    out: list[Event] = [ev.DiceRolled(seat=seat, die1=die1, die2=die2, total=total)]
+    if total != 7:
+        out.append(produce(state, total))
+        return out
+    limit = discard_limit(state)
+    owed = {str(s): hand_size(state, s) // 2 for s in range(state.players) if hand_size(state, s) > limit}
+    if owed:
+        out.append(ev.DiscardsRequired(owed=owed))
+    return out
+
+
+def check_discard(state: State, seat: int, cards: Any, owed: int) -> Goods:
+    goods = parse_bundle(cards, "cards", allow_gold=False)
+    if sum(goods) != owed:
+        raise refuse("E_WRONG_COUNT", f"you must discard exactly {owed} resource cards")
+    if not holds(state, seat, goods):
+        raise refuse("E_INSUFFICIENT", "you do not hold those cards")
+    return goods
+
+
+def decide_discard(state: State, seat: int, command: Discard, chance: Chance) -> list[Event]:
+    if state.phase == DISCARD:
+        owed = state.owed_discards.get(seat, 0)
+        reason = "seven"
+    else:
+        owed = state.default_owed
+        reason = "default"
+    goods = check_discard(state, seat, command.cards, owed)
+    return [ev.CardsDiscarded(seat=seat, cards=bundle_of(goods), reason=reason)]
+
+
+def robber_events(state: State, seat: int, hex_value: Any, steal_from: Any, cause: str, chance: Chance) -> list[Event]:
+    """R14: move the robber to another land hex and steal one random resource card."""
+    geometry = state.geometry
+    target = parse_hex_ref(geometry, hex_value)
+    if target == state.robber:
+        raise refuse("E_ROBBER_SAME_HEX", "the robber must move to a different hex")
+    victims = robber_victims(state, seat, target)
+    if steal_from is None:
+        if victims:
+            raise refuse("E_INVALID_VICTIM", "choose a player to steal from among those with a building there")
+    else:
+        if (
+            not isinstance(steal_from, int)
+            or isinstance(steal_from, bool)
+            or not 0 <= steal_from < state.players
+            or steal_from not in victims
+        ):
+            raise refuse("E_INVALID_VICTIM", "that player has no settlement or city on this hex (or is you)")
+    out: list[Event] = [ev.RobberMoved(seat=seat, hex=hex_ref(geometry, target), cause=cause)]
+    if steal_from is not None:
+        victim_hand = state.hands[steal_from]
+        count = sum(victim_hand)
+        if count == 0:
+            out.append(ev.CardStolen(thief=seat, victim=steal_from, card=None, stolen=False))
+        else:
+            index = chance.below(f"steal:{state.steals + 1}", count)
+            card = 0
+            while index >= victim_hand[card]:
+                index -= victim_hand[card]
+                card += 1
+            out.append(ev.CardStolen(thief=seat, victim=steal_from, card=RESOURCES[card], stolen=True))
+    return out
+
+
+def robber_victims(state: State, seat: int, target: int) -> list[int]:
+    found = {state.owner[v] for v in state.geometry.hex_vertices[target]}
+    return sorted(s for s in found if s >= 0 and s != seat)
+
+
+def decide_move_robber(state: State, seat: int, command: MoveRobber, chance: Chance) -> list[Event]:
+    return robber_events(state, seat, command.hex, command.steal_from, "seven", chance)
+
+
+def on_dice_rolled(state: State, e: ev.DiceRolled) -> None:
+    state.roll = e.total
+    if e.total == 7:
+        state.phase = ROBBER
+
+
+def on_resources_produced(state: State, e: ev.ResourcesProduced) -> None:
+    for seat, gains in e.gains.items():
+        add_goods(state, int(seat), gains, +1)
+    state.phase = after_roll_phase(state)
+
+
+def on_discards_required(state: State, e: ev.DiscardsRequired) -> None:
+    state.owed_discards = {int(s): n for s, n in e.owed.items()}
+    state.phase = DISCARD
+
+
+def on_cards_discarded(state: State, e: ev.CardsDiscarded) -> None:
+    add_goods(state, e.seat, e.cards, -1)
+    if e.reason == "seven":
+        del state.owed_discards[e.seat]
+        if not state.owed_discards:
+            state.phase = ROBBER
+    else:
+        state.default_owed = 0
+        state.phase = AUCTION_REOPEN
+
+
+def on_robber_moved(state: State, e: ev.RobberMoved) -> None:
+    state.robber = state.geometry.hex_index[(e.hex[0], e.hex[1])]
+    if e.cause == "seven":
+        state.phase = after_roll_phase(state)
+
+
+def on_card_stolen(state: State, e: ev.CardStolen) -> None:
+    if e.card is not None:
+        index = RESOURCE_INDEX[e.card]
+        state.hands[e.victim][index] -= 1
+        state.hands[e.thief][index] += 1
+        state.steals += 1
+
+
+DECIDERS: dict[str, Callable[[State, int, Any, Chance], list[Event]]] = {
+    "roll_dice": decide_roll_dice,
+    "discard": decide_discard,
+    "move_robber": decide_move_robber,
+}
+
+
+EVOLVERS: dict[str, Callable[[State, Any], None]] = {
+    "DiceRolled": on_dice_rolled,
+    "ResourcesProduced": on_resources_produced,
+    "DiscardsRequired": on_discards_required,
+    "CardsDiscarded": on_cards_discarded,
+    "RobberMoved": on_robber_moved,
+    "CardStolen": on_card_stolen,
+}

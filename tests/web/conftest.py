@@ -1,0 +1,97 @@
+"""Browser tests: Debian's Chromium driven by Playwright for Python, against the API served by
+uvicorn in a thread of the test process. One browser for the whole session; games are set up
+through the application service in process (fast) and then watched and played through the page.
+
+Without Playwright or Chromium these tests skip naming what is missing; with CI=true that is a
+failure (`.ci/run` installs both)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+
+from domain.kernel.bots import RandomBot
+from infra.service import CreatedGame, GameService
+from infra.simulation import play_with_bot
+from tests.infra.services import unavailable
+from tests.web.server import live_server
+
+CHROMIUM = os.environ.get("ALEXANDRIA_CHROMIUM", "/usr/bin/chromium")
+
+# Each game as the browser tests play it: players and options.
+GAMES: dict[str, tuple[int, dict[str, Any] | None]] = {
+    "peloponnes": (3, None),
+    "empire_builder": (3, None),
+    "alexandros": (2, None),
+    "catan_alexander": (3, None),
+}
+
+
+@dataclass
+class Site:
+    url: str
+    service: GameService
+    api: httpx.Client
+
+    def create(self, game: str, seed: str, options: dict[str, Any] | None = None) -> CreatedGame:
+        players, default_options = GAMES[game]
+        return self.service.create_game(game, players, options or default_options, seed.encode())
+
+    def played(self, game: str, seed: str, commands: int | None = None) -> CreatedGame:
+        created = self.create(game, seed)
+        play_with_bot(self.service, created, RandomBot(f"bot:{seed}".encode()), commands)
+        return created
+
+    def board(self, created: CreatedGame, token: str | None = None, version: int | None = None) -> dict[str, Any]:
+        path = f"/games/{created.game_id}" if version is None else f"/games/{created.game_id}/versions/{version}"
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        response = self.api.get(path, headers=headers)
+        assert response.status_code == 200, response.text
+        answer: dict[str, Any] = response.json()
+        return answer
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    with live_server(tmp_path_factory.mktemp("web")) as (url, service), httpx.Client(base_url=url) as api:
+        yield Site(url, service, api)
+
+
+@pytest.fixture(scope="session")
+def ended(site: Site) -> dict[str, CreatedGame]:
+    """One ended game of each game."""
+    return {game: site.played(game, f"ended-{game}") for game in GAMES}
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("Playwright for Python is not installed (pip install -e '.[test]')")
+    if shutil.which(CHROMIUM) is None and not os.path.exists(CHROMIUM):
+        unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium, or set ALEXANDRIA_CHROMIUM)")
+    with sync_playwright() as playwright:
+        # --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh context per test (its own local storage, so tokens never leak between tests)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_default_timeout(60_000)  # a bound for a stuck page, not a measurement
+    yield page
+    context.close()
+    assert not errors, f"the page raised: {errors}"

@@ -1,0 +1,63 @@
+"""Screenshots of the web client for the README: each game as a spectator in the middle of a game,
+as a seat (its own cards and its moves), and at the end; and the lobby.
+
+    python -m tests.web.screenshots docs/screenshots
+
+Games are set up through the service with fixed seeds, so the pictures are the same on every run.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Page, sync_playwright
+
+from tests.web.conftest import CHROMIUM, GAMES, Site
+from tests.web.server import live_server
+
+VIEWPORT = {"width": 1280, "height": 800}
+SCALE = 0.7  # smaller files; the page is laid out at 1280x800 all the same
+
+
+def shoot(page: Page, url: str, version: int, path: Path) -> None:
+    page.goto(url)
+    page.wait_for_selector(f'body[data-version="{version}"]')
+    page.wait_for_timeout(300)  # let the log scroll settle; only for the picture
+    page.screenshot(path=str(path))
+    print(path, path.stat().st_size, "bytes")
+
+
+def main(folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    with (
+        live_server(Path(tempfile.mkdtemp())) as (url, service),
+        httpx.Client(base_url=url) as api,
+        sync_playwright() as playwright,
+    ):
+        site = Site(url, service, api)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        context = browser.new_context(viewport=VIEWPORT, device_scale_factor=SCALE)  # type: ignore[arg-type]
+        page = context.new_page()
+        for game in GAMES:
+            ended = site.played(game, f"screenshot-{game}")
+            last = site.board(ended)["version"]
+            middle = last // 2
+            base = f"{url}/viewer?game={ended.game_id}"
+            shoot(page, f"{base}&v={middle}", middle, folder / f"{game}-spectator.png")
+            shoot(page, f"{base}&v={last}", last, folder / f"{game}-end.png")
+            running = site.played(game, f"screenshot-{game}", commands=max(8, middle // 6))
+            now = site.board(running)["version"]
+            shoot(
+                page, f"{url}/viewer?game={running.game_id}#token={running.tokens[0]}", now, folder / f"{game}-seat.png"
+            )
+        page.goto(f"{url}/lobby")
+        page.wait_for_selector("#games tbody tr[data-game-id]")
+        page.screenshot(path=str(folder / "lobby.png"))
+        browser.close()
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots"))
