@@ -33,6 +33,7 @@ from api.lifecycle import ServerStopping, Shutdown
 from api.limits import install_limits, take_creation_slot
 from api.openapi import install_contract
 from api.seat_routes import seat_router
+from api.tournament_routes import tournament_router
 from domain.catalog import GAMES
 from domain.kernel import engine
 from domain.kernel.chance import Chance
@@ -43,6 +44,7 @@ from infra.readside import BOARDS, SCOREBOARDS, ReadModelBehind, ReadSide, Versi
 from infra.service import CreatedGame as CreatedGameResult
 from infra.service import GameService, Invalid, Unauthorized
 from infra.settings import Settings
+from infra.tournament_service import TournamentService
 
 bearer = SeatBearer()
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
@@ -111,6 +113,7 @@ def create_app(
     service: GameService,
     read_side: ReadSide | None = None,
     settings: Settings | None = None,
+    tournaments: TournamentService | None = None,
     cors_origins: Sequence[str] | None = None,
 ) -> FastAPI:
     """The API; ``cors_origins`` None: from the settings (``ALEXANDRIA_CORS_ORIGINS``; unset: no CORS)."""
@@ -133,6 +136,8 @@ def create_app(
     app.state.service = service
     app.state.read_side = reads
     app.include_router(seat_router(service, reads))
+    tournaments = tournaments or TournamentService(service)
+    app.include_router(tournament_router(tournaments, reads))
     app.include_router(web.router)
     app.include_router(catalog_routes.router)
     app.include_router(replay_routes.router)
@@ -181,7 +186,9 @@ def create_app(
     async def get_game(game_id: str, credentials: Token, min_version: MinVersion = None) -> dict[str, Any]:
         await reads.caught_up(BOARDS, game_id, min_version)
         viewer = await run_in_threadpool(reads.viewer, game_id, token_of(credentials))
-        return await run_in_threadpool(reads.board, game_id, viewer, min_version)
+        board = await run_in_threadpool(reads.board, game_id, viewer, min_version)
+        clock = await run_in_threadpool(tournaments.clock_view, game_id)  # a clocked tournament game's clocks
+        return board if clock is None else {**board, "clock": clock}
 
     @app.get(
         "/games/{game_id}/scoreboard",

@@ -22,6 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from api.cli_analytics import analytics
+from api.cli_tournament import tournament
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.chance import Chance
@@ -360,6 +361,7 @@ def project(rebuild: str | None, once: bool) -> None:
     projector.run_forever(stop)
 
 
+main.add_command(tournament)
 main.add_command(analytics)
 
 if __name__ == "__main__":

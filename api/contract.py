@@ -329,6 +329,7 @@ class Error(BaseModel):
 
 ERROR_STATUSES: dict[int, str] = {
     400: "Bad input (BAD_INPUT, UNKNOWN_COMMAND): the message names the field",
+    403: "The token may not do this (FORBIDDEN), e.g. it is not the organiser's",
     401: "The token is not a seat token of this game (BAD_TOKEN), or a command was sent without one",
     404: "There is no such game (UNKNOWN_GAME_ID)",
     409: "Conflict with the game's state: STALE_VERSION, NOT_YOUR_TURN, WRONG_PHASE, GAME_OVER, "

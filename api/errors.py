@@ -15,6 +15,7 @@ from domain.kernel.match import NAME_TAKEN, SEAT_TAKEN_ALREADY, SEATS_FULL
 from domain.kernel.registry import UNKNOWN_GAME
 from infra import service
 from infra.readside import ReadModelBehind, VersionNotReached
+from infra.tournament_service import TournamentNotFound
 
 RULE_STATUS = {
     kernel_errors.NOT_YOUR_TURN: 409,
@@ -42,6 +43,7 @@ SERVICE_STATUS: dict[type[service.ServiceError], int] = {
     service.NotStarted: 409,
     ReadModelBehind: 503,
     VersionNotReached: 409,
+    TournamentNotFound: 404,
 }
 
 

@@ -107,10 +107,15 @@ class GameAggregate(Aggregate):
         return seat, records
 
     def execute(
-        self, seat: Seat, command: Command, command_id: str | None, contribution: str | None = None
+        self,
+        seat: Seat,
+        command: Command,
+        command_id: str | None,
+        contribution: str | None = None,
+        at: int | None = None,
     ) -> list[Record]:
         """Decide and apply; raises ``RuleViolation`` (nothing changed) when refused."""
-        records = self.match.execute(seat, command, command_id, contribution)
+        records = self.match.execute(seat, command, command_id, contribution, at)
         self._applying_live = True
         try:
             for record in records:

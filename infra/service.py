@@ -265,11 +265,13 @@ class GameService(Application[UUID]):
         expected_version: int | None = None,
         command_id: str | None = None,
         contribution: str | None = None,
+        at: int | None = None,
         game: str | None = None,
     ) -> tuple[Seat, CommandResult]:
         """Execute a command for the token's seat; ``game``: refuse unless the game is that game.
         Command ids are the seat's own: the same id from another seat is another id, so no seat
-        can learn which ids another seat used."""
+        can learn which ids another seat used. ``at`` (ms) stamps the record with the server's
+        time (clocked tournament games)."""
         uuid = parse_game_id(game_id)
         if contribution is not None:
             contribution = parse_contribution(contribution)
@@ -295,7 +297,7 @@ class GameService(Application[UUID]):
                 )
             command = aggregate.match.admit(seat, payload)
             try:
-                records = aggregate.execute(seat, command, command_id, contribution)
+                records = aggregate.execute(seat, command, command_id, contribution, at)
                 self.save(aggregate)
             except RuleViolation as refusal:
                 self._evict(uuid)

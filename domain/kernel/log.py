@@ -142,13 +142,14 @@ def event_record_parts(event: Event) -> RecordParts:
 
 
 def command_record_parts(
-    seat: Seat, command: Command, command_id: str | None, contribution: str | None = None
+    seat: Seat, command: Command, command_id: str | None, contribution: str | None = None, at: int | None = None
 ) -> RecordParts:
     """``CommandAccepted`` records what was asked, so the game can be re-executed to verify it.
 
     The client's command id is never public; a sealed command's fields are private to its sender.
     A chance contribution sent with the command is public (it is useless without the secret seed,
-    and every seat may check that it was mixed in).
+    and every seat may check that it was mixed in). ``at`` is the server's time (ms) stamped on a
+    clocked game's commands: data, so that replay and verification never read a clock.
     """
     data: dict[str, Any] = {
         "seat": seat,
@@ -156,6 +157,8 @@ def command_record_parts(
         "command_id": command_id,
     }
     public: dict[str, Any] = {"seat": seat, "command": {"type": command.type}}
+    if at is not None:
+        data["at"] = public["at"] = at
     if not command.private:
         public["command"] = data["command"]
     if contribution is not None:

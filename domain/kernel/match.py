@@ -182,12 +182,18 @@ class Match:
         return self.command_positions.get(command_key(seat, command_id))
 
     def execute(
-        self, seat: Seat, command: Command, command_id: str | None = None, contribution: str | None = None
+        self,
+        seat: Seat,
+        command: Command,
+        command_id: str | None = None,
+        contribution: str | None = None,
+        at: int | None = None,
     ) -> list[Record]:
         """Decide and apply ``command`` for ``seat``; raises ``RuleViolation`` and changes nothing if refused.
 
         With a ``contribution`` (once per seat), the seat's entropy is mixed into the chance before
-        the command is decided, and the hidden stacks are put in a new order drawn from it.
+        the command is decided, and the hidden stacks are put in a new order drawn from it. ``at``
+        stamps the command with the server's time (clocked tournament games).
         """
         counters_before = dict(self.chance.counters)
         reshuffled: list[Event] = []
@@ -213,7 +219,7 @@ class Match:
         self.state = state
         records = self._seal_batch(
             [
-                command_record_parts(seat, command, command_id, contribution),
+                command_record_parts(seat, command, command_id, contribution, at),
                 *map(event_record_parts, reshuffled),
                 *map(event_record_parts, events),
             ],

@@ -595,8 +595,13 @@ class _Checker:
                 f"{where}: {_short(raw['type'])} where a command was expected: no command causes it",
                 "CommandAccepted",
             )
-        if not set(data) >= COMMAND_KEYS or not set(data) <= COMMAND_KEYS | {"contribution"}:
-            raise Problem(position, f"{where}: CommandAccepted holds seat, command, command_id (and contribution)", "")
+        if not set(data) >= COMMAND_KEYS or not set(data) <= COMMAND_KEYS | {"contribution", "at"}:
+            raise Problem(
+                position, f"{where}: CommandAccepted holds seat, command, command_id (and contribution, at)", ""
+            )
+        stamp = data.get("at")
+        if stamp is not None and not _is_int(stamp):
+            raise Problem(position, f"{where}: at (the server's time) must be whole milliseconds", "an integer")
         seat = data["seat"]
         if not _is_int(seat) or not 0 <= seat < match.players:
             raise Problem(
@@ -607,7 +612,7 @@ class _Checker:
             raise Problem(position, f"{where}: command_id must be a string or null", "a string or null")
         try:
             command = parse_command(match.game.command_types, data["command"])
-            return match.execute(seat, command, command_id, data.get("contribution"))
+            return match.execute(seat, command, command_id, data.get("contribution"), stamp)
         except RuleViolation as refusal:
             self.seed_ok = False
             raise Problem(

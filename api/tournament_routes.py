@@ -1,0 +1,219 @@
+"""The tournament API: create, register players, seat rounds, play at the seat one was given,
+standings, adjudications, the end, and the bundle anyone can verify offline.
+
+Tokens: the organiser's token (from ``POST /tournaments``) for organising; each player's token
+(from registration) for playing at whichever seat the player is given."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, Field
+
+from api.contract import documented
+from domain.kernel.chance import Chance
+from domain.kernel.log import GAME_ENDED, for_viewer
+from domain.tournament.rules import standings_view
+from infra.readside import ReadSide
+from infra.service import Invalid
+from infra.tournament_service import TournamentService
+
+bearer = HTTPBearer(auto_error=False, description="The organiser's token, or a player's token")
+Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+
+def token_of(credentials: HTTPAuthorizationCredentials | None) -> str | None:
+    return credentials.credentials if credentials is not None else None
+
+
+class CreateTournament(BaseModel):
+    model_config = {"extra": "forbid"}
+
+    game: str = Field(description="game id, e.g. peloponnes")
+    settings: dict[str, Any] | None = Field(
+        default=None,
+        description="format (swiss|balanced), rounds, table_size, options, points_per_place, bye_points, "
+        "tie_breaks, time_control {base_seconds, increment_seconds, on_timeout: random_move|forfeit}",
+    )
+    master_seed: str | None = Field(
+        default=None, max_length=200, description="a fixed master seed (tests); secret and random by default"
+    )
+
+
+class CreatedTournamentOut(BaseModel):
+    tournament_id: str
+    organiser_token: str
+    version: int
+
+
+class RegisterPlayer(BaseModel):
+    model_config = {"extra": "forbid"}
+
+    name: str = Field(min_length=1, max_length=60)
+
+
+class RegisteredPlayerOut(BaseModel):
+    player: int
+    name: str
+    token: str
+
+
+def tournament_view(tournaments: TournamentService, tournament_id: str) -> dict[str, Any]:
+    state = tournaments.state(tournament_id)
+    aggregate = tournaments.load(tournament_id)
+    return {
+        "tournament_id": tournament_id,
+        "version": aggregate.log.version,
+        "fingerprint": aggregate.log.last_hash,
+        "settings": state.settings.to_dict(),
+        "master_seed_commitment": state.master_seed_commitment,
+        "players": [{"player": i, "name": n} for i, n in enumerate(state.names)],
+        "rounds": [
+            {
+                "round": i + 1,
+                "byes": state.byes[i],
+                "tables": [
+                    {
+                        "table": t.table,
+                        "game_id": t.game_id,
+                        "players": t.players,
+                        "result": state.results.get(t.game_id),
+                    }
+                    for t in tables
+                ],
+            }
+            for i, tables in enumerate(state.rounds)
+        ],
+        "timeouts": state.timeouts,
+        "adjudications": state.adjudications,
+        "ended": state.ended,
+    }
+
+
+def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRouter:
+    # Every tournament route may refuse as the tournament service does (the Error schema).
+    refusals = documented(None, 400, 401, 403, 404, 409, 413, 422)["responses"]
+    router = APIRouter(
+        prefix="/tournaments", tags=["tournaments"], responses={k: v for k, v in refusals.items() if k != 200}
+    )
+    games = tournaments.games
+
+    @router.post("", status_code=201, response_model=CreatedTournamentOut, summary="Create a tournament")
+    def create(body: CreateTournament) -> CreatedTournamentOut:
+        created = tournaments.create(
+            body.game, body.settings, body.master_seed.encode() if body.master_seed is not None else None
+        )
+        return CreatedTournamentOut(**vars(created))
+
+    @router.get("/{tournament_id}", summary="The tournament: settings, players, rounds, results, rulings")
+    def read(tournament_id: str) -> dict[str, Any]:
+        return tournament_view(tournaments, tournament_id)
+
+    @router.post(
+        "/{tournament_id}/players", status_code=201, response_model=RegisteredPlayerOut, summary="Register a player"
+    )
+    def register(tournament_id: str, body: RegisterPlayer, credentials: Token) -> RegisteredPlayerOut:
+        registered = tournaments.register(tournament_id, token_of(credentials), body.name)
+        return RegisteredPlayerOut(**vars(registered))
+
+    @router.post("/{tournament_id}/rounds", status_code=201, summary="Seat the next round (organiser)")
+    def seat_round(tournament_id: str, credentials: Token) -> dict[str, Any]:
+        seated = tournaments.seat_next_round(tournament_id, token_of(credentials))
+        reads.refresh()
+        return seated
+
+    @router.get("/{tournament_id}/standings", summary="Live standings, tie-breaks and ratings")
+    def standings(tournament_id: str) -> dict[str, Any]:
+        return standings_view(tournaments.state(tournament_id))
+
+    @router.post("/{tournament_id}/adjudications", status_code=201, summary="Rule on a game or a player (organiser)")
+    def adjudicate(
+        tournament_id: str,
+        credentials: Token,
+        body: Annotated[
+            dict[str, Any], Body(examples=[{"kind": "void", "game_id": "…", "reason": "a wrong table was played"}])
+        ],
+    ) -> dict[str, Any]:
+        return tournaments.adjudicate(tournament_id, token_of(credentials), body)
+
+    @router.post(
+        "/{tournament_id}/end", summary="End the tournament: final standings, master seed revealed (organiser)"
+    )
+    def end(tournament_id: str, credentials: Token) -> dict[str, Any]:
+        return tournaments.end(tournament_id, token_of(credentials))
+
+    @router.get("/{tournament_id}/bundle", summary="The tournament's log and every game's record, to verify offline")
+    def bundle(tournament_id: str) -> dict[str, Any]:
+        return tournaments.bundle(tournament_id)
+
+    @router.post("/{tournament_id}/clocks", summary="Record every timeout that is due and apply the clock rule")
+    def clocks(tournament_id: str) -> dict[str, Any]:
+        moves = tournaments.enforce_clocks(tournament_id)
+        reads.refresh()
+        return {"moves_played": moves}
+
+    @router.get("/{tournament_id}/me", summary="The bearer player's tables")
+    def me(tournament_id: str, credentials: Token) -> dict[str, Any]:
+        aggregate = tournaments.load(tournament_id)
+        player = tournaments.player_for_token(aggregate, token_of(credentials))
+        state = aggregate.log.state
+        return {
+            "player": player,
+            "name": state.names[player],
+            "tables": [
+                {"round": t.round, "table": t.table, "game_id": t.game_id, "seat": t.players.index(player)}
+                for t in state.tables()
+                if player in t.players
+            ],
+        }
+
+    @router.get("/{tournament_id}/games/{game_id}", summary="A table's game as the bearer player sees it, with clocks")
+    def game_view(tournament_id: str, game_id: str, credentials: Token) -> dict[str, Any]:
+        _, _, seat = tournaments.seat_of(tournament_id, game_id, token_of(credentials))
+        tournaments.enforce_clock(tournament_id, game_id)  # the next request records a timeout that is due
+        reads.refresh()
+        view = reads.board(game_id, seat)
+        clock = tournaments.clock_view(game_id)
+        return {**view, "seat": seat, **({"clock": clock} if clock is not None else {})}
+
+    @router.get("/{tournament_id}/games/{game_id}/legal-moves", summary="The bearer player's legal commands")
+    def legal_moves(tournament_id: str, game_id: str, credentials: Token) -> dict[str, Any]:
+        _, _, seat = tournaments.seat_of(tournament_id, game_id, token_of(credentials))
+        with games.reading(game_id) as aggregate:
+            match = aggregate.match
+            may_act = {*match.game.awaited(match.state), *match.game.optional(match.state)}
+            if seat not in may_act or match.is_over:
+                return {"version": match.version, "seat": seat, "moves": []}
+            rng = Chance(f"legal-moves:{game_id}:{match.version}".encode())
+            moves = match.game.legal_moves(match.state, seat, rng)
+            return {"version": match.version, "seat": seat, "moves": [{"type": m.type, **m.to_dict()} for m in moves]}
+
+    @router.post("/{tournament_id}/games/{game_id}/commands", summary="A command at the bearer player's seat")
+    def command(
+        tournament_id: str,
+        game_id: str,
+        credentials: Token,
+        body: Annotated[dict[str, Any], Body(examples=[{"type": "pass_turn", "expected_version": 12}])],
+    ) -> dict[str, Any]:
+        payload = dict(body)
+        expected_version = payload.pop("expected_version", None)
+        command_id = payload.pop("command_id", None)
+        contribution = payload.pop("contribution", None)  # the player's chance contribution (README: Seeds)
+        if expected_version is not None and type(expected_version) is not int:
+            raise Invalid("expected_version must be an integer")
+        if command_id is not None and (not isinstance(command_id, str) or not 1 <= len(command_id) <= 200):
+            raise Invalid("command_id must be a string of 1 to 200 characters")
+        seat, result = tournaments.play(
+            tournament_id, game_id, token_of(credentials), payload, expected_version, command_id, contribution
+        )
+        reads.refresh()
+        over = result.records[-1].type == GAME_ENDED
+        return {
+            "version": result.version,
+            "duplicate": result.duplicate,
+            "events": [for_viewer(r, seat, reveal_all=over) for r in result.records],
+        }
+
+    return router

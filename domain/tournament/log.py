@@ -1,0 +1,169 @@
+"""The tournament's own log: records on a hash chain, in the kernel's record form and canonical
+hashing (so ``domain.kernel.verification.check_chain`` checks it), and the state they build.
+
+Every tournament record is public. The master seed is kept out of the log until
+``TournamentEnded`` reveals it; ``TournamentCreated`` carries its commitment.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.kernel.log import GENESIS, Record, record_hash
+from domain.tournament.config import FORFEIT, TournamentConfig
+from domain.tournament.standings import GameOutcome, rerank_forfeits
+
+TOURNAMENT_CREATED = "TournamentCreated"
+PLAYER_REGISTERED = "PlayerRegistered"
+ROUND_SEATED = "RoundSeated"
+RESULT_RECORDED = "ResultRecorded"
+TIMED_OUT = "TimedOut"
+ADJUDICATED = "Adjudicated"
+TOURNAMENT_ENDED = "TournamentEnded"
+
+# Adjudication kinds: each is a compensating record with a reason, never an edit.
+FORFEIT_GAME = "forfeit"  # a player loses a game: placed last, and the bot plays the seat if it still runs
+VOID_GAME = "void"  # a game counts for nobody
+REPLACE_PLAYER = "replace"  # someone else plays on under the entry (a new name and a new player token)
+CORRECT_RESULT = "correct"  # the placings (and scores) of a game are not what its record says
+ADJUDICATION_KINDS = (FORFEIT_GAME, VOID_GAME, REPLACE_PLAYER, CORRECT_RESULT)
+
+
+def seal(position: int, type_: str, data: dict[str, Any], prev: str) -> Record:
+    """One public record on the chain after ``prev`` (the kernel's hashed form)."""
+    unsealed = Record(position, type_, data, None, None, None, None, prev, "")
+    return Record(position, type_, data, None, None, None, None, prev, record_hash(unsealed.hashed_content()))
+
+
+@dataclass
+class Table:
+    round: int
+    table: int
+    game_id: str
+    players: list[int]  # in seat order
+    seed_commitment: str | None = None  # the game's, as recorded when the table was seated
+
+
+@dataclass
+class TournamentState:
+    tournament_id: str = ""
+    config: TournamentConfig | None = None
+    master_seed_commitment: str = ""
+    created_at: int = 0
+    names: list[str] = field(default_factory=list)
+    rounds: list[list[Table]] = field(default_factory=list)
+    round_times: list[int] = field(default_factory=list)
+    byes: list[list[int]] = field(default_factory=list)
+    results: dict[str, dict[str, Any]] = field(default_factory=dict)
+    timeouts: list[dict[str, Any]] = field(default_factory=list)
+    adjudications: list[dict[str, Any]] = field(default_factory=list)
+    ended: dict[str, Any] | None = None
+
+    @property
+    def settings(self) -> TournamentConfig:
+        assert self.config is not None, "a tournament starts with TournamentCreated"
+        return self.config
+
+    def tables(self) -> list[Table]:
+        return [t for tables in self.rounds for t in tables]
+
+    def table_of(self, game_id: str) -> Table | None:
+        return next((t for t in self.tables() if t.game_id == game_id), None)
+
+    def voided(self) -> set[str]:
+        return {a["game_id"] for a in self.adjudications if a["kind"] == VOID_GAME}
+
+    def forfeited(self, game_id: str) -> set[int]:
+        """The players who forfeited this game (adjudicated, or out of time under the forfeit rule)."""
+        players = {a["player"] for a in self.adjudications if a["kind"] == FORFEIT_GAME and a["game_id"] == game_id}
+        players |= {t["player"] for t in self.timeouts if t["rule"] == FORFEIT and t["game_id"] == game_id}
+        return players
+
+    def round_complete(self, index: int) -> bool:
+        voided = self.voided()
+        return all(t.game_id in self.results or t.game_id in voided for t in self.rounds[index])
+
+    def outcomes(self) -> list[GameOutcome]:
+        """Every game as it counts for the standings: its result, corrected, with forfeits put last."""
+        voided = self.voided()
+        corrections = {a["game_id"]: a for a in self.adjudications if a["kind"] == CORRECT_RESULT}
+        outcomes = []
+        for table in self.tables():
+            result = corrections.get(table.game_id) or self.results.get(table.game_id)
+            if result is None or table.game_id in voided:
+                continue
+            forfeited = {table.players.index(p) for p in self.forfeited(table.game_id) if p in table.players}
+            placings = rerank_forfeits(result["placings"], forfeited) if forfeited else list(result["placings"])
+            outcomes.append(GameOutcome(table.game_id, table.round, table.players, placings, list(result["scores"])))
+        return outcomes
+
+    def all_byes(self) -> list[int]:
+        return [p for byes in self.byes for p in byes]
+
+    def seat_counts(self) -> dict[int, Counter[int]]:
+        counts: dict[int, Counter[int]] = {p: Counter() for p in range(len(self.names))}
+        for table in self.tables():
+            for seat, player in enumerate(table.players):
+                counts[player][seat] += 1
+        return counts
+
+
+def evolve(state: TournamentState, record: Record) -> TournamentState:
+    data = record.data
+    if record.type == TOURNAMENT_CREATED:
+        state.tournament_id = data["tournament_id"]
+        state.config = TournamentConfig.from_dict(data["config"])
+        state.master_seed_commitment = data["master_seed_commitment"]
+        state.created_at = data["at"]
+    elif record.type == PLAYER_REGISTERED:
+        state.names.append(data["name"])
+    elif record.type == ROUND_SEATED:
+        state.rounds.append(
+            [
+                Table(data["round"], t["table"], t["game_id"], list(t["players"]), t.get("seed_commitment"))
+                for t in data["tables"]
+            ]
+        )
+        state.byes.append(list(data["byes"]))
+        state.round_times.append(data["at"])
+    elif record.type == RESULT_RECORDED:
+        state.results[data["game_id"]] = data
+    elif record.type == TIMED_OUT:
+        state.timeouts.append(data)
+    elif record.type == ADJUDICATED:
+        state.adjudications.append(data)
+        if data["kind"] == REPLACE_PLAYER:
+            state.names[data["player"]] = data["name"]
+    elif record.type == TOURNAMENT_ENDED:
+        state.ended = data
+    else:
+        raise ValueError(f"a tournament log has no record type {record.type!r}")
+    return state
+
+
+class TournamentLog:
+    """A tournament's state and the tip of its chain; ``append`` seals and applies one record."""
+
+    def __init__(self) -> None:
+        self.state = TournamentState()
+        self.version = 0
+        self.last_hash = GENESIS
+
+    def append(self, type_: str, data: dict[str, Any]) -> Record:
+        record = seal(self.version + 1, type_, data, self.last_hash)
+        self.apply_record(record)
+        return record
+
+    def apply_record(self, record: Record) -> None:
+        evolve(self.state, record)
+        self.version = record.position
+        self.last_hash = record.hash
+
+    @classmethod
+    def replay(cls, records: list[Record]) -> TournamentLog:
+        log = cls()
+        for record in records:
+            log.apply_record(record)
+        return log

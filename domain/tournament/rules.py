@@ -1,0 +1,285 @@
+"""What may happen to a tournament, as pure decisions: each returns the data of the record to
+append, or raises ``RuleViolation`` (nothing recorded)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from domain.kernel.chance import Chance, seed_commitment
+from domain.kernel.errors import RuleViolation
+from domain.kernel.game import GameDefinition, Scoreboard
+from domain.tournament import pairing
+from domain.tournament.config import BALANCED, TournamentConfig, normalize_config
+from domain.tournament.log import (
+    ADJUDICATION_KINDS,
+    CORRECT_RESULT,
+    FORFEIT_GAME,
+    REPLACE_PLAYER,
+    VOID_GAME,
+    TournamentState,
+)
+from domain.tournament.seeds import pairing_seed
+from domain.tournament.standings import ratings, standings
+
+REGISTRATION_CLOSED = "REGISTRATION_CLOSED"
+NAME_TAKEN = "NAME_TAKEN"
+BAD_NAME = "BAD_NAME"
+NOT_ENOUGH_PLAYERS = "NOT_ENOUGH_PLAYERS"
+ROUND_NOT_FINISHED = "ROUND_NOT_FINISHED"
+NO_ROUNDS_LEFT = "NO_ROUNDS_LEFT"
+TOURNAMENT_OVER = "TOURNAMENT_OVER"
+NOT_A_TABLE = "NOT_A_TABLE"
+BAD_ADJUDICATION = "BAD_ADJUDICATION"
+MAX_NAME = 60
+MAX_PLAYERS = 512
+MAX_REASON = 500
+
+
+def created(
+    game: GameDefinition[Any], tournament_id: str, raw: dict[str, Any], master_seed: bytes, at: int
+) -> dict[str, Any]:
+    config = normalize_config(game, raw)
+    return {
+        "tournament_id": tournament_id,
+        "config": config.to_dict(),
+        "master_seed_commitment": seed_commitment(master_seed),
+        "at": at,
+    }
+
+
+def _open(state: TournamentState) -> None:
+    if state.ended is not None:
+        raise RuleViolation(TOURNAMENT_OVER, "the tournament has ended")
+
+
+def _name(name: Any) -> str:
+    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+        raise RuleViolation(BAD_NAME, f"a player's name is 1 to {MAX_NAME} characters")
+    return name.strip()
+
+
+def register(state: TournamentState, name: Any, at: int) -> dict[str, Any]:
+    _open(state)
+    if state.rounds:
+        raise RuleViolation(REGISTRATION_CLOSED, "registration closed when the first round was seated")
+    name = _name(name)
+    if name.casefold() in (n.casefold() for n in state.names):
+        raise RuleViolation(NAME_TAKEN, f"a player named {name!r} is registered already")
+    if len(state.names) >= MAX_PLAYERS:
+        raise RuleViolation(REGISTRATION_CLOSED, f"a tournament takes at most {MAX_PLAYERS} players")
+    return {"player": len(state.names), "name": name, "at": at}
+
+
+def check_can_seat(state: TournamentState) -> None:
+    _open(state)
+    config = state.settings
+    if len(state.rounds) >= config.rounds:
+        raise RuleViolation(NO_ROUNDS_LEFT, f"all {config.rounds} rounds have been seated")
+    if state.rounds and not state.round_complete(len(state.rounds) - 1):
+        missing = [t.game_id for t in state.rounds[-1] if t.game_id not in state.results]
+        raise RuleViolation(ROUND_NOT_FINISHED, f"round {len(state.rounds)} still has games running: {missing}")
+    if len(state.names) < config.table_size:
+        raise RuleViolation(
+            NOT_ENOUGH_PLAYERS, f"a table needs {config.table_size} players; {len(state.names)} are registered"
+        )
+
+
+def plan_round(state: TournamentState, master_seed: bytes) -> pairing.Seating:
+    """Who sits where in the next round: a pure function of the tournament so far and the master
+    seed, so the verifier seats every round again and compares."""
+    check_can_seat(state)
+    config = state.settings
+    number = len(state.rounds) + 1
+    seed = pairing_seed(master_seed, state.tournament_id, number)
+    players = list(range(len(state.names)))
+    tables_so_far = [t.players for t in state.tables()]
+    if config.format == BALANCED:
+        return _balanced_round(state, config, master_seed, number)
+    rows = standings(config, state.names, state.outcomes(), state.all_byes())
+    place = {row["player"]: row["place"] for row in rows}
+    shuffled = pairing.seeded_order(players, seed)
+    order = sorted(players, key=lambda p: (place[p], shuffled.index(p)))
+    return pairing.seat_round(
+        order, config.table_size, tables_so_far, Counter(state.all_byes()), state.seat_counts(), seed
+    )
+
+
+def _balanced_round(
+    state: TournamentState, config: TournamentConfig, master_seed: bytes, number: int
+) -> pairing.Seating:
+    players = list(range(len(state.names)))
+    byes_so_far: Counter[int] = Counter()
+    byes_by_round: list[list[int]] = []
+    for r in range(1, config.rounds + 1):
+        order = pairing.seeded_order(players, pairing_seed(master_seed, state.tournament_id, r))
+        byes = pairing.choose_byes(order, config.table_size, byes_so_far)
+        byes_so_far.update(byes)
+        byes_by_round.append(byes)
+    plan = pairing.plan_balanced(
+        tuple(players),
+        config.table_size,
+        tuple(tuple(b) for b in byes_by_round),
+        pairing_seed(master_seed, state.tournament_id, 0),
+    )
+    seed = pairing_seed(master_seed, state.tournament_id, number)
+    byes = byes_by_round[number - 1]
+    groups = plan[number - 1]
+    rng_tables = Chance(seed)
+    counts = state.seat_counts()
+    seated = [pairing.seat_order(g, counts, rng_tables, f"seats:{i}") for i, g in enumerate(groups)]
+    return pairing.Seating(tables=seated, byes=byes)
+
+
+def round_seated(
+    state: TournamentState,
+    seating: pairing.Seating,
+    game_ids: list[str],
+    at: int,
+    seed_commitments: list[str] | None = None,
+) -> dict[str, Any]:
+    """The seated round; each table names its game and (when created by the service) the game's
+    seed commitment, so the tournament's log commits to every game's seed from the start."""
+    number = len(state.rounds) + 1
+    commitments: list[str | None] = list(seed_commitments) if seed_commitments else [None] * len(game_ids)
+    return {
+        "round": number,
+        "tables": [
+            {"table": i + 1, "game_id": game_id, "players": players}
+            | ({"seed_commitment": commitment} if commitment is not None else {})
+            for i, (players, game_id, commitment) in enumerate(zip(seating.tables, game_ids, commitments, strict=True))
+        ],
+        "byes": seating.byes,
+        "at": at,
+    }
+
+
+def result_from_scoreboard(scoreboard: Scoreboard) -> dict[str, Any]:
+    return {
+        "scores": list(scoreboard.scores),
+        "placings": list(scoreboard.placings),
+        "winners": list(scoreboard.winners),
+    }
+
+
+def result_recorded(
+    state: TournamentState, game_id: str, scoreboard: Scoreboard, fingerprint: str, at: int
+) -> dict[str, Any] | None:
+    """A game's result once it has ended; None when it is recorded already (results are idempotent
+    by game id) or the game is no table of this tournament."""
+    table = state.table_of(game_id)
+    if table is None or game_id in state.results:
+        return None
+    return {
+        "game_id": game_id,
+        "round": table.round,
+        "table": table.table,
+        **result_from_scoreboard(scoreboard),
+        "fingerprint": fingerprint,
+        "at": at,
+    }
+
+
+def timed_out(
+    state: TournamentState, game_id: str, seat: int, version: int, expired_at: int, at: int
+) -> dict[str, Any]:
+    table = state.table_of(game_id)
+    assert table is not None and state.settings.time_control is not None
+    return {
+        "game_id": game_id,
+        "round": table.round,
+        "table": table.table,
+        "seat": seat,
+        "player": table.players[seat],
+        "version": version,
+        "expired_at": expired_at,
+        "rule": state.settings.time_control.on_timeout,
+        "at": at,
+    }
+
+
+def adjudicated(state: TournamentState, request: dict[str, Any], at: int) -> dict[str, Any]:
+    """An organiser's ruling: a compensating record with its reason."""
+    _open(state)
+    kind = request.get("kind")
+    if kind not in ADJUDICATION_KINDS:
+        raise RuleViolation(BAD_ADJUDICATION, f"kind must be one of {', '.join(ADJUDICATION_KINDS)}, not {kind!r}")
+    reason = request.get("reason")
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON:
+        raise RuleViolation(BAD_ADJUDICATION, f"an adjudication needs a reason of 1 to {MAX_REASON} characters")
+    record: dict[str, Any] = {"kind": kind, "reason": reason.strip(), "at": at}
+    player = request.get("player")
+    if kind in (FORFEIT_GAME, REPLACE_PLAYER):
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(state.names):
+            raise RuleViolation(
+                BAD_ADJUDICATION, f"player must be a registered player's number (0 to {len(state.names) - 1})"
+            )
+        record["player"] = player
+    if kind == REPLACE_PLAYER:
+        name = _name(request.get("name"))
+        if any(n.casefold() == name.casefold() for i, n in enumerate(state.names) if i != player):
+            raise RuleViolation(NAME_TAKEN, f"a player named {name!r} is registered already")
+        record["name"] = name
+        return record
+    game_id = request.get("game_id")
+    table = state.table_of(game_id) if isinstance(game_id, str) else None
+    if table is None:
+        raise RuleViolation(NOT_A_TABLE, f"game_id must name a game of this tournament, not {game_id!r}")
+    record["game_id"] = game_id
+    if kind == FORFEIT_GAME and player not in table.players:
+        raise RuleViolation(BAD_ADJUDICATION, f"player {player} does not play game {game_id}")
+    if kind == CORRECT_RESULT:
+        record.update(_corrected(request, len(table.players)))
+    if kind == VOID_GAME and game_id in state.voided():
+        raise RuleViolation(BAD_ADJUDICATION, f"game {game_id} is void already")
+    return record
+
+
+def _corrected(request: dict[str, Any], seats: int) -> dict[str, Any]:
+    placings, scores = request.get("placings"), request.get("scores")
+    if (
+        not isinstance(placings, list)
+        or len(placings) != seats
+        or any(isinstance(p, bool) or not isinstance(p, int) or not 1 <= p <= seats for p in placings)
+    ):
+        raise RuleViolation(BAD_ADJUDICATION, f"placings must list {seats} places (1 = first), one per seat")
+    if any(p != 1 + sum(1 for q in placings if q < p) for p in placings):
+        raise RuleViolation(
+            BAD_ADJUDICATION, "placings must be places as a game ranks them (ties share, e.g. 1, 2, 2, 4)"
+        )
+    if scores is None:
+        scores = [0] * seats
+    if (
+        not isinstance(scores, list)
+        or len(scores) != seats
+        or any(isinstance(s, bool) or not isinstance(s, int | float) for s in scores)
+    ):
+        raise RuleViolation(BAD_ADJUDICATION, f"scores must list {seats} numbers, one per seat")
+    return {"placings": placings, "scores": scores}
+
+
+def current_standings(state: TournamentState) -> list[dict[str, Any]]:
+    return standings(state.settings, state.names, state.outcomes(), state.all_byes())
+
+
+def standings_view(state: TournamentState) -> dict[str, Any]:
+    """The live standings with each player's rating across the event."""
+    rows = current_standings(state)
+    rated = ratings(len(state.names), state.outcomes())
+    return {
+        "rounds_seated": len(state.rounds),
+        "rounds": state.settings.rounds,
+        "ended": state.ended is not None,
+        "standings": [{**row, "rating": rated[row["player"]]} for row in rows],
+    }
+
+
+def ended(state: TournamentState, master_seed: bytes, at: int) -> dict[str, Any]:
+    _open(state)
+    config = state.settings
+    if len(state.rounds) < config.rounds or not state.round_complete(len(state.rounds) - 1):
+        raise RuleViolation(
+            ROUND_NOT_FINISHED,
+            f"the tournament ends after its {config.rounds} rounds are played ({len(state.rounds)} seated)",
+        )
+    return {"standings": current_standings(state), "master_seed": master_seed.hex(), "at": at}

@@ -1,0 +1,103 @@
+"""The tournament aggregate: one ``eventsourcing`` aggregate per tournament wrapping the pure
+``TournamentLog``, like ``GameAggregate`` wraps a ``Match``.
+
+Each log record is one library event, so the aggregate's version is the tournament's version.
+The library events also keep what never reaches a client: the master seed, the hashes of the
+organiser's and the players' tokens, and the seat tokens of every table's game (the tournament
+acts at those seats for its players).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID, uuid5
+
+from eventsourcing.domain import Aggregate
+
+from domain.kernel.log import Record
+from domain.tournament.log import TournamentLog, seal
+
+# A tournament's games are indexed by an aggregate whose id is derived from the game's id, so a
+# game's ending finds its tournament without scanning tournaments.
+TABLE_INDEX_NAMESPACE = UUID("5b6f7f84-6b0b-4c43-9d39-0d2c1f4f7a11")
+
+
+def table_index_id(game_id: str) -> UUID:
+    return uuid5(TABLE_INDEX_NAMESPACE, game_id)
+
+
+class TournamentAggregate(Aggregate):
+    class Started(Aggregate.Created):
+        master_seed: str
+        organiser_token_hash: str
+        record: dict[str, Any]
+
+    class Recorded(Aggregate.Event):
+        record: dict[str, Any]
+        # What this record brings that must stay secret: a player's token hash, or a round's seat tokens.
+        secrets: dict[str, Any]
+
+        def apply(self, aggregate: TournamentAggregate) -> None:
+            aggregate._apply(Record.from_dict(self.record), self.secrets)
+
+    def __init__(self, master_seed: str, organiser_token_hash: str, record: dict[str, Any]) -> None:
+        self.master_seed = master_seed
+        self.organiser_token_hash = organiser_token_hash
+        self.player_token_hashes: list[str] = []
+        self.seat_tokens: dict[str, list[str]] = {}  # game id -> each seat's token
+        self.log = TournamentLog()
+        self.log.apply_record(Record.from_dict(record))
+
+    @classmethod
+    def start(
+        cls, tournament_id: UUID, master_seed: bytes, organiser_token_hash: str, record: Record
+    ) -> TournamentAggregate:
+        return cls._create(
+            cls.Started,
+            id=tournament_id,
+            master_seed=master_seed.hex(),
+            organiser_token_hash=organiser_token_hash,
+            record=record.to_dict(),
+        )
+
+    @property
+    def seed(self) -> bytes:
+        return bytes.fromhex(self.master_seed)
+
+    def append(self, type_: str, data: dict[str, Any], secrets: dict[str, Any] | None = None) -> Record:
+        """Seal one record after the tip and record it (applied through the library event)."""
+        record = seal(self.log.version + 1, type_, data, self.log.last_hash)
+        self.trigger_event(self.Recorded, record=record.to_dict(), secrets=secrets or {})
+        return record
+
+    def _apply(self, record: Record, secrets: dict[str, Any]) -> None:
+        self.log.apply_record(record)
+        if "player_token_hash" in secrets:
+            player = record.data["player"]
+            if player < len(self.player_token_hashes):
+                self.player_token_hashes[player] = secrets["player_token_hash"]
+            else:
+                self.player_token_hashes.append(secrets["player_token_hash"])
+        self.seat_tokens.update(secrets.get("seat_tokens", {}))
+
+    def player_of(self, token_hash: str) -> int | None:
+        try:
+            return self.player_token_hashes.index(token_hash)
+        except ValueError:
+            return None
+
+
+class TableIndex(Aggregate):
+    """Which tournament a game is a table of (its id is ``table_index_id(game_id)``)."""
+
+    class Indexed(Aggregate.Created):
+        game_id: str
+        tournament_id: str
+
+    def __init__(self, game_id: str, tournament_id: str) -> None:
+        self.game_id = game_id
+        self.tournament_id = tournament_id
+
+    @classmethod
+    def of(cls, game_id: str, tournament_id: str) -> TableIndex:
+        return cls._create(cls.Indexed, id=table_index_id(game_id), game_id=game_id, tournament_id=tournament_id)

@@ -1,0 +1,523 @@
+"""The tournament service: one ``eventsourcing`` application for every tournament, beside the
+game service.
+
+It creates tournaments, registers players (each gets a player token), seats rounds (creating each
+table's game with the seed derived from the master seed), forwards a player's commands to the
+seat they were given (stamping the server's time on clocked games), applies the clock rule when a
+seat runs out of time, records adjudications, ends the tournament (revealing the master seed)
+and exports its bundle.
+
+Results reach a tournament through a process that follows the game service's notification log:
+a game's ``GameEnded`` becomes the tournament's ``ResultRecorded``, recorded once (idempotent by
+game id) together with the tracked notification id. No game aggregate ever writes to a
+tournament, nor a tournament to a game's record except through the game service's commands.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from typing import Any, cast
+from uuid import UUID, uuid4
+
+from eventsourcing.application import AggregateNotFoundError, ProcessingEvent
+from eventsourcing.domain import DomainEventProtocol
+from eventsourcing.persistence import IntegrityError, RecordConflictError, Tracking
+from eventsourcing.projection import EventSourcedProjection
+from eventsourcing.sqlite import SQLiteDatastore, SQLiteProcessRecorder
+from eventsourcing.utils import get_topic
+
+from domain.catalog import GAMES
+from domain.kernel.bots import RandomBot
+from domain.kernel.chance import SALT_BYTES
+from domain.kernel.log import GAME_ENDED, GENESIS, Record, for_viewer
+from domain.kernel.seats import Seat
+from domain.tournament import rules
+from domain.tournament.clock import GameClock
+from domain.tournament.log import (
+    ADJUDICATED,
+    PLAYER_REGISTERED,
+    REPLACE_PLAYER,
+    RESULT_RECORDED,
+    ROUND_SEATED,
+    TIMED_OUT,
+    TOURNAMENT_CREATED,
+    TOURNAMENT_ENDED,
+    Table,
+    TournamentState,
+    seal,
+)
+from domain.tournament.seeds import clock_bot_seed, table_seed
+from domain.tournament.verification import BUNDLE_FORMAT
+from infra.aggregate import record_of
+from infra.service import (
+    CommandResult,
+    Conflict,
+    Forbidden,
+    GameNotFound,
+    GameService,
+    Invalid,
+    ServiceError,
+    StaleVersion,
+    Unauthorized,
+    token_hash,
+)
+from infra.tournament_aggregate import TableIndex, TournamentAggregate, table_index_id
+
+# The tracking key of the results process (the position in the game service's notification log).
+RESULTS_TRACKING = "Alexandria:GameEnded"
+MAX_CLOCK_MOVES = 10_000  # a safety bound on moves the clock rule plays in one go
+MAX_CLOCKS_KEPT = 512
+
+
+class TournamentNotFound(ServiceError):
+    code = "UNKNOWN_TOURNAMENT_ID"
+
+
+def wall_clock_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class TournamentProcessRecorder(SQLiteProcessRecorder):
+    """On SQLite the tournaments share the game store's file, in a table of their own (on
+    PostgreSQL the application's name gives them their own tables)."""
+
+    def __init__(self, datastore: SQLiteDatastore, *, events_table_name: str = "tournament_events") -> None:
+        super().__init__(datastore, events_table_name=events_table_name)
+
+
+@dataclass(frozen=True)
+class CreatedTournament:
+    tournament_id: str
+    organiser_token: str
+    version: int
+
+
+@dataclass(frozen=True)
+class RegisteredPlayer:
+    player: int
+    name: str
+    token: str
+
+
+def parse_tournament_id(tournament_id: str) -> UUID:
+    try:
+        return UUID(tournament_id)
+    except (ValueError, AttributeError, TypeError):
+        raise TournamentNotFound(f"there is no tournament {tournament_id!r}") from None
+
+
+def _store_env(games: GameService) -> dict[str, str]:
+    """The game service's event-store settings, for the tournaments' own application."""
+    wanted = ("PERSISTENCE_MODULE", "AGGREGATE_CACHE_MAXSIZE", "DEEPCOPY_FROM_AGGREGATE_CACHE")
+    env = {k: v for k, v in games.env.items() if k in wanted or k.startswith(("SQLITE_", "POSTGRES_"))}
+    if env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite":
+        env["PROCESS_RECORDER_TOPIC"] = get_topic(TournamentProcessRecorder)
+    return env
+
+
+class TournamentService(EventSourcedProjection[UUID]):
+    name = "Tournaments"
+
+    def __init__(self, games: GameService, now: Callable[[], int] = wall_clock_ms) -> None:
+        super().__init__(_store_env(games))
+        self.games = games
+        self.now = now  # the server's time in ms: injected, so tests never sleep
+        self._locks: dict[UUID, threading.RLock] = {}
+        self._locks_guard = threading.Lock()
+        self._follow_lock = threading.Lock()
+        self._followed = 0  # notifications of the game service this process has looked at
+        # Clocks of running games, each fed only the records it has not seen; bounded (a clock is
+        # recomputed from the record when it is needed again).
+        self._clocks: OrderedDict[str, GameClock] = OrderedDict()
+        self._clocks_lock = threading.Lock()
+
+    # -- creating and registering -----------------------------------------------------------------
+
+    def create(
+        self,
+        game: str,
+        settings: dict[str, Any] | None = None,
+        master_seed: bytes | None = None,
+        salted: bool = True,
+    ) -> CreatedTournament:
+        """A new tournament; the organiser's token is returned once.
+
+        The master seed is 32 bytes of fresh secret salt, then ``master_seed`` if given: whoever
+        chooses a master seed still cannot try seeds until a seating suits them. Only an in-process
+        run whose seatings must come out the same every time (tests, benchmarks, ``tournament run``)
+        passes ``salted=False`` to use ``master_seed`` as it is; no route can."""
+        if settings is not None and not isinstance(settings, dict):
+            raise Invalid("the tournament settings must be a JSON object")
+        definition = GAMES.get(game)
+        tournament_id = uuid4()
+        chosen = master_seed or b""
+        seed = chosen if chosen and not salted else secrets.token_bytes(SALT_BYTES) + chosen
+        data = rules.created(definition, str(tournament_id), dict(settings or {}), seed, self.now())
+        token = secrets.token_urlsafe(24)
+        record = seal(1, TOURNAMENT_CREATED, data, GENESIS)
+        aggregate = TournamentAggregate.start(tournament_id, seed, token_hash(token), record)
+        self.save(aggregate)
+        return CreatedTournament(str(tournament_id), token, aggregate.version)
+
+    def register(self, tournament_id: str, organiser_token: str | None, name: Any) -> RegisteredPlayer:
+        with self._changing(tournament_id) as aggregate:
+            self._check_organiser(aggregate, organiser_token)
+            data = rules.register(aggregate.log.state, name, self.now())
+            token = secrets.token_urlsafe(24)
+            aggregate.append(PLAYER_REGISTERED, data, {"player_token_hash": token_hash(token)})
+            self.save(aggregate)
+        return RegisteredPlayer(data["player"], data["name"], token)
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    def load(self, tournament_id: str) -> TournamentAggregate:
+        uuid = parse_tournament_id(tournament_id)
+        try:
+            aggregate: TournamentAggregate = self.repository.get(uuid)
+        except AggregateNotFoundError:
+            raise TournamentNotFound(f"there is no tournament {tournament_id!r}") from None
+        if not isinstance(aggregate, TournamentAggregate):
+            raise TournamentNotFound(f"there is no tournament {tournament_id!r}")
+        return aggregate
+
+    def state(self, tournament_id: str) -> TournamentState:
+        """The tournament now, with every ended game's result in."""
+        self.follow_results()
+        return self.load(tournament_id).log.state
+
+    def records(self, tournament_id: str) -> list[Record]:
+        uuid = parse_tournament_id(tournament_id)
+        return [Record.from_dict(cast(Any, event).record) for event in self.events.get(uuid)]
+
+    def tournament_of(self, game_id: str) -> str | None:
+        """The tournament a game is a table of, if any."""
+        try:
+            index: TableIndex = self.repository.get(table_index_id(game_id))
+        except (AggregateNotFoundError, ValueError):
+            return None
+        return index.tournament_id
+
+    def player_for_token(self, aggregate: TournamentAggregate, token: str | None) -> int:
+        if token is None:
+            raise Unauthorized("this needs the player's bearer token")
+        player = aggregate.player_of(token_hash(token))
+        if player is None:
+            raise Unauthorized("this token is not a player token of this tournament")
+        return player
+
+    def seat_of(self, tournament_id: str, game_id: str, token: str | None) -> tuple[TournamentAggregate, Table, Seat]:
+        """The table and seat the bearer's player was given in one of the tournament's games."""
+        aggregate = self.load(tournament_id)
+        player = self.player_for_token(aggregate, token)
+        table = aggregate.log.state.table_of(game_id)
+        if table is None:
+            raise GameNotFound(f"game {game_id!r} is no table of tournament {tournament_id}")
+        if player not in table.players:
+            raise Forbidden(f"player {player} does not play game {game_id}")
+        return aggregate, table, table.players.index(player)
+
+    def bundle(self, tournament_id: str) -> dict[str, Any]:
+        """The tournament's log and every table's game record: what ``alexandria tournament verify``
+        checks. Hidden data of a game is revealed only once that game has ended."""
+        state = self.state(tournament_id)
+        games: dict[str, list[dict[str, Any]]] = {}
+        for table in state.tables():
+            records = self.games.records(table.game_id)
+            over = bool(records) and records[-1].type == GAME_ENDED
+            games[table.game_id] = [for_viewer(r, None, reveal_all=over) for r in records]
+        tournament = [for_viewer(r, None, reveal_all=True) for r in self.records(tournament_id)]
+        return {
+            "format": BUNDLE_FORMAT,
+            "tournament_id": tournament_id,
+            "fingerprint": tournament[-1]["hash"],
+            "tournament": tournament,
+            "games": games,
+        }
+
+    # -- organising -------------------------------------------------------------------------------
+
+    def seat_next_round(self, tournament_id: str, organiser_token: str | None) -> dict[str, Any]:
+        """Seat the next round and create each table's game with its derived seed."""
+        self.follow_results()
+        with self._changing(tournament_id) as aggregate:
+            self._check_organiser(aggregate, organiser_token)
+            state = aggregate.log.state
+            seating = rules.plan_round(state, aggregate.seed)
+            config = state.settings
+            number = len(state.rounds) + 1
+            created = [
+                self.games.create_game(
+                    config.game, config.table_size, config.options, table_seed(aggregate.seed, tournament_id, number, i)
+                )
+                for i in range(1, len(seating.tables) + 1)
+            ]
+            commitments = [self.games.records(g.game_id, through=1)[0].data["seed_commitment"] for g in created]
+            data = rules.round_seated(state, seating, [g.game_id for g in created], self.now(), commitments)
+            aggregate.append(ROUND_SEATED, data, {"seat_tokens": {g.game_id: g.tokens for g in created}})
+            self.save(aggregate, *(TableIndex.of(g.game_id, tournament_id) for g in created))
+        return data
+
+    def adjudicate(self, tournament_id: str, organiser_token: str | None, request: dict[str, Any]) -> dict[str, Any]:
+        """An organiser's ruling as a compensating record. Replacing a player issues a new player token."""
+        self.follow_results()
+        if not isinstance(request, dict):
+            raise Invalid("an adjudication is a JSON object {kind, reason, ...}")
+        with self._changing(tournament_id) as aggregate:
+            self._check_organiser(aggregate, organiser_token)
+            data = rules.adjudicated(aggregate.log.state, request, self.now())
+            extra: dict[str, Any] = {}
+            token = None
+            if data["kind"] == REPLACE_PLAYER:
+                token = secrets.token_urlsafe(24)
+                extra["player_token_hash"] = token_hash(token)
+            record = aggregate.append(ADJUDICATED, data, extra)
+            self.save(aggregate)
+        answer = {"version": record.position, "adjudication": data}
+        if token is not None:
+            answer["player_token"] = token
+        return answer
+
+    def end(self, tournament_id: str, organiser_token: str | None) -> dict[str, Any]:
+        """End after the last round: the final standings, and the master seed revealed."""
+        self.follow_results()
+        with self._changing(tournament_id) as aggregate:
+            self._check_organiser(aggregate, organiser_token)
+            data = rules.ended(aggregate.log.state, aggregate.seed, self.now())
+            aggregate.append(TOURNAMENT_ENDED, data)
+            self.save(aggregate)
+        return data
+
+    # -- playing ----------------------------------------------------------------------------------
+
+    def play(
+        self,
+        tournament_id: str,
+        game_id: str,
+        player_token: str | None,
+        payload: dict[str, Any],
+        expected_version: int | None = None,
+        command_id: str | None = None,
+        contribution: str | None = None,
+    ) -> tuple[Seat, CommandResult]:
+        """A player's command at the seat they were given (with the player's chance contribution,
+        if any); on a clocked game, stamped with the server's time after any timeout that is due
+        has been recorded and ruled on."""
+        aggregate, table, seat = self.seat_of(tournament_id, game_id, player_token)
+        state = aggregate.log.state
+        if state.settings.time_control is not None or state.forfeited(game_id):
+            self.enforce_clock(tournament_id, game_id)
+            aggregate = self.load(tournament_id)
+            state = aggregate.log.state
+        if table.players[seat] in state.forfeited(game_id):
+            raise Conflict(f"player {table.players[seat]} has forfeited game {game_id}; the bot plays the seat")
+        at = None
+        if state.settings.time_control is not None:
+            at = max(self.now(), self._clock(aggregate, table).last_stamp)
+        token = aggregate.seat_tokens[game_id][seat]
+        _, result = self.games.execute(game_id, token, payload, expected_version, command_id, contribution, at=at)
+        if result.records[-1].type == GAME_ENDED:
+            self.follow_results()
+        return seat, result
+
+    def clock_view(self, game_id: str) -> dict[str, Any] | None:
+        """The clocks of a clocked tournament game (None for any other game)."""
+        tournament_id = self.tournament_of(game_id)
+        if tournament_id is None:
+            return None
+        aggregate = self.load(tournament_id)
+        table = aggregate.log.state.table_of(game_id)
+        if table is None or aggregate.log.state.settings.time_control is None:
+            return None
+        return self._clock(aggregate, table).view(self.now())
+
+    def enforce_clocks(self, tournament_id: str) -> int:
+        """Apply the clock rule in every running game of the tournament (what a clock worker does);
+        returns how many moves the rule played."""
+        state = self.state(tournament_id)
+        return sum(
+            self.enforce_clock(tournament_id, t.game_id) for t in state.tables() if t.game_id not in state.results
+        )
+
+    def enforce_clock(self, tournament_id: str, game_id: str) -> int:
+        """Record every timeout that is due in one game and apply the tournament's rule: the
+        random bot (with a stream derived from the master seed) moves for the seat; under the
+        forfeit rule the seat then stays the bot's for the rest of the game. Seats forfeited by
+        adjudication are moved for the same way. Returns how many moves were played."""
+        played = 0
+        while played < MAX_CLOCK_MOVES:
+            aggregate = self.load(tournament_id)
+            state = aggregate.log.state
+            table = state.table_of(game_id)
+            if table is None or state.ended is not None:
+                return played
+            with self.games.reading(game_id) as game:
+                match = game.match
+                if match.is_over:
+                    break
+                version = match.version
+                awaited = sorted(match.game.awaited(match.state))
+            forfeited = {table.players.index(p) for p in state.forfeited(game_id)}
+            control = state.settings.time_control
+            now = self.now()
+            seat: Seat | None = None
+            stamp: int | None = None
+            if control is not None:
+                clock = self._clock(aggregate, table)
+                flagged = clock.out_of_time(now)
+                if flagged:
+                    seat = flagged[0]
+                    expiry = clock.expiry(seat)
+                    assert expiry is not None
+                    # Stamped when it is seen (the next request or the clock worker): the seats
+                    # that follow are not charged for a timeout nobody had noticed yet.
+                    stamp = max(now, clock.last_stamp)
+                    if seat not in forfeited:
+                        self._record_timeout(tournament_id, game_id, seat, version, expiry)
+                elif forfeited & set(awaited):
+                    seat = min(forfeited & set(awaited))
+                    stamp = max(now, clock.last_stamp)
+            elif forfeited & set(awaited):
+                seat = min(forfeited & set(awaited))
+            if seat is None:
+                break
+            if not self._bot_move(aggregate, table, seat, version, stamp):
+                continue  # another request moved first: look again
+            played += 1
+        if played:
+            self.follow_results()
+        return played
+
+    def _record_timeout(self, tournament_id: str, game_id: str, seat: Seat, version: int, expiry: int) -> None:
+        with self._changing(tournament_id) as aggregate:
+            state = aggregate.log.state
+            if any(t["game_id"] == game_id and t["seat"] == seat and t["version"] == version for t in state.timeouts):
+                return  # recorded already (the move that follows it is what is missing)
+            aggregate.append(TIMED_OUT, rules.timed_out(state, game_id, seat, version, expiry, self.now()))
+            self.save(aggregate)
+
+    def _bot_move(self, aggregate: TournamentAggregate, table: Table, seat: Seat, version: int, at: int | None) -> bool:
+        bot = RandomBot(clock_bot_seed(aggregate.seed, aggregate.log.state.tournament_id, table.game_id, version))
+        with self.games.reading(table.game_id) as game:
+            if game.version != version:
+                return False
+            command = bot.choose(game.match.game, game.match.state, seat)
+        token = aggregate.seat_tokens[table.game_id][seat]
+        try:
+            self.games.execute(table.game_id, token, {"type": command.type, **command.to_dict()}, version, at=at)
+        except StaleVersion:
+            return False
+        return True
+
+    def _clock(self, aggregate: TournamentAggregate, table: Table) -> GameClock:
+        """The game's clocks, kept in process and fed the records added since they were last read."""
+        with self._clocks_lock:
+            state = aggregate.log.state
+            control = state.settings.time_control
+            assert control is not None
+            clock = self._clocks.get(table.game_id)
+            if clock is None:
+                clock = GameClock(
+                    GAMES.get(state.settings.game),
+                    len(table.players),
+                    state.settings.options,
+                    control,
+                    state.round_times[table.round - 1],
+                )
+                self._clocks[table.game_id] = clock
+                while len(self._clocks) > MAX_CLOCKS_KEPT:
+                    self._clocks.popitem(last=False)
+            self._clocks.move_to_end(table.game_id)
+            clock.feed(self.games.records(table.game_id, after=clock.version))
+            return clock
+
+    # -- results: following the game service's notification log -----------------------------------
+
+    def follow_results(self) -> int:
+        """Record the result of every tournament game that has ended since the last look; returns
+        how many were recorded. Safe to run in any number of processes at once: a result is
+        recorded once per game, with the notification id it came from."""
+        recorded = 0
+        with self._follow_lock:
+            start = max(self._followed, self.recorder.max_tracking_id(RESULTS_TRACKING) or 0)
+            while True:
+                notifications = self.games.recorder.select_notifications(start=start + 1, limit=500)
+                for notification in notifications:
+                    start = notification.id
+                    if b"GameEnded" not in notification.state:  # most records are not; decode only candidates
+                        continue
+                    event = self.games.mapper.to_domain_event(notification)
+                    if record_of(event).type != GAME_ENDED:
+                        continue
+                    tracking = Tracking(application_name=RESULTS_TRACKING, notification_id=notification.id)
+                    try:
+                        self.process_event(event, tracking)
+                        recorded += 1
+                    except (IntegrityError, RecordConflictError):
+                        self._evict_all()  # another process recorded it first
+                if len(notifications) < 500:
+                    break
+            self._followed = start
+        return recorded
+
+    def policy(self, domain_event: DomainEventProtocol[UUID], processing_event: ProcessingEvent[UUID]) -> None:
+        game_id = str(domain_event.originator_id)
+        tournament_id = self.tournament_of(game_id)
+        if tournament_id is None:
+            return
+        record = record_of(domain_event)
+        with self._lock(parse_tournament_id(tournament_id)):
+            aggregate = self.load(tournament_id)
+            game = self.games.load(game_id, version=record.position)
+            scoreboard = game.match.game.scoreboard(game.match.state)
+            data = rules.result_recorded(aggregate.log.state, game_id, scoreboard, record.hash, self.now())
+            if data is None:
+                return
+            aggregate.append(RESULT_RECORDED, data)
+            processing_event.collect_events(aggregate)
+
+    # -- internals --------------------------------------------------------------------------------
+
+    def _check_organiser(self, aggregate: TournamentAggregate, token: str | None) -> None:
+        if token is None:
+            raise Unauthorized("this needs the organiser's bearer token")
+        if token_hash(token) != aggregate.organiser_token_hash:
+            raise Forbidden("only the tournament's organiser may do this")
+
+    @contextmanager
+    def _changing(self, tournament_id: str) -> Iterator[TournamentAggregate]:
+        """The tournament, held by this thread while it changes; on any failure the cached
+        aggregate is dropped, so nothing half-applied is ever seen again."""
+        uuid = parse_tournament_id(tournament_id)
+        with self._lock(uuid):
+            aggregate = self.load(tournament_id)
+            try:
+                yield aggregate
+            except RecordConflictError:
+                self._evict(uuid)
+                raise Conflict("the tournament changed meanwhile; try again") from None
+            except BaseException:
+                self._evict(uuid)
+                raise
+
+    def _lock(self, uuid: UUID) -> threading.RLock:
+        with self._locks_guard:
+            lock = self._locks.get(uuid)
+            if lock is None:
+                lock = self._locks[uuid] = threading.RLock()
+            return lock
+
+    def _evict(self, uuid: UUID) -> None:
+        if self.repository.cache is not None:
+            with suppress(KeyError):
+                self.repository.cache.get(uuid, evict=True)
+
+    def _evict_all(self) -> None:
+        if self.repository.cache is not None:
+            for uuid in list(self._locks):
+                self._evict(uuid)

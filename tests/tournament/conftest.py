@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from infra.bootstrap import build_service
+from infra.service import GameService
+from infra.settings import Settings
+from infra.tournament_service import TournamentService
+
+
+class FakeClock:
+    """The server's time, moved on by the test (milliseconds)."""
+
+    def __init__(self, start: int = 1_800_000_000_000) -> None:
+        self.ms = start
+
+    def __call__(self) -> int:
+        return self.ms
+
+    def advance(self, ms: int) -> None:
+        self.ms += ms
+
+
+@pytest.fixture
+def games() -> Iterator[GameService]:
+    """In memory: these tests are about tournaments, not about the disk (a file store's commit
+    waits for the disk on every command)."""
+    service = build_service(Settings(database_url="sqlite:///:memory:"))
+    yield service
+    service.close()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def file_games(tmp_path: Path) -> Iterator[GameService]:
+    service = build_service(Settings(database_url=f"sqlite:///{tmp_path}/events.sqlite"))
+    yield service
+    service.close()
+
+
+@pytest.fixture
+def tournaments(games: GameService, clock: FakeClock) -> Iterator[TournamentService]:
+    service = TournamentService(games, now=clock)
+    yield service
+    service.close()

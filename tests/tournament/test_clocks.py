@@ -1,0 +1,147 @@
+"""Clocks: computed from the stamped record, a seat out of time is handled by the tournament's
+rule as events, and the game still verifies (timeouts included)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from domain.catalog import GAMES
+from domain.kernel.bots import RandomBot
+from domain.kernel.errors import NOT_YOUR_TURN, RuleViolation
+from domain.tournament import rules
+from domain.tournament.log import Table
+from domain.tournament.verification import verify_bundle
+from infra.service import Conflict, StaleVersion
+from infra.tournament_service import TournamentService
+from tests.tournament.conftest import FakeClock
+from tests.tournament.forge import reseal_from
+
+SLOW_PLAYER = 0  # thinks 700 ms a move against a budget of 2 s (+10 ms a move): soon out of time
+OTHERS_THINK_MS = 20
+
+
+def clocked_tournament(tournaments: TournamentService, rule: str) -> tuple[str, str, list[str]]:
+    settings = {
+        "rounds": 1,
+        "table_size": 3,
+        "time_control": {"base_seconds": 2, "increment_seconds": 0.01, "on_timeout": rule},
+    }
+    created = tournaments.create("peloponnes", settings, master_seed=f"clock-{rule}".encode(), salted=False)
+    tid = created.tournament_id
+    tokens = [tournaments.register(tid, created.organiser_token, f"p{i}").token for i in range(3)]
+    tournaments.seat_next_round(tid, created.organiser_token)
+    return tid, created.organiser_token, tokens
+
+
+def play_with_a_slow_player(tournaments: TournamentService, clock: FakeClock, tid: str, tokens: list[str]) -> Table:
+    """Bots play the one table; the slow player's bot takes its time before every move."""
+    state = tournaments.state(tid)
+    table = state.tables()[0]
+    bot = RandomBot(b"clock-bots")
+    games = tournaments.games
+    while True:
+        with games.reading(table.game_id) as aggregate:
+            match = aggregate.match
+            if match.is_over:
+                return table
+            awaited = set(match.game.awaited(match.state))
+            seat, command = bot.next_move(match.game, match.state)
+            version = aggregate.version
+        player = table.players[seat]
+        # The slow player thinks long only when nobody else is awaited (no other clock runs then).
+        alone = awaited == {table.players.index(SLOW_PLAYER)}
+        clock.advance(700 if player == SLOW_PLAYER and alone else OTHERS_THINK_MS)
+        payload: dict[str, Any] = {"type": command.type, **command.to_dict()}
+        try:
+            tournaments.play(tid, table.game_id, tokens[player], payload, expected_version=version)
+        except (StaleVersion, Conflict):
+            continue  # the clock rule moved for the seat first
+        except RuleViolation as refusal:
+            assert refusal.code == NOT_YOUR_TURN
+            continue
+
+
+def verified(tournaments: TournamentService, tid: str, organiser: str) -> dict[str, Any]:
+    tournaments.end(tid, organiser)
+    bundle = json.loads(json.dumps(tournaments.bundle(tid)))
+    report = verify_bundle(bundle, GAMES.get)
+    assert report.ok, report.problems
+    return bundle
+
+
+def test_a_seat_out_of_time_gets_a_random_move_and_the_game_still_verifies(
+    tournaments: TournamentService, clock: FakeClock
+) -> None:
+    tid, organiser, tokens = clocked_tournament(tournaments, "random_move")
+    table = play_with_a_slow_player(tournaments, clock, tid, tokens)
+    state = tournaments.state(tid)
+    assert state.timeouts, "the slow player never ran out of time"
+    assert {t["player"] for t in state.timeouts} == {SLOW_PLAYER}
+    assert all(t["rule"] == "random_move" for t in state.timeouts)
+    records = tournaments.games.records(table.game_id)
+    commands = [r for r in records if r.type == "CommandAccepted"]
+    assert all(isinstance(r.data["at"], int) for r in commands)  # every command carries the server's time
+    stamps = [r.data["at"] for r in commands]
+    assert stamps == sorted(stamps)
+    slow_seat = table.players.index(SLOW_PLAYER)
+    first = state.timeouts[0]
+    after = next(r for r in records if r.position == first["version"] + 1)
+    assert after.data["seat"] == slow_seat and after.data["at"] >= first["expired_at"]
+    # Under the random-move rule the player plays on: some later moves are the player's own.
+    assert len(state.timeouts) < sum(1 for r in commands if r.data["seat"] == slow_seat)
+    verified(tournaments, tid, organiser)
+
+
+def test_a_timeout_that_is_not_on_the_clock_fails_verification(
+    tournaments: TournamentService, clock: FakeClock
+) -> None:
+    tid, organiser, tokens = clocked_tournament(tournaments, "random_move")
+    table = play_with_a_slow_player(tournaments, clock, tid, tokens)
+    bundle = verified(tournaments, tid, organiser)
+    records = bundle["tournament"]
+    index = next(i for i, r in enumerate(records) if r["type"] == "TimedOut")
+    records[index]["data"]["expired_at"] -= 1000  # claims the clock ran out a second earlier
+    reseal_from(records, index)
+    report = verify_bundle(bundle, GAMES.get)
+    assert not report.ok and report.bad_games == [table.game_id]
+    assert any("is not on its clock" in p for p in report.problems)
+
+
+def test_a_seat_out_of_time_forfeits_under_the_forfeit_rule(tournaments: TournamentService, clock: FakeClock) -> None:
+    tid, organiser, tokens = clocked_tournament(tournaments, "forfeit")
+    table = play_with_a_slow_player(tournaments, clock, tid, tokens)
+    state = tournaments.state(tid)
+    assert [t["player"] for t in state.timeouts] == [SLOW_PLAYER]  # once: the bot has the seat from then on
+    outcome = next(o for o in state.outcomes() if o.game_id == table.game_id)
+    assert outcome.placings[table.players.index(SLOW_PLAYER)] == 3
+    with pytest.raises(Conflict):
+        tournaments.play(tid, table.game_id, tokens[SLOW_PLAYER], {"type": "pass"})
+    bundle = verified(tournaments, tid, organiser)
+    final = {row["player"]: row for row in bundle["tournament"][-1]["data"]["standings"]}
+    assert final[SLOW_PLAYER]["points"] == rules.current_standings(state)[-1]["points"]
+
+
+def test_clocks_show_in_the_game_view_and_run_only_for_the_awaited_seats(
+    tournaments: TournamentService, clock: FakeClock
+) -> None:
+    tid, _, _ = clocked_tournament(tournaments, "random_move")
+    table = tournaments.state(tid).tables()[0]
+    clock.advance(500)
+    view = tournaments.clock_view(table.game_id)
+    assert view is not None and view["base_ms"] == 2000
+    running = [s for s in view["seats"] if s["running"]]
+    waiting = [s for s in view["seats"] if not s["running"]]
+    assert running and all(s["remaining_ms"] == 1500 for s in running)
+    assert all(s["remaining_ms"] == 2000 for s in waiting)
+    assert tournaments.clock_view("not-a-tournament-game") is None
+
+
+def test_a_clock_worker_records_a_timeout_nobody_asked_about(tournaments: TournamentService, clock: FakeClock) -> None:
+    tid, _, _ = clocked_tournament(tournaments, "random_move")
+    assert tournaments.enforce_clocks(tid) == 0
+    clock.advance(2001)
+    assert tournaments.enforce_clocks(tid) >= 1
+    assert tournaments.state(tid).timeouts
