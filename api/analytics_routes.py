@@ -16,7 +16,9 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, StreamingResponse
+from pydantic import BeforeValidator
 
+from api.contract import documented
 from api.errors import error_response
 from domain.catalog import GAMES
 from domain.kernel.errors import BAD_INPUT
@@ -25,12 +27,23 @@ from infra.service import GameService
 
 MAX_GAMES_PER_PAGE = 1000
 NDJSON = "application/x-ndjson"
+# A time is ISO 8601 text, as documented (pydantic alone would also read "0.5" as a timestamp).
+IsoTime = Annotated[
+    datetime, BeforeValidator(lambda value: datetime.fromisoformat(value) if isinstance(value, str) else value)
+]
 
 
 def _utc(moment: datetime | None) -> datetime | None:
     if moment is None or moment.tzinfo is not None:
         return moment
     return moment.replace(tzinfo=UTC)  # a time without a zone is UTC, like every stored time
+
+
+# What encode_cursor writes: ENDED-AT (ISO 8601) _ GAME-ID.
+CURSOR = (
+    r"^(19|20)[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
+    r"(\.[0-9]{1,6})?(\+00:00)?_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+)
 
 
 def analytics_router(service: GameService, analytics: Analytics | None = None) -> APIRouter:
@@ -56,28 +69,31 @@ def analytics_router(service: GameService, analytics: Analytics | None = None) -
 
     @router.get(
         "/analytics/games/export",
-        response_class=StreamingResponse,
-        response_model=None,
         summary="Ended games' records as JSON lines, each with its game id and recorded time",
-        responses={
-            200: {"content": {NDJSON: {}}, "description": "one record per line, games in the order they ended"},
-            400: {"description": "BAD_INPUT: an unknown game, a malformed time or cursor, a limit out of range"},
-            503: {"description": "ANALYTICS_NOT_READY (no projection has run yet) or ANALYTICS_BUSY"},
-        },
+        **documented(
+            None, 400, 422, 503, media_type=NDJSON, description="one record per line, games in the order they ended"
+        ),
     )
     def export_games(
         request: Request,
-        game: Annotated[str | None, Query(description="only this game, e.g. catan_alexander")] = None,
-        since: Annotated[datetime | None, Query(description="games that ended at or after this (ISO 8601)")] = None,
-        until: Annotated[datetime | None, Query(description="games that ended before this time (ISO 8601)")] = None,
+        game: Annotated[
+            str | None,
+            Query(
+                description="only this game, e.g. catan_alexander", json_schema_extra={"enum": list[Any](GAMES.ids())}
+            ),
+        ] = None,
+        since: Annotated[IsoTime | None, Query(description="games that ended at or after this (ISO 8601)")] = None,
+        until: Annotated[IsoTime | None, Query(description="games that ended before this time (ISO 8601)")] = None,
         limit: Annotated[int, Query(ge=1, le=MAX_GAMES_PER_PAGE, description="games per page")] = 100,
-        cursor: Annotated[str | None, Query(description="X-Next-Cursor of the previous page")] = None,
+        cursor: Annotated[
+            str | None, Query(description="X-Next-Cursor of the previous page", json_schema_extra={"pattern": CURSOR})
+        ] = None,
     ) -> StreamingResponse | JSONResponse:
         if game is not None and game not in GAMES.ids():
             return error_response(400, BAD_INPUT, f"there is no game {game!r}; the games are {', '.join(GAMES.ids())}")
         since, until = _utc(since), _utc(until)
         if since is not None and until is not None and since >= until:
-            return error_response(400, BAD_INPUT, "since must be before until")
+            return error_response(422, BAD_INPUT, "since must be before until")
         try:
             after = decode_cursor(cursor) if cursor is not None else None
         except ValueError:

@@ -3,24 +3,38 @@ per-viewer view (state); nothing else sends game data to clients."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager, suppress
 from typing import Annotated, Any, Literal
 
 from fastapi import Body, Depends, FastAPI, Header, Path, Query, Request, Response
 from fastapi.responses import PlainTextResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials
-from pydantic import BaseModel, Field
+from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
-from api import catalog_routes, replay_routes, web
+from api import catalog_routes, contract, replay_routes, web
 from api.analytics_routes import analytics_router
 from api.auth import SeatBearer
+from api.contract import (
+    BoardView,
+    CatalogEntry,
+    CreatedGame,
+    LobbyEntry,
+    Record,
+    Scoreboard,
+    SeatToken,
+    StrictBody,
+    Verification,
+    documented,
+)
 from api.errors import install_error_handlers
 from api.game_ids import NormaliseGameIds
 from api.health import health_routes
 from api.lifecycle import ServerStopping, Shutdown
 from api.limits import install_limits, take_creation_slot
+from api.openapi import install_contract
+from api.seat_routes import seat_router
 from api.tournament_routes import tournament_router
 from domain.catalog import GAMES
 from domain.kernel import engine
@@ -37,7 +51,8 @@ from infra.readside import (
     VersionNotReached,
     embedded_read_side,
 )
-from infra.service import CreatedGame, GameService, Invalid
+from infra.service import CreatedGame as CreatedGameResult
+from infra.service import GameService, Invalid, Unauthorized
 from infra.settings import Settings
 from infra.tournament_service import TournamentService
 
@@ -45,44 +60,43 @@ bearer = SeatBearer()
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
-class CreateGame(BaseModel):
-    game: str = Field(description="game id, e.g. peloponnes")
-    players: int = Field(description="number of seats")
-    options: dict[str, Any] | None = Field(default=None, description="game options (see the game's rules)")
+class CreateGame(StrictBody):
+    game: str = Field(description="game id, e.g. peloponnes", json_schema_extra={"enum": list[Any](GAMES.ids())})
+    players: int = Field(
+        description="number of seats (the game's range: GET /games/catalog)",
+        json_schema_extra={
+            "minimum": min(g.min_players for g in GAMES.all()),
+            "maximum": max(g.max_players for g in GAMES.all()),
+        },
+    )
+    options: dict[str, Any] | None = Field(default=None, description="game options (see docs/<game>.md)")
     seed: str | None = Field(default=None, description="a fixed seed (tests, tournaments); secret by default")
-
-
-class SeatToken(BaseModel):
-    seat: int
-    token: str
-
-
-class CreatedGameOut(BaseModel):
-    game_id: str
-    version: int
-    seats: list[SeatToken]
-
-    @classmethod
-    def of(cls, created: CreatedGame) -> CreatedGameOut:
-        return cls(
-            game_id=created.game_id,
-            version=created.version,
-            seats=[SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)],
-        )
-
-
-class CommandOut(BaseModel):
-    version: int
-    duplicate: bool
-    events: list[dict[str, Any]]
+    open_seats: bool = Field(
+        default=False,
+        description="true: no tokens now; players join by name (POST /games/{game_id}/join), "
+        "each getting its own token, and the game starts when every seat is taken",
+    )
 
 
 # Versions are positions in a game's log; anything past this is not a version but a typo.
 MAX_VERSION = 2**31 - 1
 
 
-class Fork(BaseModel):
+class Fork(StrictBody):
     version: int = Field(ge=1, le=MAX_VERSION)
+
+
+# GET routes that read a game through the read models (a bearer token, min_version waits).
+READ_ERRORS = (400, 401, 404, 409, 503)
+
+
+def created_game(created: CreatedGameResult) -> CreatedGame:
+    return CreatedGame(
+        game_id=created.game_id,
+        version=created.version,
+        seats=[SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)],
+        open_seats=created.open_seats,
+    )
 
 
 def token_of(credentials: HTTPAuthorizationCredentials | None) -> str | None:
@@ -110,7 +124,9 @@ def create_app(
     read_side: ReadSide | None = None,
     settings: Settings | None = None,
     tournaments: TournamentService | None = None,
+    cors_origins: Sequence[str] | None = None,
 ) -> FastAPI:
+    """The API; ``cors_origins`` None: from the settings (``ALEXANDRIA_CORS_ORIGINS``; unset: no CORS)."""
     reads = read_side or embedded_read_side(service)
 
     @asynccontextmanager
@@ -124,14 +140,22 @@ def create_app(
         description="Event-sourced game server for four board games about Alexander the Great.",
         version="0.1.0",
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        # A command model is one schema whether a client sends it or reads it (legal moves).
+        separate_input_output_schemas=False,
+        generate_unique_id_function=lambda route: route.name,
     )
     install_error_handlers(app)
     app.add_middleware(NormaliseGameIds)
     app.include_router(health_routes(reads))
-    bounds = install_limits(app, settings or Settings())
+    settings = settings or Settings()
+    install_contract(app, settings.cors_origin_list if cors_origins is None else cors_origins)
+    bounds = install_limits(app, settings)
     shutdown = app.state.shutdown = Shutdown()
     app.state.service = service
     app.state.read_side = reads
+    app.include_router(seat_router(service, reads))
     tournaments = tournaments or TournamentService(service)
     app.include_router(tournament_router(tournaments, reads))
     app.include_router(web.router)
@@ -147,7 +171,7 @@ def create_app(
         with service.reading(game_id) as aggregate:
             return aggregate.version
 
-    @app.get("/games/catalog", summary="The games this server offers")
+    @app.get("/games/catalog", summary="The games this server offers", **documented(list[CatalogEntry]))
     def catalog() -> list[dict[str, Any]]:
         return [
             {"game": g.id, "title": g.title, "min_players": g.min_players, "max_players": g.max_players}
@@ -156,29 +180,33 @@ def create_app(
 
     @app.post(
         "/games",
-        status_code=201,
-        response_model=CreatedGameOut,
         summary="Create a game",
         dependencies=[Depends(take_creation_slot)],
+        **documented(CreatedGame, 400, 413, 422, 429, status=201),
     )
-    def create_game(body: CreateGame) -> CreatedGameOut:
+    def create_game(body: CreateGame) -> CreatedGame:
         bounds.check_new_game(body.seed, body.options)
         created = service.create_game(
-            body.game, body.players, body.options, body.seed.encode() if body.seed is not None else None
+            body.game,
+            body.players,
+            body.options,
+            body.seed.encode() if body.seed is not None else None,
+            open_seats=body.open_seats,
         )
-        return CreatedGameOut.of(created)
+        return created_game(created)
 
     @app.get(
         "/games",
         summary="List games (the lobby): most recently active first, a page at a time",
         description='When there are more games, the `X-Next-Cursor` header (and `Link: <...>; rel="next"`) '
         "gives the cursor of the next page.",
+        **documented(list[LobbyEntry], 400),
     )
     def list_games(
         request: Request,
         response: Response,
         game: Annotated[str | None, Query(max_length=64, description="only games of this game id")] = None,
-        status: Literal["running", "ended"] | None = None,
+        status: Literal["waiting", "running", "ended"] | None = None,
         players: Annotated[int | None, Query(ge=1, le=64, description="only games with this many seats")] = None,
         limit: Annotated[int, Query(ge=1, le=LOBBY_MAX_LIMIT, description="games per page")] = LOBBY_LIMIT,
         cursor: Annotated[str | None, Query(max_length=512, description="the next page's cursor")] = None,
@@ -189,7 +217,7 @@ def create_app(
             response.headers["Link"] = f'<{request.url.include_query_params(cursor=next_cursor)}>; rel="next"'
         return page
 
-    @app.get("/games/{game_id}", summary="The game as the bearer may see it")
+    @app.get("/games/{game_id}", summary="The game as the bearer may see it", **documented(BoardView, *READ_ERRORS))
     async def get_game(game_id: str, credentials: Token, min_version: MinVersion = None) -> dict[str, Any]:
         await reads.caught_up(BOARDS, game_id, min_version)
         token = token_of(credentials)
@@ -202,12 +230,25 @@ def create_app(
 
         return await run_in_threadpool(read)
 
-    @app.get("/games/{game_id}/scoreboard", summary="Live scores, placings and winners")
+    @app.get(
+        "/games/{game_id}/scoreboard",
+        summary="Live scores, placings and winners",
+        **documented(Scoreboard, 400, 404, 409, 503),
+    )
     async def get_scoreboard(game_id: str, min_version: MinVersion = None) -> dict[str, Any]:
         await reads.caught_up(BOARDS, game_id, min_version)
         return await run_in_threadpool(reads.scoreboard, game_id, min_version)
 
-    @app.get("/games/{game_id}/stream", summary="Live updates (server-sent events) as the bearer may see them")
+    @app.get(
+        "/games/{game_id}/stream",
+        summary="Live updates (server-sent events) as the bearer may see them",
+        **documented(
+            None,
+            *READ_ERRORS,
+            media_type="text/event-stream",
+            description="Server-sent events: `record` (a Record), `view` (a BoardView), `end` ({version})",
+        ),
+    )
     async def stream(
         game_id: str,
         request: Request,
@@ -281,63 +322,95 @@ def create_app(
             # id of the last event it has, which an EventSource sends by itself as Last-Event-ID.
             yield f": server stopping; resume with Last-Event-ID: {sent} or after={sent}\n\n"
 
-    @app.post("/games/{game_id}/commands", response_model=CommandOut, summary="Send a command for the bearer's seat")
-    def send_command(
-        game_id: str,
-        credentials: Token,
-        body: Annotated[dict[str, Any], Body(examples=[{"type": "pass_turn", "expected_version": 12}])],
-    ) -> CommandOut:
+    def execute(game_id: str, credentials: HTTPAuthorizationCredentials | None, body: Any, game: str | None) -> Any:
+        if credentials is None:
+            raise Unauthorized("sending a command needs the seat's bearer token (Authorization: Bearer TOKEN)")
+        if not isinstance(body, dict):
+            raise Invalid("a command must be a JSON object")
         payload = dict(body)
-        expected_version = payload.pop("expected_version", None)
-        command_id = payload.pop("command_id", None)
-        contribution = payload.pop("contribution", None)  # README: Contributed chance
-        if expected_version is not None and (type(expected_version) is not int):
-            raise Invalid("expected_version must be an integer")
-        if command_id is not None and (not isinstance(command_id, str) or not 1 <= len(command_id) <= 200):
-            raise Invalid("command_id must be a string of 1 to 200 characters")
+        controls = contract.command_controls(payload)
         bounds.check_command(payload)
         seat, result = service.execute(
-            game_id, token_of(credentials), payload, expected_version, command_id, contribution
+            game_id,
+            token_of(credentials),
+            payload,
+            controls.expected_version,
+            controls.command_id,
+            controls.contribution,
+            game=game,
         )
         over = result.records[-1].type == "GameEnded"
-        return CommandOut(
-            version=result.version,
-            duplicate=result.duplicate,
-            events=[for_viewer(r, seat, reveal_all=over) for r in result.records],
-        )
+        return {
+            "version": result.version,
+            "duplicate": result.duplicate,
+            "events": [for_viewer(r, seat, reveal_all=over) for r in result.records],
+        }
 
-    @app.get("/games/{game_id}/events", summary="The log as the bearer may see it")
+    def command_route(game: str | None) -> Callable[..., Any]:
+        def send(game_id: str, credentials: Token, body: Annotated[Any, Body()]) -> Any:
+            return execute(game_id, credentials, body, game)
+
+        return send
+
+    for game_id_ in GAMES.ids():
+        app.post(
+            f"/games/{{game_id}}/commands/{game_id_}",
+            summary=f"Send a {GAMES.get(game_id_).title} command for the bearer's seat",
+            operation_id=f"send_{game_id_}_command",
+            openapi_extra=contract.command_body_doc(game_id_),
+            **documented(contract.CommandResult, 400, 401, 404, 409, 413, 422),
+        )(command_route(game_id_))
+
+    # Any game's commands at one address (the typed routes above are the documented contract).
+    app.post("/games/{game_id}/commands", include_in_schema=False)(command_route(None))
+
+    @app.get(
+        "/games/{game_id}/events", summary="The log as the bearer may see it", **documented(list[Record], 400, 401, 404)
+    )
     def get_events(
         game_id: str, credentials: Token, after: Annotated[int, Query(ge=0, le=MAX_VERSION)] = 0
     ) -> list[dict[str, Any]]:
         viewer, over = viewer_of(game_id, credentials)
         return [for_viewer(r, viewer, reveal_all=over) for r in service.records(game_id, after=after)]
 
-    @app.get("/games/{game_id}/versions/{version}", summary="The game at a past version (time travel)")
+    @app.get(
+        "/games/{game_id}/versions/{version}",
+        summary="The game at a past version (time travel)",
+        **documented(BoardView, *READ_ERRORS),
+    )
     def get_version(
         game_id: str, version: Annotated[int, Path(ge=1, le=MAX_VERSION)], credentials: Token
     ) -> dict[str, Any]:
         viewer = reads.viewer(game_id, token_of(credentials))
         return reads.at_version(game_id, version, viewer)
 
-    @app.get("/games/{game_id}/legal-moves", summary="The bearer's legal commands now")
+    @app.get(
+        "/games/{game_id}/legal-moves",
+        summary="The bearer's legal commands now",
+        **documented(contract.legal_moves_union(), 400, 401, 404),
+    )
     def legal_moves(game_id: str, credentials: Token) -> dict[str, Any]:
         with service.reading(game_id) as aggregate:
             seat = service.seat_for_token(aggregate, token_of(credentials))
             match = aggregate.match
             if seat is None:
-                return {"version": match.version, "seat": seat, "moves": [], "complete": True}
+                return {"game": match.game.id, "version": match.version, "seat": seat, "moves": [], "complete": True}
             # A sample (where the space is huge) drawn from a stream that is no secret of the game.
             rng = Chance(f"legal-moves:{game_id}:{match.version}".encode())
             moves = engine.legal_moves(match.game, match.state, seat, rng)
             return {
+                "game": match.game.id,
                 "version": match.version,
                 "seat": seat,
                 "moves": [{"type": m.type, **m.to_dict()} for m in moves],
                 "complete": moves.complete,
             }
 
-    @app.get("/games/{game_id}/verify", summary="Check the hash chain (and, after the end, the seed)")
+    @app.get(
+        "/games/{game_id}/verify",
+        summary="Check the hash chain (and, after the end, the seed)",
+        **documented(Verification, 400, 404),
+    )
     def verify(game_id: str) -> dict[str, Any]:
         with service.reading(game_id) as aggregate:
             over = aggregate.match.is_over
@@ -345,7 +418,13 @@ def create_app(
         report = verify_records(records, GAMES.get)
         return report.to_dict()
 
-    @app.get("/games/{game_id}/export", response_class=PlainTextResponse, summary="The game record as JSON lines")
+    @app.get(
+        "/games/{game_id}/export",
+        summary="The game record as JSON lines",
+        **documented(
+            None, 400, 401, 404, media_type="application/x-ndjson", description="One Record per line (JSON lines)"
+        ),
+    )
     def export(game_id: str, credentials: Token) -> PlainTextResponse:
         viewer, over = viewer_of(game_id, credentials)
         lines = [canonical(for_viewer(r, viewer, reveal_all=over)) for r in service.records(game_id)]
@@ -353,13 +432,12 @@ def create_app(
 
     @app.post(
         "/games/{game_id}/fork",
-        status_code=201,
-        response_model=CreatedGameOut,
         summary="Fork an ended game",
         dependencies=[Depends(take_creation_slot)],
+        **documented(CreatedGame, 400, 404, 409, 413, 429, status=201),
     )
-    def fork(game_id: str, body: Fork) -> CreatedGameOut:
+    def fork(game_id: str, body: Fork) -> CreatedGame:
         created = service.fork(game_id, body.version)
-        return CreatedGameOut.of(created)
+        return created_game(created)
 
     return app

@@ -116,10 +116,10 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
 @json_option
 def new(game: str, players: int, option_pairs: tuple[str, ...], seed: str | None, as_json: bool) -> None:
     """Create a game in the configured store and print its id and seat tokens."""
-    from api.app import CreatedGameOut
+    from api.app import created_game
 
     service = build_service()
-    created = CreatedGameOut.of(
+    created = created_game(
         service.create_game(game, players, parse_options(option_pairs), seed.encode() if seed else None)
     )
     if as_json:  # exactly what POST /games answers

@@ -6,9 +6,12 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match, Route
 
+from api.contract import validation_message
 from domain.kernel import errors as kernel_errors
 from domain.kernel.errors import RuleViolation
+from domain.kernel.match import NAME_TAKEN, SEAT_TAKEN_ALREADY, SEATS_FULL
 from domain.kernel.registry import UNKNOWN_GAME
 from infra import service
 from infra.readside import ReadModelBehind, VersionNotReached
@@ -23,6 +26,9 @@ RULE_STATUS = {
     UNKNOWN_GAME: 422,
     kernel_errors.BAD_PLAYER_COUNT: 422,
     kernel_errors.BAD_OPTIONS: 422,
+    SEATS_FULL: 409,
+    SEAT_TAKEN_ALREADY: 409,
+    NAME_TAKEN: 409,
     kernel_errors.ALREADY_CONTRIBUTED: 409,
 }
 SERVICE_STATUS: dict[type[service.ServiceError], int] = {
@@ -32,11 +38,28 @@ SERVICE_STATUS: dict[type[service.ServiceError], int] = {
     service.Unauthorized: 401,
     service.Forbidden: 403,
     service.Invalid: 400,
+    service.WrongGame: 409,
+    service.UnknownVersion: 404,
+    service.UnfitForGame: 422,
+    service.NotStarted: 409,
     ReadModelBehind: 503,
     VersionNotReached: 409,
     TooManyWaiters: 503,
     TournamentNotFound: 404,
 }
+
+
+# Starlette's own refusals (no route, a method the route does not take), in the envelope too.
+HTTP_ERROR_CODES = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route takes at this path (Starlette's 405 names one route's only)."""
+    methods: set[str] = set()
+    for route in request.app.routes:
+        if isinstance(route, Route) and route.methods and route.matches(request.scope)[0] != Match.NONE:
+            methods |= route.methods
+    return sorted(methods)
 
 
 def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -54,12 +77,17 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'] if p != 'body') or 'body'}: {e['msg']}" for e in exc.errors()
-        )
-        return error_response(400, kernel_errors.BAD_INPUT, problems or "the request is malformed")
+        return error_response(400, kernel_errors.BAD_INPUT, validation_message(exc))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}.get(exc.status_code, "HTTP_ERROR")
-        return error_response(exc.status_code, code, str(exc.detail))
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = HTTP_ERROR_CODES.get(exc.status_code)
+        if code is None:
+            response = error_response(exc.status_code, "HTTP_ERROR", str(exc.detail))
+        else:
+            response = error_response(exc.status_code, code, str(exc.detail))
+        if exc.headers:
+            response.headers.update(exc.headers)
+        if exc.status_code == 405:
+            response.headers["Allow"] = ", ".join(allowed_methods(request))
+        return response

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Body, Depends
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
+from api.contract import documented
 from domain.kernel.chance import Chance
 from domain.kernel.log import GAME_ENDED, for_viewer
 from domain.tournament.rules import standings_view
@@ -92,7 +93,11 @@ def tournament_view(tournaments: TournamentService, tournament_id: str) -> dict[
 
 
 def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRouter:
-    router = APIRouter(prefix="/tournaments", tags=["tournaments"])
+    # Every tournament route may refuse as the tournament service does (the Error schema).
+    refusals = documented(None, 400, 401, 403, 404, 409, 413, 422)["responses"]
+    router = APIRouter(
+        prefix="/tournaments", tags=["tournaments"], responses={k: v for k, v in refusals.items() if k != 200}
+    )
     games = tournaments.games
 
     @router.post("", status_code=201, response_model=CreatedTournamentOut, summary="Create a tournament")

@@ -32,13 +32,25 @@ class GameAggregate(Aggregate):
         players: int
         options: dict[str, Any]
         seed: str
-        token_hashes: list[str]
+        token_hashes: list[str | None]  # None: an open seat
         record: dict[str, Any]
 
     class Recorded(Aggregate.Event):
         record: dict[str, Any]
 
         def apply(self, aggregate: GameAggregate) -> None:
+            if not aggregate._applying_live:
+                aggregate.match.apply_record(Record.from_dict(self.record))
+
+    class SeatJoined(Aggregate.Event):
+        """A seat taken by name: its log record, and every seat's token hash so far (the read
+        side takes the list as it is, like the creation's)."""
+
+        record: dict[str, Any]
+        token_hashes: list[str | None]
+
+        def apply(self, aggregate: GameAggregate) -> None:
+            aggregate.token_hashes = list(self.token_hashes)
             if not aggregate._applying_live:
                 aggregate.match.apply_record(Record.from_dict(self.record))
 
@@ -50,7 +62,7 @@ class GameAggregate(Aggregate):
         players: int,
         options: dict[str, Any],
         seed: str,
-        token_hashes: list[str],
+        token_hashes: list[str | None],
         record: dict[str, Any],
     ) -> None:
         self.token_hashes = token_hashes
@@ -59,7 +71,7 @@ class GameAggregate(Aggregate):
         self.match.apply_record(Record.from_dict(record))
 
     @classmethod
-    def start(cls, game_id: UUID, match: Match, token_hashes: list[str], records: list[Record]) -> GameAggregate:
+    def start(cls, game_id: UUID, match: Match, token_hashes: list[str | None], records: list[Record]) -> GameAggregate:
         """A new game from the creation records of ``match`` (``GameCreated`` and the setup)."""
         aggregate = cls._create(
             cls.Started,
@@ -80,6 +92,19 @@ class GameAggregate(Aggregate):
             return self.token_hashes.index(token_hash)
         except ValueError:
             return None
+
+    def join(self, name: str, seat: Seat | None, token_hash: str) -> tuple[Seat, list[Record]]:
+        """Take an open seat; raises ``RuleViolation`` (nothing changed) when refused."""
+        seat, records = self.match.take_seat(name, seat)
+        hashes = [token_hash if s == seat else h for s, h in enumerate(self.token_hashes)]
+        self._applying_live = True
+        try:
+            self.trigger_event(self.SeatJoined, record=records[0].to_dict(), token_hashes=hashes)
+            for record in records[1:]:
+                self.trigger_event(self.Recorded, record=record.to_dict())
+        finally:
+            del self._applying_live
+        return seat, records
 
     def execute(
         self,
@@ -131,6 +156,8 @@ class MatchTranscoding(Transcoding):
             "last_hash": obj.last_hash,
             "seat_command_positions": obj.command_positions,
             "forked_from": obj.forked_from,
+            "waiting": obj.waiting,
+            "names": {str(seat): name for seat, name in obj.names.items()},
         }
 
     def decode(self, data: dict[str, Any]) -> Match:
@@ -142,5 +169,7 @@ class MatchTranscoding(Transcoding):
         # Snapshots from before command ids were scoped per seat hold none: their ids stay unknown.
         match.command_positions = data.get("seat_command_positions", {})
         match.forked_from = data["forked_from"]
+        match.waiting = data.get("waiting", False)
+        match.names = {int(seat): name for seat, name in data.get("names", {}).items()}
         match.seed_commitment = match.chance.commitment
         return match

@@ -30,7 +30,7 @@ from domain.kernel.match import Match
 from domain.kernel.seats import Viewer
 from infra.projector import HEADS, Projector
 from infra.readmodels import MemoryStore, ReadModelStore, SqliteStore, readmodels_path
-from infra.service import GameService, Invalid, ServiceError, Unauthorized, token_hash
+from infra.service import GameService, Invalid, ServiceError, Unauthorized, UnknownVersion, token_hash
 from infra.settings import Settings, sqlite_path
 from infra.waiting import Subscription, Waiters
 from projections.board import SEATS, BoardProjection, board_view
@@ -344,7 +344,7 @@ class ReadSide:
         if head == 0 or version > head:
             aggregate = self.service.load(game_id, version) if version >= 1 else None
             if aggregate is None:
-                raise Invalid(f"game {game_id} has no version {version}")
+                raise UnknownVersion(f"game {game_id} has no version {version}")
             return board_view(game_id, aggregate.match, viewer)
         start = nearest_frame(version)
         text = self.store.get(BOARDS, FRAMES, frame_key(game_id, start))

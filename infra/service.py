@@ -12,7 +12,7 @@ import threading
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -21,7 +21,7 @@ from eventsourcing.persistence import JSONTranscoder, RecordConflictError, Recor
 
 from domain.catalog import GAMES
 from domain.kernel.chance import SALT_BYTES, parse_contribution, salted_seed
-from domain.kernel.errors import RuleViolation
+from domain.kernel.errors import BAD_INPUT, RuleViolation
 from domain.kernel.log import COMMAND_ACCEPTED, Record
 from domain.kernel.match import Match
 from domain.kernel.messages import parse_command
@@ -63,11 +63,47 @@ class Invalid(ServiceError):
     code = "BAD_INPUT"
 
 
+class UnknownVersion(ServiceError):
+    """A version the game does not have (yet)."""
+
+    code = "UNKNOWN_VERSION"
+
+
+class UnfitForGame(ServiceError):
+    """A well-formed command whose fields name what this game does not have (a space off the
+    board, an unknown tile): the game's rules refused it as bad input."""
+
+    code = "BAD_INPUT"
+
+
+class WrongGame(ServiceError):
+    """A command sent to another game's command route."""
+
+    code = "WRONG_GAME"
+
+
+class NotStarted(ServiceError):
+    """A command to a game whose seats are still open."""
+
+    code = "GAME_NOT_STARTED"
+
+
 @dataclass(frozen=True)
 class CreatedGame:
     game_id: str
     version: int
-    tokens: list[str]
+    tokens: list[str]  # empty when the seats are open to join
+    open_seats: list[Seat] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class JoinedSeat:
+    game_id: str
+    seat: Seat
+    name: str
+    token: str
+    version: int
+    started: bool
 
 
 @dataclass(frozen=True)
@@ -149,22 +185,52 @@ class GameService(Application[UUID]):
         options: dict[str, Any] | None = None,
         seed: bytes | None = None,
         salt: bytes | None = None,
+        open_seats: bool = False,
     ) -> CreatedGame:
         """A new game. Its seed is fresh secret salt, then ``seed`` if given (README: Seeds). Only an
         in-process simulation, whose records must come out the same on every run and hold no
-        secret worth keeping, passes its own ``salt``; no route of the API can."""
+        secret worth keeping, passes its own ``salt``; no route of the API can. Every seat's token
+        goes to the creator, or with ``open_seats`` to nobody yet: players ``join`` by name, and
+        the game starts when the last seat is taken."""
         definition = GAMES.get(game)
         if options is not None and not isinstance(options, dict):
             raise Invalid("options must be a JSON object")
         game_seed = new_seed(seed) if salt is None else salted_seed(salt, seed)
-        match, records = Match.create(definition, players, options, game_seed)
+        match, records = Match.create(definition, players, options, game_seed, open_seats)
         return self._start(match, records)
 
     def _start(self, match: Match, records: list[Record]) -> CreatedGame:
-        tokens = [secrets.token_urlsafe(24) for _ in range(match.players)]
-        aggregate = GameAggregate.start(uuid4(), match, [token_hash(t) for t in tokens], records)
+        tokens = [] if match.waiting else [secrets.token_urlsafe(24) for _ in range(match.players)]
+        hashes: list[str | None] = [token_hash(t) for t in tokens] if tokens else [None] * match.players
+        aggregate = GameAggregate.start(uuid4(), match, hashes, records)
         self.save(aggregate)
-        return CreatedGame(game_id=str(aggregate.id), version=aggregate.version, tokens=tokens)
+        return CreatedGame(
+            game_id=str(aggregate.id), version=aggregate.version, tokens=tokens, open_seats=match.open_seats
+        )
+
+    def join(self, game_id: str, name: str, seat: Seat | None = None) -> JoinedSeat:
+        """Take an open seat by name; the token is made here and only its hash is kept."""
+        uuid = parse_game_id(game_id)
+        with self._lock(uuid):
+            aggregate = self.load(game_id)
+            token = secrets.token_urlsafe(24)
+            try:
+                seat, records = aggregate.join(name, seat, token_hash(token))
+                self.save(aggregate)
+            except RecordConflictError:
+                self._evict(uuid)
+                raise Conflict("another player joined at the same moment; try again") from None
+            except BaseException:
+                self._evict(uuid)
+                raise
+            return JoinedSeat(
+                game_id=game_id,
+                seat=seat,
+                name=records[0].data["name"],
+                token=token,
+                version=aggregate.version,
+                started=not aggregate.match.waiting,
+            )
 
     def fork(self, game_id: str, version: int) -> CreatedGame:
         """A new game continuing from ``version`` of an ended game, with a fresh seed and new seats.
@@ -200,7 +266,7 @@ class GameService(Application[UUID]):
         except AggregateNotFoundError:
             raise GameNotFound(f"there is no game {game_id!r}") from None
         if version is not None and aggregate.version != version:
-            raise Invalid(f"game {game_id} has no version {version}; its version is {aggregate.version}")
+            raise UnknownVersion(f"game {game_id} has no version {version}; its version is {aggregate.version}")
         return aggregate
 
     @contextmanager
@@ -234,19 +300,29 @@ class GameService(Application[UUID]):
         command_id: str | None = None,
         contribution: str | None = None,
         at: int | None = None,
+        game: str | None = None,
     ) -> tuple[Seat, CommandResult]:
-        """Execute a command for the token's seat. Command ids are the seat's own: the same id
-        from another seat is another id, so no seat can learn which ids another seat used. ``at``
-        (ms) stamps the record with the server's time (clocked tournament games)."""
+        """Execute a command for the token's seat; ``game``: refuse unless the game is that game.
+        Command ids are the seat's own: the same id from another seat is another id, so no seat
+        can learn which ids another seat used. ``at`` (ms) stamps the record with the server's
+        time (clocked tournament games)."""
         uuid = parse_game_id(game_id)
         if contribution is not None:
             contribution = parse_contribution(contribution)
         with self._lock(uuid):
             aggregate = self.load(game_id)
+            if game is not None and aggregate.match.game.id != game:
+                actual = aggregate.match.game.id
+                raise WrongGame(
+                    f"game {game_id} is a {actual} game: send its commands to /games/{game_id}/commands/{actual}"
+                )
             if token is None:
                 raise Unauthorized("sending a command needs the seat's bearer token")
             seat = self.seat_for_token(aggregate, token)
             assert seat is not None
+            if aggregate.match.waiting:
+                open_list = ", ".join(map(str, aggregate.match.open_seats))
+                raise NotStarted(f"the game starts when every seat is taken; still open: seat {open_list}")
             if command_id is not None and aggregate.match.command_position(seat, command_id) is not None:
                 return seat, self._first_result(game_id, aggregate, seat, payload, command_id, contribution)
             if expected_version is not None and expected_version != aggregate.version:
@@ -257,8 +333,10 @@ class GameService(Application[UUID]):
             try:
                 records = aggregate.execute(seat, command, command_id, contribution, at)
                 self.save(aggregate)
-            except RuleViolation:
+            except RuleViolation as refusal:
                 self._evict(uuid)
+                if refusal.code == BAD_INPUT:  # past the parser: the shape was right, the content is not
+                    raise UnfitForGame(refusal.message) from None
                 raise
             except RecordConflictError:
                 self._evict(uuid)

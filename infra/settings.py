@@ -29,6 +29,14 @@ class Settings(BaseSettings):
     max_waiters: int = 1000
     # Decoded matches kept for reads (rendered views: four times as many), least recently used.
     read_cache_size: int = 256
+    # Browser origins allowed to call the API (CORS), comma separated, e.g.
+    # "https://play.example.org,http://localhost:5173"; unset: none (CORS off).
+    cors_origins: str = ""
+
+    @property
+    def cors_origin_list(self) -> list[str]:
+        return [origin.strip() for origin in self.cors_origins.split(",") if origin.strip()]
+
     # What one request may ask (api/limits.py). A body above max_body_bytes is refused unread (413).
     max_body_bytes: int = 65_536
     max_seed_chars: int = 256

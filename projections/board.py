@@ -13,6 +13,9 @@ from projections.frames import FRAMES, frame_key, has_frame
 
 
 def status_of(match: Match) -> str:
+    """waiting (seats open to join), running or ended."""
+    if match.waiting:
+        return "waiting"
     return "ended" if match.is_over else "running"
 
 
@@ -36,6 +39,8 @@ def board_view(game_id: str, match: Match, viewer: Viewer) -> dict[str, Any]:
             "final": scoreboard.final,
         },
         "state": game.view(match.state, viewer),
+        "open_seats": match.open_seats,
+        "names": {str(seat): name for seat, name in sorted(match.names.items())},
     }
     if match.is_over:
         # After the end everything is public: every seat's own view, hidden parts included.

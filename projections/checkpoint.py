@@ -31,6 +31,8 @@ def encode_match(match: Match) -> dict[str, Any]:
         "version": match.version,
         "last_hash": match.last_hash,
         "forked_from": match.forked_from,
+        "waiting": match.waiting,
+        "names": {str(seat): name for seat, name in match.names.items()},
         "state": base64.b64encode(pickle.dumps(match.state, protocol=pickle.HIGHEST_PROTOCOL)).decode(),
     }
 
@@ -41,6 +43,8 @@ def decode_match(data: dict[str, Any]) -> Match:
     match.version = data["version"]
     match.last_hash = data["last_hash"]
     match.forked_from = data["forked_from"]
+    match.waiting = data.get("waiting", False)
+    match.names = {int(seat): name for seat, name in data.get("names", {}).items()}
     return match
 
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain.kernel.log import GAME_CREATED, GAME_ENDED, Record
+from domain.kernel.match import SEAT_TAKEN
 from projections.base import Documents, ProjectedRecord
 
 
@@ -17,11 +18,20 @@ def lobby_entry(entry: dict[str, Any] | None, game_id: str, record: Record, time
             "game": record.data["game"],
             "players": record.data["players"],
             "options": record.data["options"],
-            "status": "running",
             "created_at": timestamp,
             "forked_from": record.data.get("forked_from"),
+            "status": "waiting" if record.data.get("open_seats") else "running",
+            "open_seats": list(range(record.data["players"])) if record.data.get("open_seats") else [],
+            "names": {},
         }
     assert entry is not None, f"{game_id}: a record before GameCreated"
+    if record.type == SEAT_TAKEN:
+        seat = record.data["seat"]
+        open_seats = [s for s in entry.get("open_seats", []) if s != seat]
+        names = {**entry.get("names", {}), str(seat): record.data["name"]}
+        entry = {**entry, "open_seats": open_seats, "names": names}
+        if not open_seats:
+            entry["status"] = "running"
     entry = {**entry, "version": record.position, "last_activity": timestamp}
     if record.type == GAME_ENDED:
         entry["status"] = "ended"

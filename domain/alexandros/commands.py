@@ -13,13 +13,20 @@ class MoveAlexander(Command):
     """R25-R33: move Alexander with a display card (optionally as a joker) or a hand card."""
 
     type = "move_alexander"
-    source: Literal["display", "hand"]
-    target: list[int]
-    corner: list[int]
-    path: list[list[int]]
-    slot: int | None = None
-    card: str | None = None
-    joker_symbol: str | None = None
+    source: Literal["display", "hand"] = field(metadata={"description": "move with a display card or a hand card"})
+    target: list[int] = field(metadata={"description": "the space [r, c] Alexander moves to"})
+    corner: list[int] = field(metadata={"description": "the point [i, x] of the target where he stops"})
+    path: list[list[int]] = field(
+        metadata={"description": "the points from Alexander's point to the corner along sides: a shortest route"}
+    )
+    slot: int | None = field(
+        default=None, metadata={"description": "0 or 1: the display slot (display only)", "minimum": 0, "maximum": 1}
+    )
+    card: str | None = field(default=None, metadata={"description": "the hand card's symbol (hand only)"})
+    joker_symbol: str | None = field(
+        default=None,
+        metadata={"description": "play the display card as this symbol (only when its own has no free space)"},
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,8 +34,10 @@ class TakeCard(Command):
     """R45-R47: take a display card or the top card of the supply."""
 
     type = "take_card"
-    source: Literal["display", "supply"]
-    slot: int | None = None
+    source: Literal["display", "supply"] = field(metadata={"description": "a display card or the supply's top card"})
+    slot: int | None = field(
+        default=None, metadata={"description": "0 or 1: the display slot (display only)", "minimum": 0, "maximum": 1}
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,8 +45,13 @@ class OccupyProvince(Command):
     """R48-R56: occupy the province holding ``governors``, or take it over (with ``compensation``)."""
 
     type = "occupy_province"
-    governors: list[list[int]]
-    compensation: list[str] = field(default_factory=list)
+    governors: list[list[int]] = field(
+        metadata={"description": "the symbol spaces [r, c] of one province to place governors on (at least one)"}
+    )
+    compensation: list[str] = field(
+        default_factory=list,
+        metadata={"description": "take-over only: half the paid cards (rounded up) for the evicted player"},
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +59,7 @@ class LevyTaxes(Command):
     """R57-R60: pay ``card`` (matching one of the sender's governors); every seat scores."""
 
     type = "levy_taxes"
-    card: str
+    card: str = field(metadata={"description": "the symbol of the hand card paid"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +67,7 @@ class RetireGovernor(Command):
     """R61: take one of the sender's governors back into his supply."""
 
     type = "retire_governor"
-    space: list[int]
+    space: list[int] = field(metadata={"description": "the space [r, c] of one of the sender's governors"})
 
 
 @dataclass(frozen=True, slots=True)

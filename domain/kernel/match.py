@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.kernel import engine
 from domain.kernel.chance import Chance, parse_contribution
-from domain.kernel.errors import ALREADY_CONTRIBUTED, RuleViolation
+from domain.kernel.errors import ALREADY_CONTRIBUTED, BAD_INPUT, RuleViolation
 from domain.kernel.game import GameDefinition
 from domain.kernel.log import (
     COMMAND_ACCEPTED,
@@ -22,6 +22,14 @@ from domain.kernel.log import (
 )
 from domain.kernel.messages import Command, Event
 from domain.kernel.seats import Seat
+
+# A seat taken by name in a game created with open seats (a platform record, public).
+SEAT_TAKEN = "SeatTaken"
+# Refusals of a join (the platform's, not a game rule's).
+SEATS_FULL = "SEATS_FULL"
+SEAT_TAKEN_ALREADY = "SEAT_TAKEN"
+NAME_TAKEN = "NAME_TAKEN"
+MAX_NAME_LENGTH = 40
 
 
 def command_key(seat: Seat, command_id: str) -> str:
@@ -47,6 +55,9 @@ class Match:
         self.last_hash = GENESIS
         self.command_positions: dict[str, int] = {}  # command_key(seat, id) -> its CommandAccepted position
         self.forked_from: dict[str, Any] | None = None
+        # Open seats: players join by name, and the game starts when the last seat is taken.
+        self.waiting = False  # created with open seats, some still open: no setup has happened yet
+        self.names: dict[Seat, str] = {}
 
     # -- creating ---------------------------------------------------------------------------------
 
@@ -57,13 +68,51 @@ class Match:
         players: int,
         options: dict[str, Any] | None,
         seed: bytes,
+        open_seats: bool = False,
     ) -> tuple[Match, list[Record]]:
+        """A new game. With ``open_seats`` it waits for every seat to be taken (``take_seat``)
+        before it starts; otherwise it starts at once."""
         engine.check_player_count(game, players)
         normalized = game.normalize_options(players, dict(options or {}))
         match = cls(game, players, normalized, Chance(seed))
-        match.state, events = engine.start(game, players, normalized, match.chance)
-        created = (GAME_CREATED, match.created_data(), None, None)
-        return match, match._seal_batch([created, *map(event_record_parts, events)], {})
+        match.waiting = open_seats
+        created: RecordParts = (GAME_CREATED, match.created_data(), None, None)
+        if open_seats:
+            return match, match._seal_batch([created], {})
+        return match, match._seal_batch([created, *match._start()], {})
+
+    def _start(self) -> list[RecordParts]:
+        """The one point where a game starts: the setup, and its first draws on chance."""
+        self.state, events = engine.start(self.game, self.players, self.options, self.chance)
+        self.waiting = False
+        return list(map(event_record_parts, events))
+
+    @property
+    def open_seats(self) -> list[Seat]:
+        return [seat for seat in range(self.players) if seat not in self.names] if self.waiting else []
+
+    def take_seat(self, name: str, seat: Seat | None = None) -> tuple[Seat, list[Record]]:
+        """Seat ``name`` (at ``seat``, or the first open one); the last seat taken starts the game.
+
+        Raises ``RuleViolation`` and changes nothing when the join is refused."""
+        if not self.waiting:
+            raise RuleViolation(SEATS_FULL, "this game has no open seats")
+        if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME_LENGTH:
+            raise RuleViolation(BAD_INPUT, f"name must be 1 to {MAX_NAME_LENGTH} characters")
+        name = name.strip()
+        if name.casefold() in {n.casefold() for n in self.names.values()}:
+            raise RuleViolation(NAME_TAKEN, f"{name!r} already sits at this game; choose another name")
+        if seat is None:
+            seat = self.open_seats[0]
+        elif seat not in self.open_seats:
+            open_list = ", ".join(map(str, self.open_seats))
+            raise RuleViolation(SEAT_TAKEN_ALREADY, f"seat {seat} is not open; the open seats are {open_list}")
+        counters_before = dict(self.chance.counters)
+        self.names[seat] = name
+        parts: list[RecordParts] = [(SEAT_TAKEN, {"seat": seat, "name": name}, None, None)]
+        if not self.open_seats:
+            parts += self._start()
+        return seat, self._seal_batch(parts, counters_before)
 
     @classmethod
     def fork(cls, origin: Match, history: list[Record], seed: bytes, origin_game_id: str) -> tuple[Match, list[Record]]:
@@ -87,6 +136,7 @@ class Match:
         """
         match = cls(origin.game, origin.players, origin.options, chance)
         match.seed_commitment = seed_commitment
+        match.names = dict(origin.names)
         match.forked_from = {
             "game_id": origin_game_id,
             "version": len(history),
@@ -108,6 +158,8 @@ class Match:
         }
         if self.forked_from is not None:
             data["forked_from"] = self.forked_from
+        if self.waiting:
+            data["open_seats"] = True
         return data
 
     @property
@@ -236,6 +288,11 @@ class Match:
         elif record.type == GAME_CREATED:
             self.forked_from = record.data.get("forked_from")
             self.seed_commitment = record.data["seed_commitment"]
+            self.waiting = bool(record.data.get("open_seats"))
+        elif record.type == SEAT_TAKEN:  # a fork's copies too: the fork keeps the names
+            self.names[record.data["seat"]] = record.data["name"]
+            if len(self.names) == self.players:
+                self.waiting = False
         else:
             event_type = self.game.event_types[record.type]
             self.state = self.game.evolve(self.state, event_type.from_dict(record.data))

@@ -30,7 +30,7 @@ from domain.kernel.log import (
     make_record,
     record_hash,
 )
-from domain.kernel.match import Match
+from domain.kernel.match import SEAT_TAKEN, Match
 from domain.kernel.messages import parse_command
 
 FindGame = Callable[[str], GameDefinition[Any]]
@@ -381,7 +381,9 @@ class _Checker:
                 )
             what = "forking the re-executed original"
         elif seed is not None:
-            match, expected = Match.create(game, created["data"]["players"], created["data"]["options"], seed)
+            match, expected = Match.create(
+                game, created["data"]["players"], created["data"]["options"], seed, _open_seats(created["data"])
+            )
             what = "creating the game with the revealed seed"
         else:
             match, expected = None, []
@@ -465,7 +467,7 @@ class _Checker:
         for raw in self.records[max(after, 1) :]:
             position = self.position = raw["position"]
             kind = raw["type"]
-            if kind != COMMAND_ACCEPTED and kind not in events:
+            if kind != COMMAND_ACCEPTED and kind != SEAT_TAKEN and kind not in events:
                 raise Problem(position, f"position {position}: {_short(kind)} is no event of {game.id}", "an event")
             if kind in events and raw["viewers"] is None:
                 try:
@@ -484,7 +486,7 @@ class _Checker:
     def _check_created(self, data: dict[str, Any], position: int, depth: int) -> GameDefinition[Any]:
         where = f"position {position}: GameCreated" + (" (of the original, in forked_from)" if depth else "")
         keys = set(data)
-        allowed = CREATED_KEYS | {"forked_from"}
+        allowed = CREATED_KEYS | {"forked_from", "open_seats"}
         if not keys >= CREATED_KEYS or not keys <= allowed:
             odd = sorted((keys - allowed) | (CREATED_KEYS - keys))
             raise Problem(
@@ -502,6 +504,8 @@ class _Checker:
             raise Problem(position, f"{where}: seed_commitment must be 64 hex digits", "sha256 of the seed")
         if not isinstance(data["options"], dict):
             raise Problem(position, f"{where}: options must be an object", "an object")
+        if data.get("open_seats", True) is not True:
+            raise Problem(position, f"{where}: open_seats is true when present", "true")
         try:
             probe, _ = Match.create(game, data["players"], data["options"], b"probe")
         except RuleViolation as refusal:
@@ -583,6 +587,8 @@ class _Checker:
         raw = self.records[position - 1]
         data = raw["data"]
         where = f"position {position}"
+        if raw["type"] == SEAT_TAKEN and match.waiting:
+            return self._join_batch(match, data, position)
         if raw["type"] != COMMAND_ACCEPTED:
             raise Problem(
                 position,
@@ -615,6 +621,17 @@ class _Checker:
                 "a command the game accepts here",
             ) from None
 
+    def _join_batch(self, match: Match, data: Any, position: int) -> list[Record]:
+        """Take the seat the join at ``position`` took (the last join also starts the game)."""
+        if not isinstance(data, dict) or set(data) != {"seat", "name"} or not _is_int(data["seat"]):
+            raise Problem(position, f"position {position}: SeatTaken holds exactly seat and name", "seat, name")
+        try:
+            return match.take_seat(data["name"], data["seat"])[1]
+        except RuleViolation as refusal:
+            raise Problem(
+                position, f"position {position}: the recorded join is refused on re-execution ({refusal})", ""
+            ) from None
+
     def _reexecute(self, match: Match, start: int, end: int) -> None:
         position = start
         while position <= end:
@@ -645,7 +662,7 @@ class _Checker:
             match, history = Match.fork(grand_match, grand_history, seed, grand["game_id"])
             own_from = grand["version"] + 1
         else:
-            match, history = Match.create(game, created["players"], created["options"], seed)
+            match, history = Match.create(game, created["players"], created["options"], seed, _open_seats(created))
             own_from = 2
         if history[0].data != created:
             raise Problem(1, "position 1: forked_from.created is not what the original's seed and history give", "")
@@ -674,6 +691,10 @@ class _Checker:
                 history[-1].hash,
             )
         return match, history
+
+
+def _open_seats(created: dict[str, Any]) -> bool:
+    return created.get("open_seats") is True
 
 
 def _is_hex(text: str) -> bool:

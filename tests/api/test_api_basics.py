@@ -125,7 +125,8 @@ def test_time_travel_and_fork(client: TestClient) -> None:
     game = created["game_id"]
     past = client.get(f"/games/{game}/versions/3").json()
     assert past["version"] == 3 and past["state"]["committed"] == [0]
-    assert client.get(f"/games/{game}/versions/999").status_code == 400
+    missing = client.get(f"/games/{game}/versions/999")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "UNKNOWN_VERSION"
     fork = client.post(f"/games/{game}/fork", json={"version": 6})
     assert fork.status_code == 201, fork.text
     forked = fork.json()
@@ -152,7 +153,7 @@ def test_legal_moves_are_only_for_the_bearers_seat(client: TestClient) -> None:
 
 def test_openapi_documents_the_routes(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
-    for path in ["/games", "/games/{game_id}/commands", "/games/{game_id}/verify", "/games/{game_id}/fork"]:
+    for path in ["/games", "/games/{game_id}/commands/peloponnes", "/games/{game_id}/verify", "/games/{game_id}/fork"]:
         assert path in paths
 
 

@@ -1,0 +1,38 @@
+"""Joining a game's open seats by name (a game created with ``open_seats``)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from pydantic import Field
+
+from api.contract import SeatJoined, StrictBody, documented
+from domain.kernel.match import MAX_NAME_LENGTH
+from infra.readside import ReadSide
+from infra.service import GameService
+
+
+class Join(StrictBody):
+    name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH, description="the name the lobby shows")
+    seat: int | None = Field(default=None, ge=0, le=99, description="a particular open seat; default: the first")
+
+
+def seat_router(service: GameService, reads: ReadSide) -> APIRouter:
+    router = APIRouter()
+
+    @router.post(
+        "/games/{game_id}/join",
+        summary="Take an open seat by name; the answer holds the seat's token (shown to the joiner only)",
+        **documented(SeatJoined, 400, 404, 409, 413, status=201),
+    )
+    def join(game_id: str, body: Join) -> SeatJoined:
+        joined = service.join(game_id, body.name, body.seat)
+        return SeatJoined(
+            game_id=joined.game_id,
+            seat=joined.seat,
+            name=joined.name,
+            token=joined.token,
+            version=joined.version,
+            started=joined.started,
+        )
+
+    return router
