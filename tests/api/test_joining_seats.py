@@ -13,7 +13,7 @@ from domain.catalog import GAMES
 from domain.kernel.verification import verify_records
 from infra.bootstrap import build_service
 from infra.settings import Settings
-from tests.support.http import auth, play_to_end
+from tests.support.http import auth, play_to_end, projected
 
 
 def open_game(client: TestClient, players: int = 3, game: str = "peloponnes") -> dict[str, Any]:
@@ -29,12 +29,15 @@ def join(client: TestClient, game_id: str, name: str, **more: Any) -> Any:
 def test_the_creator_gets_no_token_and_the_lobby_shows_the_open_seats(client: TestClient) -> None:
     created = open_game(client)
     assert created["seats"] == [] and created["open_seats"] == [0, 1, 2]
+    projected(client)  # the read models follow in the background
     (entry,) = client.get("/games", params={"status": "waiting"}).json()
     assert entry["game_id"] == created["game_id"] and entry["open_seats"] == [0, 1, 2]
     joined = join(client, created["game_id"], "Ann").json()
     assert joined["seat"] == 0 and joined["name"] == "Ann" and not joined["started"]
+    projected(client)  # the read models follow in the background
     (entry,) = client.get("/games").json()
     assert entry["status"] == "waiting" and entry["open_seats"] == [1, 2] and entry["names"] == {"0": "Ann"}
+    projected(client)  # the read models follow in the background
     view = client.get(f"/games/{created['game_id']}").json()
     assert view["status"] == "waiting" and view["open_seats"] == [1, 2] and view["awaited"] == {}
 
@@ -54,10 +57,12 @@ def test_the_game_starts_when_the_last_seat_is_taken(client: TestClient) -> None
     assert last["started"] and last["seat"] == 2
     records = client.get(f"/games/{game}/events").json()
     assert records[3]["type"] == "SeatTaken" and len(records) > 4  # the setup follows the last join
+    projected(client)  # the read models follow in the background
     view = client.get(f"/games/{game}").json()
     assert (
         view["status"] == "running" and view["open_seats"] == [] and view["names"] == {"0": "Ann", "1": "Bo", "2": "Cy"}
     )
+    projected(client)  # the read models follow in the background
     assert client.get("/games").json()[0]["status"] == "running"
 
 
@@ -67,7 +72,9 @@ def test_each_token_is_the_joiners_own(client: TestClient) -> None:
     first = join(client, game, "Ann").json()
     second = join(client, game, "Bo").json()
     assert first["token"] != second["token"]
+    projected(client)  # the read models follow in the background
     assert client.get(f"/games/{game}", headers=auth(first["token"])).json()["viewer"] == 0
+    projected(client)  # the read models follow in the background
     assert client.get(f"/games/{game}", headers=auth(second["token"])).json()["viewer"] == 1
     for text in [
         client.get("/games").text,
@@ -81,7 +88,8 @@ def test_a_joined_game_plays_to_the_end_and_verifies(client: TestClient) -> None
     created = open_game(client, players=2)
     game = created["game_id"]
     seats = [join(client, game, name).json() for name in ["Ann", "Bo"]]
-    play_to_end(client, {"game_id": game, "seats": [{"seat": s["seat"], "token": s["token"]} for s in seats]})
+    tokens = [{"seat": s["seat"], "token": s["token"]} for s in seats]
+    play_to_end(client, {"game_id": game, "version": seats[-1]["version"], "seats": tokens})
     report = client.get(f"/games/{game}/verify").json()
     assert report["chain_ok"] and report["seed_ok"], report["problems"]
     # The verifier re-executes the joins too: a join that is not what happened breaks it.
@@ -105,8 +113,12 @@ def test_a_waiting_game_survives_a_restart(tmp_path: Path) -> None:
         bo = second.join(created.game_id, "Bo")
         assert bo.started and bo.seat == 1
         client = TestClient(create_app(second))
+        projected(client)  # the read models follow in the background
         assert client.get(f"/games/{created.game_id}", headers=auth(ann.token)).json()["viewer"] == 0
-        play_to_end(client, {"game_id": created.game_id, "seats": [{"token": ann.token}, {"token": bo.token}]})
+        play_to_end(
+            client,
+            {"game_id": created.game_id, "version": bo.version, "seats": [{"token": ann.token}, {"token": bo.token}]},
+        )
     finally:
         second.close()
 
@@ -134,11 +146,13 @@ def test_a_fork_of_a_joined_game_keeps_the_names_and_verifies(client: TestClient
     created = open_game(client, players=2)
     game = created["game_id"]
     seats = [join(client, game, name).json() for name in ["Ann", "Bo"]]
-    play_to_end(client, {"game_id": game, "seats": [{"seat": s["seat"], "token": s["token"]} for s in seats]})
+    tokens = [{"seat": s["seat"], "token": s["token"]} for s in seats]
+    play_to_end(client, {"game_id": game, "version": seats[-1]["version"], "seats": tokens})
     starts = [r["position"] - 1 for r in client.get(f"/games/{game}/events").json() if r["type"] == "CommandAccepted"]
     fork = client.post(f"/games/{game}/fork", json={"version": starts[3]})
     assert fork.status_code == 201, fork.text
     forked = fork.json()
+    projected(client)  # the read models follow in the background
     assert client.get(f"/games/{forked['game_id']}").json()["names"] == {"0": "Ann", "1": "Bo"}
     play_to_end(client, forked)
     report = client.get(f"/games/{forked['game_id']}/verify").json()
