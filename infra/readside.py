@@ -277,7 +277,7 @@ class ReadSide:
         """The seat a bearer token belongs to (None: a spectator); 404 for no such game."""
         text = self.store.get(BOARDS, SEATS, game_id)
         if text is not None:
-            hashes: list[str] = json.loads(text)
+            hashes: list[str | None] = json.loads(text)
         else:
             with self.service.reading(game_id) as aggregate:
                 hashes = aggregate.token_hashes

@@ -94,8 +94,10 @@ def test_a_generated_client_plays_a_whole_game(generated: ModuleType, client: Te
     legal_moves_type = model(generated, f"{prefix}LegalMoves")
     send = operation(generated, f"send_{game}_command")
     rng = Chance(f"generated-client-{game}".encode())
+    version = created.version
     for _ in range(20_000):
-        view = operation(generated, "get_game").sync(created.game_id, client=spectator)
+        # read your own write: the read models follow the commands in the background
+        view = operation(generated, "get_game").sync(created.game_id, client=spectator, min_version=version)
         assert isinstance(view, model(generated, "BoardView")), view
         if view.status.value == "ended":
             break
@@ -108,6 +110,7 @@ def test_a_generated_client_plays_a_whole_game(generated: ModuleType, client: Te
         result = send.sync(created.game_id, client=seats[seat], body=move)
         assert isinstance(result, model(generated, "CommandResult")), result
         assert result.version > listed.version
+        version = result.version
     else:
         raise AssertionError("the game did not end")
     assert view.scoreboard.final
