@@ -1,0 +1,78 @@
+"""The fast listing (issue 12) returns exactly what the listing before it returned: the same
+commands in the same order, the same ``complete`` flag and the same draws, on every decision state
+of random games. Where the rules have not changed since the frozen benchmark baseline (the cards,
+targets and corners of a move; the fixed actions; the governor choices of an occupation), it also
+agrees with that baseline."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from domain.alexandros import GAME
+from domain.alexandros.commands import MoveAlexander, OccupyProvince
+from domain.alexandros.moves import legal_moves
+from domain.alexandros.state import MOVE, AlexandrosState
+from domain.kernel import Chance, Command
+from domain.kernel.bots import play_random_game
+from tests.benchmarks import alexandros_moves_baseline as baseline
+from tests.domain.alexandros import reference_moves as reference
+
+GAMES = [(players, f"equivalence-{players}-{g}".encode()) for players in (2, 3, 4) for g in range(4)]
+
+
+def decision_states(players: int, seed: bytes) -> Iterator[tuple[AlexandrosState, int]]:
+    """Every state of a random game with each seat (awaited or not: the others get nothing)."""
+    played = play_random_game(GAME, players, seed=seed, bot_seed=seed + b"-bot")
+    state = GAME.initial_state(players, {})
+    for event in played.events:
+        state = GAME.evolve(state, event)
+        if GAME.awaited(state):
+            for seat in range(players):
+                yield state, seat
+
+
+@pytest.mark.parametrize(("players", "seed"), GAMES)
+def test_the_listing_is_the_one_before_the_speed_up(players: int, seed: bytes) -> None:
+    new_rng, old_rng = Chance(seed), Chance(seed)  # one stream each for the whole game: draws must match
+    listings = 0
+    for state, seat in decision_states(players, seed):
+        new = legal_moves(state, seat, new_rng)
+        old = reference.legal_moves(state, seat, old_rng)
+        assert [type(m) for m in new] == [type(m) for m in old]
+        assert new == old, (state, seat)
+        assert new.complete is old.complete
+        assert new_rng.counters == old_rng.counters
+        listings += bool(old)
+    assert listings > 50
+
+
+def move_key(m: MoveAlexander) -> tuple[object, ...]:
+    return (m.source, m.slot, m.card, m.joker_symbol, tuple(m.target), tuple(m.corner))
+
+
+def agreed_part(moves: list[Command]) -> tuple[set[object], set[object]]:
+    """What the rules have kept since the baseline: moves without their routes, occupations
+    without their compensations, every other command whole."""
+    moves_part = {move_key(m) for m in moves if isinstance(m, MoveAlexander)}
+    others: set[object] = set()
+    for m in moves:
+        if isinstance(m, OccupyProvince):
+            others.add(("occupy", tuple(tuple(g) for g in m.governors)))
+        elif not isinstance(m, MoveAlexander):
+            others.add(repr(m))
+    return moves_part, others
+
+
+@pytest.mark.parametrize(("players", "seed"), GAMES[::3])
+def test_the_listing_agrees_with_the_frozen_baseline_where_the_rules_agree(players: int, seed: bytes) -> None:
+    for state, seat in decision_states(players, seed):
+        new = legal_moves(state, seat, Chance(b"new"))
+        old = baseline.legal_moves(state, seat, Chance(b"old"))
+        assert agreed_part(new) == agreed_part(old), (state, seat)
+        if state.step == MOVE:  # corners with all their routes listed: the same routes
+            old_paths = {(move_key(m), tuple(map(tuple, m.path))) for m in old}  # type: ignore[attr-defined]
+            for m in new:
+                if new.complete:
+                    assert (move_key(m), tuple(map(tuple, m.path))) in old_paths  # type: ignore[attr-defined]
