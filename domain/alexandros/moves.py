@@ -14,10 +14,11 @@ from operator import itemgetter
 from domain.alexandros.commands import (
     EndTurn,
     LevyTaxes,
-    MoveAlexander,
     OccupyProvince,
     RetireGovernor,
     TakeCard,
+    moves_with_card,
+    occupation,
 )
 from domain.alexandros.data import (
     DISPLAY_SLOTS,
@@ -141,14 +142,52 @@ def route_along(best: dict[int, tuple[int, int]], start: int, goal: int) -> list
     return route
 
 
+def sampled_routes(walls: list[int], start: int, goal: int, rng: Chance) -> list[list[int]]:
+    """The routes listed when there are too many to list: the fewest- and most-walls routes and
+    ``ROUTE_SAMPLES`` random draws, each once, in that order."""
+    picked = list(extreme_routes(walls, start, goal))
+    picked += [random_route(start, goal, rng) for _ in range(ROUTE_SAMPLES)]
+    return [list(route) for route in {tuple(route): None for route in picked}]
+
+
 def listed_routes(state: AlexandrosState, start: int, goal: int, rng: Chance) -> tuple[tuple[Route, ...], bool]:
     """The routes listed to ``goal`` and whether they are all of them."""
     if route_count(start, goal) <= ROUTES_LISTED_IN_FULL:
         return full_listing(start, goal), True
-    picked = list(extreme_routes(state.walls, start, goal))
-    picked += [random_route(start, goal, rng) for _ in range(ROUTE_SAMPLES)]
-    routes = {tuple(route): None for route in picked}
+    routes = sampled_routes(state.walls, start, goal, rng)
     return tuple(tuple(point_coord(p) for p in route) for route in routes), False
+
+
+Destination = tuple[list[int], list[int], list[list[int]]]  # a move's target, corner and path, as coordinates
+
+
+@cache
+def every_destination(start: int, target: int) -> tuple[Destination, ...] | None:
+    """Every (target, corner, route) of a move from ``start`` to ``target`` when every corner's
+    routes are listed in full, else None (walls and draws pick the routes); geometry only, so
+    cached. The coordinates are shared by every command that lists them (commands are immutable)."""
+    corners = SPACE_CORNERS[target]
+    if any(route_count(start, corner) > ROUTES_LISTED_IN_FULL for corner in corners):
+        return None
+    target_coord = space_coord(target)
+    return tuple(
+        (target_coord, point_coord(corner), list(route)) for corner in corners for route in full_listing(start, corner)
+    )
+
+
+def destinations_of(state: AlexandrosState, target: int, rng: Chance) -> tuple[list[Destination], bool]:
+    """Every (target, corner, listed route) of a move to ``target``, corner by corner, and whether
+    every route is listed."""
+    start = state.alexander
+    listing: list[Destination] = []
+    complete = True
+    target_coord = space_coord(target)
+    for corner in SPACE_CORNERS[target]:
+        routes, all_listed = listed_routes(state, start, corner, rng)
+        complete = complete and all_listed
+        corner_coord = point_coord(corner)
+        listing += [(target_coord, corner_coord, list(route)) for route in routes]
+    return listing, complete
 
 
 def move_options(
@@ -175,22 +214,19 @@ def alexander_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> LegalMov
     moves = LegalMoves()
     free = {sym: free_spaces(state, sym) for sym in SYMBOLS}  # asked by the cards and by the targets
     options = move_options(state, seat, free)
-    destinations: dict[str, list[tuple[list[int], list[int], Route]]] = {}  # (target, corner, route)
+    destinations: dict[str, list[Destination]] = {}
     for symbol in dict.fromkeys(option[4] for option in options):
         listing = destinations[symbol] = []
         for target in closest_to_alexander(state, free[symbol])[1]:
-            target_coord = space_coord(target)
-            for corner in SPACE_CORNERS[target]:
-                routes, complete = listed_routes(state, state.alexander, corner, rng)
+            fixed = every_destination(state.alexander, target)
+            if fixed is None:
+                sampled, complete = destinations_of(state, target, rng)
+                listing += sampled
                 moves.complete = moves.complete and complete
-                corner_coord = point_coord(corner)
-                listing += [(target_coord, corner_coord, route) for route in routes]
+            else:
+                listing += fixed
     for source, slot, card, joker, symbol in options:
-        # positional arguments in one list display per card: the listing's hot spot is building commands
-        moves += [
-            MoveAlexander(source, target, corner, list(route), slot, card, joker)  # type: ignore[arg-type]
-            for target, corner, route in destinations[symbol]
-        ]
+        moves += moves_with_card(source, slot, card, joker, destinations[symbol])
     return moves
 
 
@@ -226,13 +262,15 @@ class ProvinceSpaces:
     members: tuple[tuple[int, str], ...]  # (space, symbol)
     owners_of: Callable[[list[int]], tuple[int, ...]]  # the governors list -> the owners of these spaces
     symbol_counts: dict[str, int]
+    coords: dict[int, list[int]]  # each space's coordinates, shared by the listing's commands
 
 
 def province_spaces_of(members: list[tuple[int, str]]) -> ProvinceSpaces:
     spaces = [s for s, _ in members]
     getter = itemgetter(*spaces)
     owners_of = getter if len(spaces) > 1 else (lambda governors: (getter(governors),))
-    return ProvinceSpaces(tuple(members), owners_of, dict(Counter(sym for _, sym in members)))
+    coords = {s: space_coord(s) for s in spaces}
+    return ProvinceSpaces(tuple(members), owners_of, dict(Counter(sym for _, sym in members)), coords)
 
 
 @lru_cache(maxsize=4096)
@@ -278,36 +316,34 @@ def forced_governors(
     return None if any(short.values()) else chosen
 
 
+NO_CARDS: list[str] = []  # the compensation of an occupation without take-over, shared (commands are immutable)
+
+
 def province_occupations(
     province: ProvinceSpaces, chosen: list[int], most: int, eviction_cards: list[str]
 ) -> list[Command]:
     """One occupation per governor count: the forced spaces, then the remaining ones in id order;
     a take-over with every compensation (R56) of the cards it pays."""
     members = province.members
+    coords = province.coords
     rest = [s for s, _ in members if s not in chosen]
-    coords = {s: space_coord(s) for s in chosen + rest[: most - len(chosen)]}  # shared by the listing's commands
     moves: list[Command] = []
     for count in range(max(1, len(chosen)), most + 1):
         spaces = sorted(chosen + rest[: count - len(chosen)])
         governors = [coords[s] for s in spaces]
         if not eviction_cards:
-            moves.append(OccupyProvince(governors, []))
+            moves.append(occupation(governors, NO_CARDS))
             continue
         paid = eviction_cards + [sym for s, sym in members if s not in spaces]
         choices = compensation_choices(tuple(sorted(paid)), compensation_size(len(paid)))
-        moves += [OccupyProvince(governors, list(compensation)) for compensation in choices]
+        moves += [occupation(governors, list(compensation)) for compensation in choices]
     return moves
 
 
-def single_space_occupation(member: tuple[int, str], owner: int, hand: dict[str, int]) -> list[Command]:
-    """A province of one symbol space: its governor pays for it (R50: no card), or a take-over
-    pays the two eviction cards of its symbol (R53) and gives one of them back (R56)."""
-    space, symbol = member
-    if owner == NOBODY:
-        return [OccupyProvince([space_coord(space)], [])]
-    if hand[symbol] >= 2:
-        return [OccupyProvince([space_coord(space)], [symbol])]
-    return []
+# A province of one symbol space: its governor pays for it (R50: no card), or a take-over pays the
+# two eviction cards of its symbol (R53) and gives one of them back (R56); built once, shared.
+OCCUPY_ALONE = {s: OccupyProvince([space_coord(s)], NO_CARDS) for s in SYMBOL_SPACE_IDS}
+TAKE_OVER_ALONE = {s: OccupyProvince([space_coord(s)], [SPACE_SYMBOL[s]]) for s in SYMBOL_SPACE_IDS}  # type: ignore[list-item]
 
 
 def occupation_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
@@ -326,15 +362,21 @@ def occupation_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
     hand_size = sum(hand.values())
     governors_at = state.governors
     for province in provinces_of_symbol_spaces(AT_SYMBOL_SPACES(state.province)):
-        size = len(province.members)
+        members = province.members
+        size = len(members)
+        if size == 1:  # most provinces late in the game: no choice of spaces to make
+            space, symbol = members[0]
+            owner = governors_at[space]
+            if owner == NOBODY:
+                moves.append(OCCUPY_ALONE[space])
+            elif owner != seat and hand[symbol] >= 2:
+                moves.append(TAKE_OVER_ALONE[space])
+            continue
         most = supply if supply < size else size
         if size - most > hand_size:
             continue  # even the most governors leave more to pay than the hand holds
         owners = province.owners_of(governors_at)
         if seat in owners:
-            continue
-        if size == 1:  # most provinces late in the game: no choice of spaces to make
-            moves += single_space_occupation(province.members[0], owners[0], hand)
             continue
         eviction_cards: list[str] = []
         need = province.symbol_counts
