@@ -421,7 +421,9 @@ def legal_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> LegalMoves:
     if state.step == MOVE:  # a seat without a usable card or free space gets no option (R33, R34)
         return alexander_moves(state, seat, rng)
     if state.step == ACTIONS and seat in awaited(state):
+        moves = LegalMoves(action_moves(state, seat))
         occupations = occupation_moves(state, seat)
-        # one cheapest choice of governor spaces per count: other choices may be legal too
-        return LegalMoves(action_moves(state, seat) + occupations, complete=not occupations)
+        moves += occupations
+        moves.complete = not occupations  # one cheapest choice of governor spaces per count: others may be legal
+        return moves
     return LegalMoves()

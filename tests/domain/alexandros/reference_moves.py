@@ -23,18 +23,46 @@ from domain.alexandros.data import (
     DIST,
     IS_INTERIOR,
     POINT_NEIGHBOURS,
+    POINT_SPACES,
     SIDE_ID,
     SPACE_CORNERS,
+    SPACE_DIST,
+    SPACE_SIDES,
     SPACE_SYMBOL,
     SYMBOL_SPACE_IDS,
+    SYMBOL_SPACES,
     SYMBOLS,
     point_coord,
     space_coord,
 )
 from domain.alexandros.rules import awaited, compensation_size
-from domain.alexandros.rules.board import closest_to_alexander, free_spaces
 from domain.alexandros.state import ACTIONS, MOVE, NO_WALL, NOBODY, AlexandrosState
 from domain.kernel import Chance, Command, LegalMoves, Seat
+
+# -- domain/alexandros/rules/board.py as of the same commit (copied so that the reference stays frozen)
+
+SYMBOL_SPACES_WITH_SIDES: dict[str, tuple[tuple[int, int, int, int], ...]] = {
+    sym: tuple((s, *SPACE_SIDES[s]) for s in spaces) for sym, spaces in SYMBOL_SPACES.items()
+}
+
+
+def free_spaces(state: AlexandrosState, symbol: str) -> list[int]:
+    walls, governors = state.walls, state.governors
+    at_alexander = POINT_SPACES[state.alexander]
+    return [
+        s
+        for s, a, b, c in SYMBOL_SPACES_WITH_SIDES[symbol]
+        if not (walls[a] or walls[b] or walls[c]) and governors[s] == NOBODY and s not in at_alexander
+    ]
+
+
+def closest_to_alexander(state: AlexandrosState, spaces: list[int]) -> tuple[int, list[int]]:
+    if not spaces:
+        return -1, []
+    dist_row = SPACE_DIST[state.alexander]
+    best = min(dist_row[s] for s in spaces)
+    return best, [s for s in spaces if dist_row[s] == best]
+
 
 ROUTES_LISTED_IN_FULL = 20  # rules file 10.1: at most 20 routes when d <= 6, "small": all listed
 ROUTE_SAMPLES = 2  # beyond that, this many random draws besides the fewest- and most-walls routes
