@@ -34,7 +34,7 @@ from domain.alexandros.data import (
     space_coord,
 )
 from domain.alexandros.rules import awaited, compensation_size
-from domain.alexandros.rules.board import closest_to_alexander, free_spaces
+from domain.alexandros.rules.board import closest_free_spaces
 from domain.alexandros.state import ACTIONS, MOVE, NO_WALL, NOBODY, AlexandrosState
 from domain.kernel import Chance, Command, LegalMoves, Seat
 
@@ -193,7 +193,8 @@ def destinations_of(state: AlexandrosState, target: int, rng: Chance) -> tuple[l
 def move_options(
     state: AlexandrosState, seat: Seat, free: dict[str, list[int]]
 ) -> list[tuple[str, int | None, str | None, str | None, str]]:
-    """R26/R27: (source, slot, hand card, joker symbol, move symbol) for every usable card."""
+    """R26/R27: (source, slot, hand card, joker symbol, move symbol) for every usable card (``free``:
+    some free spaces of each symbol, empty when it has none)."""
     options: list[tuple[str, int | None, str | None, str | None, str]] = []
     for slot, card in enumerate(state.display):
         if card is None:
@@ -212,12 +213,12 @@ def alexander_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> LegalMov
     the target's symbol, not on the card, so they are listed once per symbol (in symbol order,
     so that the draws for sampled routes are the same in every process)."""
     moves = LegalMoves()
-    free = {sym: free_spaces(state, sym) for sym in SYMBOLS}  # asked by the cards and by the targets
-    options = move_options(state, seat, free)
+    closest = {sym: closest_free_spaces(state, sym)[1] for sym in SYMBOLS}  # asked by the cards and the targets
+    options = move_options(state, seat, closest)
     destinations: dict[str, list[Destination]] = {}
     for symbol in dict.fromkeys(option[4] for option in options):
         listing = destinations[symbol] = []
-        for target in closest_to_alexander(state, free[symbol])[1]:
+        for target in closest[symbol]:
             fixed = every_destination(state.alexander, target)
             if fixed is None:
                 sampled, complete = destinations_of(state, target, rng)
