@@ -266,22 +266,27 @@ class ProvinceSpaces:
     coords: dict[int, list[int]]  # each space's coordinates, shared by the listing's commands
 
 
-def province_spaces_of(members: list[tuple[int, str]]) -> ProvinceSpaces:
-    spaces = [s for s, _ in members]
+@lru_cache(maxsize=4096)
+def province_spaces_of(spaces: tuple[int, ...]) -> ProvinceSpaces:
+    """The province of these symbol spaces; a wall splits one province at a time, so the others
+    come back unchanged and are cached."""
+    members = tuple((s, SPACE_SYMBOL[s]) for s in spaces)
     getter = itemgetter(*spaces)
     owners_of = getter if len(spaces) > 1 else (lambda governors: (getter(governors),))
-    coords = {s: space_coord(s) for s in spaces}
-    return ProvinceSpaces(tuple(members), owners_of, dict(Counter(sym for _, sym in members)), coords)
+    counts: dict[str, int] = {}
+    for _, sym in members:
+        counts[sym] = counts.get(sym, 0) + 1  # type: ignore[index]
+    return ProvinceSpaces(members, owners_of, counts, {s: space_coord(s) for s in spaces})  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=4096)
 def provinces_of_symbol_spaces(labels: tuple[int, ...]) -> tuple[ProvinceSpaces, ...]:
     """The provinces for the province labels of the symbol spaces; the same labels come back turn
     after turn (only walls change them), so the grouping is cached."""
-    groups: dict[int, list[tuple[int, str]]] = {}
+    groups: dict[int, list[int]] = {}
     for s, label in zip(SYMBOL_SPACE_IDS, labels, strict=True):
-        groups.setdefault(label, []).append((s, SPACE_SYMBOL[s]))  # type: ignore[arg-type]
-    return tuple(province_spaces_of(g) for g in groups.values())
+        groups.setdefault(label, []).append(s)
+    return tuple(province_spaces_of(tuple(g)) for g in groups.values())
 
 
 AT_SYMBOL_SPACES = itemgetter(*SYMBOL_SPACE_IDS)  # a list over all spaces -> its values on the symbol spaces
