@@ -275,7 +275,7 @@ def province_spaces_of(spaces: tuple[int, ...]) -> ProvinceSpaces:
     owners_of = getter if len(spaces) > 1 else (lambda governors: (getter(governors),))
     counts: dict[str, int] = {}
     for _, sym in members:
-        counts[sym] = counts.get(sym, 0) + 1  # type: ignore[index]
+        counts[sym] = counts.get(sym, 0) + 1  # type: ignore[index, arg-type]
     return ProvinceSpaces(members, owners_of, counts, {s: space_coord(s) for s in spaces})  # type: ignore[arg-type]
 
 

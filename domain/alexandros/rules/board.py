@@ -31,9 +31,7 @@ def has_free_space(state: AlexandrosState, symbol: str) -> bool:
 # 0) are left out, as they are never free (R6).
 SPACES_BY_DISTANCE: tuple[dict[str, tuple[tuple[int, int, int, int, int], ...]], ...] = tuple(
     {
-        sym: tuple(
-            sorted((dist_row[s], s, *SPACE_SIDES[s]) for s in SYMBOL_SPACES[sym] if dist_row[s] > 0)  # type: ignore[misc]
-        )
+        sym: tuple(sorted((dist_row[s], s, *SPACE_SIDES[s]) for s in SYMBOL_SPACES[sym] if dist_row[s] > 0))
         for sym in SYMBOLS
     }
     for dist_row in SPACE_DIST
