@@ -25,6 +25,7 @@ from domain.alexandros.data import (
     DIST,
     IS_INTERIOR,
     POINT_NEIGHBOURS,
+    POINTS,
     SIDE_ID,
     SPACE_CORNERS,
     SPACE_SYMBOL,
@@ -142,20 +143,20 @@ def route_along(best: dict[int, tuple[int, int]], start: int, goal: int) -> list
     return route
 
 
-def sampled_routes(walls: list[int], start: int, goal: int, rng: Chance) -> list[list[int]]:
-    """The routes listed when there are too many to list: the fewest- and most-walls routes and
+POINT_COORDS = tuple(point_coord(p) for p in range(len(POINTS)))  # shared by the sampled routes (never changed)
+
+
+def listed_routes(state: AlexandrosState, start: int, goal: int, rng: Chance) -> tuple[list[list[list[int]]], bool]:
+    """The routes listed to ``goal``, as the points' coordinates, and whether they are all of
+    them: every route when there are few, else the fewest- and most-walls routes and
     ``ROUTE_SAMPLES`` random draws, each once, in that order."""
-    picked = list(extreme_routes(walls, start, goal))
-    picked += [random_route(start, goal, rng) for _ in range(ROUTE_SAMPLES)]
-    return [list(route) for route in {tuple(route): None for route in picked}]
-
-
-def listed_routes(state: AlexandrosState, start: int, goal: int, rng: Chance) -> tuple[tuple[Route, ...], bool]:
-    """The routes listed to ``goal`` and whether they are all of them."""
     if route_count(start, goal) <= ROUTES_LISTED_IN_FULL:
-        return full_listing(start, goal), True
-    routes = sampled_routes(state.walls, start, goal, rng)
-    return tuple(tuple(point_coord(p) for p in route) for route in routes), False
+        return [list(route) for route in full_listing(start, goal)], True
+    picked = [
+        *extreme_routes(state.walls, start, goal),
+        *[random_route(start, goal, rng) for _ in range(ROUTE_SAMPLES)],
+    ]
+    return [[POINT_COORDS[p] for p in route] for route in dict.fromkeys(map(tuple, picked))], False
 
 
 Destination = tuple[list[int], list[int], list[list[int]]]  # a move's target, corner and path, as coordinates
@@ -186,7 +187,7 @@ def destinations_of(state: AlexandrosState, target: int, rng: Chance) -> tuple[l
         routes, all_listed = listed_routes(state, start, corner, rng)
         complete = complete and all_listed
         corner_coord = point_coord(corner)
-        listing += [(target_coord, corner_coord, list(route)) for route in routes]
+        listing += [(target_coord, corner_coord, route) for route in routes]
     return listing, complete
 
 
