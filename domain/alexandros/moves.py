@@ -29,6 +29,7 @@ from domain.alexandros.data import (
     SIDE_ID,
     SPACE_CORNERS,
     SPACE_SYMBOL,
+    SPACES,
     SYMBOL_SPACE_IDS,
     SYMBOLS,
     point_coord,
@@ -42,7 +43,12 @@ from domain.kernel import Chance, Command, LegalMoves, Seat
 ROUTES_LISTED_IN_FULL = 20  # rules file 10.1: at most 20 routes when d <= 6, "small": all listed
 ROUTE_SAMPLES = 2  # beyond that, this many random draws besides the fewest- and most-walls routes
 
-Route = tuple[list[int], ...]  # a route as the points' coordinates, shared by every command that lists it
+Path = list[list[int]]  # a route as the points' coordinates, shared by every command that lists it
+
+# The coordinates of every point and space, shared by all the listing's commands (commands are
+# immutable: nothing changes them), so that the cached routes and destinations hold no copies.
+POINT_COORDS = tuple(point_coord(p) for p in range(len(POINTS)))
+SPACE_COORDS = tuple(space_coord(s) for s in range(len(SPACES)))
 
 
 @cache
@@ -67,9 +73,9 @@ def all_routes(start: int, goal: int) -> list[list[int]]:
 
 
 @cache
-def full_listing(start: int, goal: int) -> tuple[Route, ...]:
+def full_listing(start: int, goal: int) -> tuple[Path, ...]:
     """Every shortest route, in coordinates; geometry only, so cached (only asked for small counts)."""
-    return tuple(tuple(point_coord(p) for p in route) for route in all_routes(start, goal))
+    return tuple([POINT_COORDS[p] for p in route] for route in all_routes(start, goal))
 
 
 def random_route(start: int, goal: int, rng: Chance) -> list[int]:
@@ -143,15 +149,12 @@ def route_along(best: dict[int, tuple[int, int]], start: int, goal: int) -> list
     return route
 
 
-POINT_COORDS = tuple(point_coord(p) for p in range(len(POINTS)))  # shared by the sampled routes (never changed)
-
-
-def listed_routes(state: AlexandrosState, start: int, goal: int, rng: Chance) -> tuple[list[list[list[int]]], bool]:
+def listed_routes(state: AlexandrosState, start: int, goal: int, rng: Chance) -> tuple[list[Path], bool]:
     """The routes listed to ``goal``, as the points' coordinates, and whether they are all of
     them: every route when there are few, else the fewest- and most-walls routes and
     ``ROUTE_SAMPLES`` random draws, each once, in that order."""
     if route_count(start, goal) <= ROUTES_LISTED_IN_FULL:
-        return [list(route) for route in full_listing(start, goal)], True
+        return list(full_listing(start, goal)), True
     picked = [
         *extreme_routes(state.walls, start, goal),
         *[random_route(start, goal, rng) for _ in range(ROUTE_SAMPLES)],
@@ -159,7 +162,7 @@ def listed_routes(state: AlexandrosState, start: int, goal: int, rng: Chance) ->
     return [[POINT_COORDS[p] for p in route] for route in dict.fromkeys(map(tuple, picked))], False
 
 
-Destination = tuple[list[int], list[int], list[list[int]]]  # a move's target, corner and path, as coordinates
+Destination = tuple[list[int], list[int], Path]  # a move's target, corner and path, as coordinates
 
 
 @cache
@@ -170,9 +173,9 @@ def every_destination(start: int, target: int) -> tuple[Destination, ...] | None
     corners = SPACE_CORNERS[target]
     if any(route_count(start, corner) > ROUTES_LISTED_IN_FULL for corner in corners):
         return None
-    target_coord = space_coord(target)
+    target_coord = SPACE_COORDS[target]
     return tuple(
-        (target_coord, point_coord(corner), list(route)) for corner in corners for route in full_listing(start, corner)
+        (target_coord, POINT_COORDS[corner], path) for corner in corners for path in full_listing(start, corner)
     )
 
 
@@ -182,11 +185,11 @@ def destinations_of(state: AlexandrosState, target: int, rng: Chance) -> tuple[l
     start = state.alexander
     listing: list[Destination] = []
     complete = True
-    target_coord = space_coord(target)
+    target_coord = SPACE_COORDS[target]
     for corner in SPACE_CORNERS[target]:
         routes, all_listed = listed_routes(state, start, corner, rng)
         complete = complete and all_listed
-        corner_coord = point_coord(corner)
+        corner_coord = POINT_COORDS[corner]
         listing += [(target_coord, corner_coord, route) for route in routes]
     return listing, complete
 
@@ -277,7 +280,7 @@ def province_spaces_of(spaces: tuple[int, ...]) -> ProvinceSpaces:
     counts: dict[str, int] = {}
     for _, sym in members:
         counts[sym] = counts.get(sym, 0) + 1  # type: ignore[index, arg-type]
-    return ProvinceSpaces(members, owners_of, counts, {s: space_coord(s) for s in spaces})  # type: ignore[arg-type]
+    return ProvinceSpaces(members, owners_of, counts, {s: SPACE_COORDS[s] for s in spaces})  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=4096)
@@ -349,8 +352,8 @@ def province_occupations(
 
 # A province of one symbol space: its governor pays for it (R50: no card), or a take-over pays the
 # two eviction cards of its symbol (R53) and gives one of them back (R56); built once, shared.
-OCCUPY_ALONE = {s: OccupyProvince([space_coord(s)], NO_CARDS) for s in SYMBOL_SPACE_IDS}
-TAKE_OVER_ALONE = {s: OccupyProvince([space_coord(s)], [SPACE_SYMBOL[s]]) for s in SYMBOL_SPACE_IDS}  # type: ignore[list-item]
+OCCUPY_ALONE = {s: OccupyProvince([SPACE_COORDS[s]], NO_CARDS) for s in SYMBOL_SPACE_IDS}
+TAKE_OVER_ALONE = {s: OccupyProvince([SPACE_COORDS[s]], [SPACE_SYMBOL[s]]) for s in SYMBOL_SPACE_IDS}  # type: ignore[list-item]
 
 
 def occupation_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
@@ -402,7 +405,7 @@ END_TURN = EndTurn()
 TAKE_DISPLAY = tuple(TakeCard(source="display", slot=k) for k in range(DISPLAY_SLOTS))
 TAKE_SUPPLY = TakeCard(source="supply")
 LEVIES = {sym: LevyTaxes(card=sym) for sym in SYMBOLS}
-RETIREMENTS = {s: RetireGovernor(space=space_coord(s)) for s in SYMBOL_SPACE_IDS}  # governors stand on symbol spaces
+RETIREMENTS = {s: RetireGovernor(space=SPACE_COORDS[s]) for s in SYMBOL_SPACE_IDS}  # governors stand on symbol spaces
 
 
 def action_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
