@@ -14,33 +14,41 @@ from operator import itemgetter
 from domain.alexandros.commands import (
     EndTurn,
     LevyTaxes,
-    MoveAlexander,
     OccupyProvince,
     RetireGovernor,
     TakeCard,
+    moves_with_card,
+    occupation,
 )
 from domain.alexandros.data import (
     DISPLAY_SLOTS,
     DIST,
     IS_INTERIOR,
     POINT_NEIGHBOURS,
+    POINTS,
     SIDE_ID,
     SPACE_CORNERS,
     SPACE_SYMBOL,
+    SPACES,
     SYMBOL_SPACE_IDS,
     SYMBOLS,
     point_coord,
     space_coord,
 )
 from domain.alexandros.rules import awaited, compensation_size
-from domain.alexandros.rules.board import closest_to_alexander, free_spaces
+from domain.alexandros.rules.board import closest_free_spaces
 from domain.alexandros.state import ACTIONS, MOVE, NO_WALL, NOBODY, AlexandrosState
 from domain.kernel import Chance, Command, LegalMoves, Seat
 
 ROUTES_LISTED_IN_FULL = 20  # rules file 10.1: at most 20 routes when d <= 6, "small": all listed
 ROUTE_SAMPLES = 2  # beyond that, this many random draws besides the fewest- and most-walls routes
 
-Route = tuple[list[int], ...]  # a route as the points' coordinates, shared by every command that lists it
+Path = list[list[int]]  # a route as the points' coordinates, shared by every command that lists it
+
+# The coordinates of every point and space, shared by all the listing's commands (commands are
+# immutable: nothing changes them), so that the cached routes and destinations hold no copies.
+POINT_COORDS = tuple(point_coord(p) for p in range(len(POINTS)))
+SPACE_COORDS = tuple(space_coord(s) for s in range(len(SPACES)))
 
 
 @cache
@@ -65,9 +73,9 @@ def all_routes(start: int, goal: int) -> list[list[int]]:
 
 
 @cache
-def full_listing(start: int, goal: int) -> tuple[Route, ...]:
+def full_listing(start: int, goal: int) -> tuple[Path, ...]:
     """Every shortest route, in coordinates; geometry only, so cached (only asked for small counts)."""
-    return tuple(tuple(point_coord(p) for p in route) for route in all_routes(start, goal))
+    return tuple([POINT_COORDS[p] for p in route] for route in all_routes(start, goal))
 
 
 def random_route(start: int, goal: int, rng: Chance) -> list[int]:
@@ -141,20 +149,56 @@ def route_along(best: dict[int, tuple[int, int]], start: int, goal: int) -> list
     return route
 
 
-def listed_routes(state: AlexandrosState, start: int, goal: int, rng: Chance) -> tuple[tuple[Route, ...], bool]:
-    """The routes listed to ``goal`` and whether they are all of them."""
+def listed_routes(state: AlexandrosState, start: int, goal: int, rng: Chance) -> tuple[list[Path], bool]:
+    """The routes listed to ``goal``, as the points' coordinates, and whether they are all of
+    them: every route when there are few, else the fewest- and most-walls routes and
+    ``ROUTE_SAMPLES`` random draws, each once, in that order."""
     if route_count(start, goal) <= ROUTES_LISTED_IN_FULL:
-        return full_listing(start, goal), True
-    picked = list(extreme_routes(state.walls, start, goal))
-    picked += [random_route(start, goal, rng) for _ in range(ROUTE_SAMPLES)]
-    routes = {tuple(route): None for route in picked}
-    return tuple(tuple(point_coord(p) for p in route) for route in routes), False
+        return list(full_listing(start, goal)), True
+    picked = [
+        *extreme_routes(state.walls, start, goal),
+        *[random_route(start, goal, rng) for _ in range(ROUTE_SAMPLES)],
+    ]
+    return [[POINT_COORDS[p] for p in route] for route in dict.fromkeys(map(tuple, picked))], False
+
+
+Destination = tuple[list[int], list[int], Path]  # a move's target, corner and path, as coordinates
+
+
+@cache
+def every_destination(start: int, target: int) -> tuple[Destination, ...] | None:
+    """Every (target, corner, route) of a move from ``start`` to ``target`` when every corner's
+    routes are listed in full, else None (walls and draws pick the routes); geometry only, so
+    cached. The coordinates are shared by every command that lists them (commands are immutable)."""
+    corners = SPACE_CORNERS[target]
+    if any(route_count(start, corner) > ROUTES_LISTED_IN_FULL for corner in corners):
+        return None
+    target_coord = SPACE_COORDS[target]
+    return tuple(
+        (target_coord, POINT_COORDS[corner], path) for corner in corners for path in full_listing(start, corner)
+    )
+
+
+def destinations_of(state: AlexandrosState, target: int, rng: Chance) -> tuple[list[Destination], bool]:
+    """Every (target, corner, listed route) of a move to ``target``, corner by corner, and whether
+    every route is listed."""
+    start = state.alexander
+    listing: list[Destination] = []
+    complete = True
+    target_coord = SPACE_COORDS[target]
+    for corner in SPACE_CORNERS[target]:
+        routes, all_listed = listed_routes(state, start, corner, rng)
+        complete = complete and all_listed
+        corner_coord = POINT_COORDS[corner]
+        listing += [(target_coord, corner_coord, route) for route in routes]
+    return listing, complete
 
 
 def move_options(
     state: AlexandrosState, seat: Seat, free: dict[str, list[int]]
 ) -> list[tuple[str, int | None, str | None, str | None, str]]:
-    """R26/R27: (source, slot, hand card, joker symbol, move symbol) for every usable card."""
+    """R26/R27: (source, slot, hand card, joker symbol, move symbol) for every usable card (``free``:
+    some free spaces of each symbol, empty when it has none)."""
     options: list[tuple[str, int | None, str | None, str | None, str]] = []
     for slot, card in enumerate(state.display):
         if card is None:
@@ -173,24 +217,21 @@ def alexander_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> LegalMov
     the target's symbol, not on the card, so they are listed once per symbol (in symbol order,
     so that the draws for sampled routes are the same in every process)."""
     moves = LegalMoves()
-    free = {sym: free_spaces(state, sym) for sym in SYMBOLS}  # asked by the cards and by the targets
-    options = move_options(state, seat, free)
-    destinations: dict[str, list[tuple[list[int], list[int], Route]]] = {}  # (target, corner, route)
+    closest = {sym: closest_free_spaces(state, sym)[1] for sym in SYMBOLS}  # asked by the cards and the targets
+    options = move_options(state, seat, closest)
+    destinations: dict[str, list[Destination]] = {}
     for symbol in dict.fromkeys(option[4] for option in options):
         listing = destinations[symbol] = []
-        for target in closest_to_alexander(state, free[symbol])[1]:
-            target_coord = space_coord(target)
-            for corner in SPACE_CORNERS[target]:
-                routes, complete = listed_routes(state, state.alexander, corner, rng)
+        for target in closest[symbol]:
+            fixed = every_destination(state.alexander, target)
+            if fixed is None:
+                sampled, complete = destinations_of(state, target, rng)
+                listing += sampled
                 moves.complete = moves.complete and complete
-                corner_coord = point_coord(corner)
-                listing += [(target_coord, corner_coord, route) for route in routes]
+            else:
+                listing += fixed
     for source, slot, card, joker, symbol in options:
-        # positional arguments in one list display per card: the listing's hot spot is building commands
-        moves += [
-            MoveAlexander(source, target, corner, list(route), slot, card, joker)  # type: ignore[arg-type]
-            for target, corner, route in destinations[symbol]
-        ]
+        moves += moves_with_card(source, slot, card, joker, destinations[symbol])
     return moves
 
 
@@ -226,23 +267,30 @@ class ProvinceSpaces:
     members: tuple[tuple[int, str], ...]  # (space, symbol)
     owners_of: Callable[[list[int]], tuple[int, ...]]  # the governors list -> the owners of these spaces
     symbol_counts: dict[str, int]
+    coords: dict[int, list[int]]  # each space's coordinates, shared by the listing's commands
 
 
-def province_spaces_of(members: list[tuple[int, str]]) -> ProvinceSpaces:
-    spaces = [s for s, _ in members]
+@lru_cache(maxsize=4096)
+def province_spaces_of(spaces: tuple[int, ...]) -> ProvinceSpaces:
+    """The province of these symbol spaces; a wall splits one province at a time, so the others
+    come back unchanged and are cached."""
+    members = tuple((s, SPACE_SYMBOL[s]) for s in spaces)
     getter = itemgetter(*spaces)
     owners_of = getter if len(spaces) > 1 else (lambda governors: (getter(governors),))
-    return ProvinceSpaces(tuple(members), owners_of, dict(Counter(sym for _, sym in members)))
+    counts: dict[str, int] = {}
+    for _, sym in members:
+        counts[sym] = counts.get(sym, 0) + 1  # type: ignore[index, arg-type]
+    return ProvinceSpaces(members, owners_of, counts, {s: SPACE_COORDS[s] for s in spaces})  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=4096)
 def provinces_of_symbol_spaces(labels: tuple[int, ...]) -> tuple[ProvinceSpaces, ...]:
     """The provinces for the province labels of the symbol spaces; the same labels come back turn
     after turn (only walls change them), so the grouping is cached."""
-    groups: dict[int, list[tuple[int, str]]] = {}
+    groups: dict[int, list[int]] = {}
     for s, label in zip(SYMBOL_SPACE_IDS, labels, strict=True):
-        groups.setdefault(label, []).append((s, SPACE_SYMBOL[s]))  # type: ignore[arg-type]
-    return tuple(province_spaces_of(g) for g in groups.values())
+        groups.setdefault(label, []).append(s)
+    return tuple(province_spaces_of(tuple(g)) for g in groups.values())
 
 
 AT_SYMBOL_SPACES = itemgetter(*SYMBOL_SPACE_IDS)  # a list over all spaces -> its values on the symbol spaces
@@ -278,36 +326,34 @@ def forced_governors(
     return None if any(short.values()) else chosen
 
 
+NO_CARDS: list[str] = []  # the compensation of an occupation without take-over, shared (commands are immutable)
+
+
 def province_occupations(
     province: ProvinceSpaces, chosen: list[int], most: int, eviction_cards: list[str]
 ) -> list[Command]:
     """One occupation per governor count: the forced spaces, then the remaining ones in id order;
     a take-over with every compensation (R56) of the cards it pays."""
     members = province.members
+    coords = province.coords
     rest = [s for s, _ in members if s not in chosen]
-    coords = {s: space_coord(s) for s in chosen + rest[: most - len(chosen)]}  # shared by the listing's commands
     moves: list[Command] = []
     for count in range(max(1, len(chosen)), most + 1):
         spaces = sorted(chosen + rest[: count - len(chosen)])
         governors = [coords[s] for s in spaces]
         if not eviction_cards:
-            moves.append(OccupyProvince(governors, []))
+            moves.append(occupation(governors, NO_CARDS))
             continue
         paid = eviction_cards + [sym for s, sym in members if s not in spaces]
         choices = compensation_choices(tuple(sorted(paid)), compensation_size(len(paid)))
-        moves += [OccupyProvince(governors, list(compensation)) for compensation in choices]
+        moves += [occupation(governors, list(compensation)) for compensation in choices]
     return moves
 
 
-def single_space_occupation(member: tuple[int, str], owner: int, hand: dict[str, int]) -> list[Command]:
-    """A province of one symbol space: its governor pays for it (R50: no card), or a take-over
-    pays the two eviction cards of its symbol (R53) and gives one of them back (R56)."""
-    space, symbol = member
-    if owner == NOBODY:
-        return [OccupyProvince([space_coord(space)], [])]
-    if hand[symbol] >= 2:
-        return [OccupyProvince([space_coord(space)], [symbol])]
-    return []
+# A province of one symbol space: its governor pays for it (R50: no card), or a take-over pays the
+# two eviction cards of its symbol (R53) and gives one of them back (R56); built once, shared.
+OCCUPY_ALONE = {s: OccupyProvince([SPACE_COORDS[s]], NO_CARDS) for s in SYMBOL_SPACE_IDS}
+TAKE_OVER_ALONE = {s: OccupyProvince([SPACE_COORDS[s]], [SPACE_SYMBOL[s]]) for s in SYMBOL_SPACE_IDS}  # type: ignore[list-item]
 
 
 def occupation_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
@@ -326,15 +372,21 @@ def occupation_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
     hand_size = sum(hand.values())
     governors_at = state.governors
     for province in provinces_of_symbol_spaces(AT_SYMBOL_SPACES(state.province)):
-        size = len(province.members)
+        members = province.members
+        size = len(members)
+        if size == 1:  # most provinces late in the game: no choice of spaces to make
+            space, symbol = members[0]
+            owner = governors_at[space]
+            if owner == NOBODY:
+                moves.append(OCCUPY_ALONE[space])
+            elif owner != seat and hand[symbol] >= 2:
+                moves.append(TAKE_OVER_ALONE[space])
+            continue
         most = supply if supply < size else size
         if size - most > hand_size:
             continue  # even the most governors leave more to pay than the hand holds
         owners = province.owners_of(governors_at)
         if seat in owners:
-            continue
-        if size == 1:  # most provinces late in the game: no choice of spaces to make
-            moves += single_space_occupation(province.members[0], owners[0], hand)
             continue
         eviction_cards: list[str] = []
         need = province.symbol_counts
@@ -353,7 +405,7 @@ END_TURN = EndTurn()
 TAKE_DISPLAY = tuple(TakeCard(source="display", slot=k) for k in range(DISPLAY_SLOTS))
 TAKE_SUPPLY = TakeCard(source="supply")
 LEVIES = {sym: LevyTaxes(card=sym) for sym in SYMBOLS}
-RETIREMENTS = {s: RetireGovernor(space=space_coord(s)) for s in SYMBOL_SPACE_IDS}  # governors stand on symbol spaces
+RETIREMENTS = {s: RetireGovernor(space=SPACE_COORDS[s]) for s in SYMBOL_SPACE_IDS}  # governors stand on symbol spaces
 
 
 def action_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
@@ -379,7 +431,9 @@ def legal_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> LegalMoves:
     if state.step == MOVE:  # a seat without a usable card or free space gets no option (R33, R34)
         return alexander_moves(state, seat, rng)
     if state.step == ACTIONS and seat in awaited(state):
+        moves = LegalMoves(action_moves(state, seat))
         occupations = occupation_moves(state, seat)
-        # one cheapest choice of governor spaces per count: other choices may be legal too
-        return LegalMoves(action_moves(state, seat) + occupations, complete=not occupations)
+        moves += occupations
+        moves.complete = not occupations  # one cheapest choice of governor spaces per count: others may be legal
+        return moves
     return LegalMoves()

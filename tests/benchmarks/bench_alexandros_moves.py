@@ -2,7 +2,7 @@
 ``alexandros_moves_baseline.py``), on the same states, interleaved in one run:
 ``python -m tests.benchmarks.bench_alexandros_moves [games] [rounds]``.
 
-Also full random games with each listing (the games differ, since the listings do)."""
+Also full random games with each listing, in CPU time (the games differ, since the listings do)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from domain.alexandros.moves import legal_moves
 from domain.kernel.bots import play_random_game
 from domain.kernel.chance import Chance
 from tests.benchmarks import alexandros_moves_baseline as baseline
-from tests.benchmarks.random_games import measure
 
 
 def decision_states(games: int) -> list[tuple[Any, int]]:
@@ -44,6 +43,14 @@ def time_listing(listing: Any, states: list[tuple[Any, int]]) -> float:
     return time.thread_time() - start
 
 
+def time_games(game: Any, games: int) -> float:
+    """CPU seconds of this thread per full random 4-player game, on fixed seeds."""
+    start = time.thread_time()
+    for g in range(games):
+        play_random_game(game, 4, seed=f"bench-{g}".encode(), bot_seed=b"bench-bot")
+    return (time.thread_time() - start) / games
+
+
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 7
@@ -55,15 +62,18 @@ def main() -> None:
         new.append(time_listing(legal_moves, states))
     per_old = statistics.median(old) / len(states) * 1e6
     per_new = statistics.median(new) / len(states) * 1e6
+    ratios = sorted(o / n for o, n in zip(old, new, strict=True))
     print(f"legal_moves on {len(states)} decision states of {games} games, median of {rounds} rounds (CPU time):")
     print(f"  before: {per_old:.1f} us per listing; now: {per_new:.1f} us; {per_old / per_new:.2f}x faster")
+    print(f"  ratio per round: median {statistics.median(ratios):.2f}x, {ratios[0]:.2f}x to {ratios[-1]:.2f}x")
     before_game = dataclasses.replace(GAME, legal_moves=baseline.legal_moves)
-    rates: dict[str, list[float]] = {"before": [], "now": []}
+    per_game: dict[str, list[float]] = {"before": [], "now": []}
     for _ in range(3):
-        rates["before"].append(measure(before_game, 4, seconds=2.0).games_per_second)
-        rates["now"].append(measure(GAME, 4, seconds=2.0).games_per_second)
-    b, n = statistics.median(rates["before"]), statistics.median(rates["now"])
-    print(f"full random 4-player games: before {b:.1f} games/s, now {n:.1f} games/s ({n / b:.2f}x)")
+        per_game["before"].append(time_games(before_game, games))
+        per_game["now"].append(time_games(GAME, games))
+    b, n = statistics.median(per_game["before"]), statistics.median(per_game["now"])
+    print(f"full random 4-player games (CPU time, median of 3 rounds of {games} games; the games differ):")
+    print(f"  before {b * 1e3:.1f} ms per game, now {n * 1e3:.1f} ms ({b / n:.2f}x)")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from domain.alexandros.data import IS_OPEN, POINT_SPACES, SPACE_CORNERS, SPACE_DIST, SPACE_SIDES, SYMBOL_SPACES
+from domain.alexandros.data import (
+    IS_OPEN,
+    SPACE_CORNERS,
+    SPACE_DIST,
+    SPACE_SIDES,
+    SYMBOL_SPACES,
+    SYMBOLS,
+)
 from domain.alexandros.state import NOBODY, AlexandrosState
 
 
@@ -19,37 +26,32 @@ def has_free_space(state: AlexandrosState, symbol: str) -> bool:
     return any(is_free(state, s) for s in SYMBOL_SPACES[symbol])
 
 
-# (space, its three sides) per symbol, so that ``free_spaces`` tests R5/R6 without a call per space
-SYMBOL_SPACES_WITH_SIDES: dict[str, tuple[tuple[int, int, int, int], ...]] = {
-    sym: tuple((s, *SPACE_SIDES[s]) for s in spaces) for sym, spaces in SYMBOL_SPACES.items()
-}
-
-
-def free_spaces(state: AlexandrosState, symbol: str) -> list[int]:
-    """The spaces of ``symbol`` that are free (R5/R6, as ``is_free``), in id order."""
-    walls, governors = state.walls, state.governors
-    at_alexander = POINT_SPACES[state.alexander]
-    return [
-        s
-        for s, a, b, c in SYMBOL_SPACES_WITH_SIDES[symbol]
-        if not (walls[a] or walls[b] or walls[c]) and governors[s] == NOBODY and s not in at_alexander
-    ]
-
-
-def closest_to_alexander(state: AlexandrosState, spaces: list[int]) -> tuple[int, list[int]]:
-    """R28: the ``spaces`` at the minimum distance from Alexander, and that distance (-1 and []
-    when ``spaces`` is empty)."""
-    if not spaces:
-        return -1, []
-    dist_row = SPACE_DIST[state.alexander]
-    best = min(dist_row[s] for s in spaces)
-    return best, [s for s in spaces if dist_row[s] == best]
+# Per point and symbol, the symbol's spaces nearest first (by distance, then id) with their distance
+# and three sides, for ``closest_free_spaces``; the spaces with Alexander's point as a corner (distance
+# 0) are left out, as they are never free (R6).
+SPACES_BY_DISTANCE: tuple[dict[str, tuple[tuple[int, int, int, int, int], ...]], ...] = tuple(
+    {
+        sym: tuple(sorted((dist_row[s], s, *SPACE_SIDES[s]) for s in SYMBOL_SPACES[sym] if dist_row[s] > 0))
+        for sym in SYMBOLS
+    }
+    for dist_row in SPACE_DIST
+)
 
 
 def closest_free_spaces(state: AlexandrosState, symbol: str) -> tuple[int, list[int]]:
-    """R28: the free spaces of ``symbol`` at the minimum distance from Alexander, and that distance
-    (-1 and [] when none is free)."""
-    return closest_to_alexander(state, free_spaces(state, symbol))
+    """R28: the free spaces of ``symbol`` at the minimum distance from Alexander, in id order, and
+    that distance (-1 and [] when none is free): the spaces nearest first, as far as the first
+    free one's distance."""
+    walls, governors = state.walls, state.governors
+    best = -1
+    closest: list[int] = []
+    for dist, s, a, b, c in SPACES_BY_DISTANCE[state.alexander][symbol]:
+        if dist != best and closest:
+            break
+        if not (walls[a] or walls[b] or walls[c]) and governors[s] == NOBODY:
+            best = dist
+            closest.append(s)
+    return best, closest
 
 
 def province_spaces(state: AlexandrosState, space: int) -> list[int]:
