@@ -109,3 +109,44 @@ def test_a_view_that_drifts_from_its_type_is_refused(game_id: str) -> None:
     for wrong in drifted:
         with pytest.raises(ValidationError):
             adapter.validate_python(wrong, strict=True)
+
+
+VIEW_ROUTES = (
+    "/games/{game_id}",
+    "/games/{game_id}/versions/{version}",
+    "/games/{game_id}/versions/{version}/everything",
+    "/tournaments/{tournament_id}/games/{game_id}",
+)
+
+
+def test_the_contract_types_every_view_route_per_game() -> None:
+    """Each view route answers its game's envelope, told apart by `game`, whose `state` and
+    `seat_views` are the game's closed view schema."""
+    from api.app import create_app
+    from infra.bootstrap import build_service
+    from infra.settings import Settings
+
+    service = build_service(Settings(database_url="sqlite:///:memory:"))
+    try:
+        document = create_app(service).openapi()
+    finally:
+        service.close()
+    schemas = document["components"]["schemas"]
+    for route in VIEW_ROUTES:
+        answer = document["paths"][route]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+        mapping = answer["discriminator"]["mapping"]
+        assert answer["discriminator"]["propertyName"] == "game" and set(GAME_PACKAGES) <= set(mapping), route
+        for game_id in GAME_PACKAGES:
+            assert mapping[game_id] == f"#/components/schemas/{board_view_name(game_id)}"
+    for game_id in GAME_PACKAGES:
+        envelope = schemas[board_view_name(game_id)]["properties"]
+        view_ref = {"$ref": f"#/components/schemas/{view_type(game_id).__name__}"}
+        assert envelope["state"]["anyOf"] == [view_ref, {"type": "null"}]
+        assert envelope["seat_views"]["anyOf"][0] == {"type": "array", "items": view_ref}
+        # the view and every object in it declare all their keys
+        prefix = view_type(game_id).__name__.removesuffix("View")
+        objects = [name for name in schemas if name.startswith(prefix) and name.endswith("View")]
+        for name in objects:
+            if name != board_view_name(game_id):
+                assert schemas[name]["additionalProperties"] is False, name
+        assert len(objects) > 2
