@@ -1,6 +1,7 @@
 """The HTTP contract as pydantic models, derived from the domain's own types so that the code and
 the OpenAPI document cannot drift: each game's command dataclasses become one model each and a
-discriminated union on ``type``; the error codes come from the code that raises them."""
+discriminated union on ``type``; the TypedDicts each game's ``view`` returns type its views; the
+error codes come from the code that raises them."""
 
 from __future__ import annotations
 
@@ -301,8 +302,9 @@ def closed(hint: Any) -> Any:
 
 @cache
 def view_type(game_id: str) -> Any:
-    """A game's own view: the TypedDict its ``view`` returns (``domain/<game>/views.py``)."""
-    return closed(typing.get_type_hints(GAMES.get(game_id).view)["return"])
+    """A game's own view: the TypedDict its ``view`` returns (``domain/<game>/views.py``); an open
+    object for a game that declares none."""
+    return closed(typing.get_type_hints(GAMES.get(game_id).view).get("return", dict[str, Any]))
 
 
 def board_view_name(game_id: str) -> str:
