@@ -150,3 +150,18 @@ def test_the_contract_types_every_view_route_per_game() -> None:
             if name != board_view_name(game_id):
                 assert schemas[name]["additionalProperties"] is False, name
         assert len(objects) > 2
+
+
+def test_the_advisor_hand_down_has_its_declared_type() -> None:
+    """A Catan branch random games rarely reach (R32: the new First Advisor's holder chooses who
+    gets the card they pass on) has its declared type too."""
+    from domain.catan_alexander.state import Handdown
+
+    game = GAMES.get("catan_alexander")
+    match, _ = Match.create(game, 3, {}, b"hand-down")
+    match.state.handdown = Handdown(card="second", giver=0, eligible=[1, 2])
+    adapter: TypeAdapter[Any] = TypeAdapter(view_type("catan_alexander"))
+    for viewer in (None, 0, 1, 2):
+        view = game.view(match.state, viewer)
+        assert view["advisor_choice"] == {"giver": 0, "card": "second", "eligible": [1, 2]}
+        check(adapter, view, f"catan_alexander, a hand-down, viewer {viewer}")
