@@ -17,7 +17,6 @@ from api import catalog_routes, contract, replay_routes, web
 from api.analytics_routes import analytics_router
 from api.auth import SeatBearer
 from api.contract import (
-    BoardView,
     CatalogEntry,
     CreatedGame,
     LobbyEntry,
@@ -220,7 +219,11 @@ def create_app(
             response.headers["Link"] = f'<{request.url.include_query_params(cursor=next_cursor)}>; rel="next"'
         return page
 
-    @app.get("/games/{game_id}", summary="The game as the bearer may see it", **documented(BoardView, *READ_ERRORS))
+    @app.get(
+        "/games/{game_id}",
+        summary="The game as the bearer may see it",
+        **documented(contract.board_view_union(), *READ_ERRORS),
+    )
     async def get_game(game_id: str, credentials: Token, min_version: MinVersion = None) -> dict[str, Any]:
         await reads.caught_up(BOARDS, game_id, min_version)
         token = token_of(credentials)
@@ -249,7 +252,8 @@ def create_app(
             None,
             *READ_ERRORS,
             media_type="text/event-stream",
-            description="Server-sent events: `record` (a Record), `view` (a BoardView), `end` ({version})",
+            description="Server-sent events: `record` (a Record), `view` (its game's BoardView, e.g. "
+            "PeloponnesBoardView), `end` ({version})",
         ),
     )
     async def stream(
@@ -379,7 +383,7 @@ def create_app(
     @app.get(
         "/games/{game_id}/versions/{version}",
         summary="The game at a past version (time travel)",
-        **documented(BoardView, *READ_ERRORS),
+        **documented(contract.board_view_union(), *READ_ERRORS),
     )
     def get_version(
         game_id: str, version: Annotated[int, Path(ge=1, le=MAX_VERSION)], credentials: Token

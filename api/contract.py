@@ -1,6 +1,7 @@
 """The HTTP contract as pydantic models, derived from the domain's own types so that the code and
 the OpenAPI document cannot drift: each game's command dataclasses become one model each and a
-discriminated union on ``type``; the error codes come from the code that raises them."""
+discriminated union on ``type``; the TypedDicts each game's ``view`` returns type its views; the
+error codes come from the code that raises them."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from functools import cache
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from typing_extensions import is_typeddict
 
 from domain.catalog import GAMES
 from domain.kernel.chance import CONTRIBUTION_MAX_BYTES, CONTRIBUTION_MIN_BYTES
@@ -259,7 +261,8 @@ class ScoreSummary(BaseModel):
 
 
 class BoardView(BaseModel):
-    """The game as one viewer may see it."""
+    """The game as one viewer may see it: the envelope every game shares. Each game's own model
+    (``board_view_model``) types ``state`` and ``seat_views`` with the game's view."""
 
     game_id: str
     game: str
@@ -275,6 +278,61 @@ class BoardView(BaseModel):
     seat_views: list[dict[str, Any]] | None = Field(default=None, description="after the end: every seat's view")
     open_seats: list[int] = Field(default_factory=list, description="seats open to join by name")
     names: dict[str, str] = Field(default_factory=dict, description="seat -> the name it joined with")
+    clock: dict[str, Any] | None = Field(default=None, description="a clocked tournament game's clocks")
+
+
+# A view's TypedDicts declare every key the view may have: the contract says so
+# (additionalProperties: false) and validating a view refuses a key its type does not declare.
+CLOSED = ConfigDict(extra="forbid")
+
+
+def closed(hint: Any) -> Any:
+    """``hint`` with every TypedDict in it (nested ones too) closed to undeclared keys: pydantic
+    reads a TypedDict's ``__pydantic_config__``, which the pure domain does not set itself."""
+    if is_typeddict(hint):
+        if "__pydantic_config__" in vars(hint):
+            return hint
+        hint.__pydantic_config__ = CLOSED
+        for field in typing.get_type_hints(hint).values():
+            closed(field)
+    for arg in typing.get_args(hint):
+        closed(arg)
+    return hint
+
+
+@cache
+def view_type(game_id: str) -> Any:
+    """A game's own view: the TypedDict its ``view`` returns (``domain/<game>/views.py``); an open
+    object for a game that declares none."""
+    return closed(typing.get_type_hints(GAMES.get(game_id).view).get("return", dict[str, Any]))
+
+
+def board_view_name(game_id: str) -> str:
+    return f"{model_prefix(game_id)}BoardView"
+
+
+def board_view_model(game_id: str) -> type[BaseModel]:
+    """The envelope of one game's views, its ``state`` that game's typed view."""
+    game_type: Any = Literal[game_id]
+    view = view_type(game_id)
+    return create_model(
+        board_view_name(game_id),
+        __base__=BoardView,
+        __doc__=f"A {GAMES.get(game_id).title} game as one viewer may see it.",
+        game=(game_type, Field(description="the game, telling the games' views apart")),
+        state=(
+            view | None,
+            Field(description=f"the game's own view (docs/{game_id}/reference.md); null while waiting"),
+        ),
+        seat_views=(list[view] | None, Field(default=None, description="after the end: every seat's view")),  # type: ignore[valid-type]
+    )
+
+
+@cache
+def board_view_union() -> Any:
+    """A game as one viewer may see it: the envelope of its game, told apart by ``game``."""
+    models = tuple(board_view_model(game) for game in GAMES.ids())
+    return Annotated[Union[models], Field(discriminator="game")]  # noqa: UP007 (a runtime tuple of models)
 
 
 class Scoreboard(BaseModel):
@@ -342,26 +400,31 @@ ERROR_STATUSES: dict[int, str] = {
 
 
 EVENT_STREAM = "text/event-stream"
-# One server-sent event of /stream (OpenAPI 3.2's itemSchema): its data is JSON.
-SERVER_SENT_EVENT: dict[str, Any] = {
-    "type": "object",
-    "required": ["event", "data"],
-    "properties": {
-        "event": {"enum": ["record", "view", "end"]},
-        "id": {"type": "string", "description": "the version the event brings the client to"},
-        "data": {
-            "type": "string",
-            "contentMediaType": "application/json",
-            "contentSchema": {
-                "anyOf": [
-                    {"$ref": "#/components/schemas/Record"},
-                    {"$ref": "#/components/schemas/BoardView"},
-                    {"type": "object", "required": ["version"], "properties": {"version": {"type": "integer"}}},
-                ]
+
+
+def server_sent_event() -> dict[str, Any]:
+    """One server-sent event of /stream (OpenAPI 3.2's itemSchema): its data is JSON, a record,
+    a view (its game's envelope) or the end."""
+    views = [{"$ref": f"#/components/schemas/{board_view_name(game)}"} for game in GAMES.ids()]
+    return {
+        "type": "object",
+        "required": ["event", "data"],
+        "properties": {
+            "event": {"enum": ["record", "view", "end"]},
+            "id": {"type": "string", "description": "the version the event brings the client to"},
+            "data": {
+                "type": "string",
+                "contentMediaType": "application/json",
+                "contentSchema": {
+                    "anyOf": [
+                        {"$ref": "#/components/schemas/Record"},
+                        *views,
+                        {"type": "object", "required": ["version"], "properties": {"version": {"type": "integer"}}},
+                    ]
+                },
             },
         },
-    },
-}
+    }
 
 
 def documented(
@@ -376,7 +439,7 @@ def documented(
     if media_type == "application/json":
         success["model"] = ok
     elif media_type == EVENT_STREAM:
-        success["content"] = {EVENT_STREAM: {"itemSchema": SERVER_SENT_EVENT}}
+        success["content"] = {EVENT_STREAM: {"itemSchema": server_sent_event()}}
     else:
         success["content"] = {media_type: {"schema": {"type": "string"}}}
     responses: dict[int | str, dict[str, Any]] = {status: success}

@@ -1,6 +1,7 @@
 """The per-game reference in ``docs/<game>/reference.md``, generated from the code: commands (from
 the command dataclasses, with an example payload each), events (from the event dataclasses, with
-who may see them) and the view's fields (from the views of games played by bots).
+who may see them) and the view's fields (from the TypedDicts its ``view`` returns, which the
+OpenAPI contract documents too).
 
 Run ``python -m api.reference_docs`` after changing a game's commands, events or views;
 ``tests/test_docs.py`` fails while the committed files differ from what this writes.
@@ -15,6 +16,8 @@ import typing
 from pathlib import Path
 from typing import Any
 
+from typing_extensions import is_typeddict
+
 from domain.catalog import GAME_PACKAGES, GAMES
 from domain.kernel import engine
 from domain.kernel.bots import RandomBot
@@ -23,7 +26,7 @@ from domain.kernel.game import GameDefinition
 from domain.kernel.messages import Command, Event
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-# The games the bots play to collect example payloads and view fields: (players, options).
+# The games the bots play to collect example payloads: (players, options).
 SAMPLE_GAMES: dict[str, list[tuple[int, dict[str, Any]]]] = {
     "peloponnes": [(1, {}), (3, {})],
     "empire_builder": [(3, {}), (2, {"short_game": True})],
@@ -40,6 +43,8 @@ def type_name(hint: Any) -> str:
         return "null"
     if hint is Any:
         return "any"
+    if is_typeddict(hint):
+        return "object"
     if origin is typing.Literal:
         return " \\| ".join(json.dumps(a) for a in args)
     if origin in (typing.Union, __import__("types").UnionType):
@@ -89,44 +94,7 @@ def doc_of(cls: type) -> str:
 @dataclasses.dataclass
 class Samples:
     examples: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)  # command type -> payload
-    view_fields: dict[str, set[str]] = dataclasses.field(default_factory=dict)  # field -> JSON types seen
     events_seen: set[str] = dataclasses.field(default_factory=set)
-
-
-def json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        inner = sorted({json_type(v) for v in value})
-        return f"list of {' or '.join(inner)}" if inner else "list"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
-
-
-def collect_view_fields(view: Any, into: dict[str, set[str]], prefix: str = "", depth: int = 0) -> None:
-    if not isinstance(view, dict):
-        return
-    for key, value in view.items():
-        name = f"{prefix}{key}"
-        # Maps keyed by ids or seats are one field, not one per key.
-        if prefix and (key.isdigit() or (len(view) > 6 and not key.islower())):
-            name = f"{prefix}<key>"
-        into.setdefault(name, set()).add(json_type(value))
-        if depth < 2:
-            if isinstance(value, dict):
-                collect_view_fields(value, into, f"{name}.", depth + 1)
-            elif isinstance(value, list):
-                for item in value[:8]:
-                    collect_view_fields(item, into, f"{name}[].", depth + 1)
 
 
 def sample(game: GameDefinition[Any]) -> Samples:
@@ -136,10 +104,7 @@ def sample(game: GameDefinition[Any]) -> Samples:
         bot = RandomBot(f"docs-bot-{game.id}-{number}".encode())
         state, events = engine.start(game, players, game.normalize_options(players, dict(options)), chance)
         samples.events_seen |= {e.type for e in events}
-        for step in range(SAMPLE_COMMANDS):
-            if step % 7 == 0 or game.is_over(state):
-                for viewer in (None, 0):
-                    collect_view_fields(game.view(state, viewer), samples.view_fields)
+        for _ in range(SAMPLE_COMMANDS):
             if game.is_over(state):
                 break
             seat, command = bot.next_move(game, state)
@@ -168,6 +133,41 @@ def shape_example(command: type[Command]) -> dict[str, Any]:
         else:
             payload[field.name] = placeholders.get(hint)
     return payload
+
+
+# -- the view's fields ------------------------------------------------------------------------------
+
+
+def nested_object(hint: Any) -> tuple[Any, str] | None:
+    """The TypedDict inside a field's type (an object, a list of them, a map to them, or null),
+    with the path from the field to it (``[]`` for a list item, ``.<key>`` for a map's value)."""
+    if is_typeddict(hint):
+        return hint, ""
+    args = typing.get_args(hint)
+    origin = typing.get_origin(hint)
+    if origin is list or origin is dict:
+        inner = nested_object(args[-1])
+        return None if inner is None else (inner[0], ("[]" if origin is list else ".<key>") + inner[1])
+    for arg in args:  # a union: the object beside null
+        inner = nested_object(arg)
+        if inner is not None:
+            return inner
+    return None
+
+
+def describe_view(view: Any, prefix: str = "") -> list[str]:
+    """One row per field of the TypedDict ``view``, then the fields of the objects it holds."""
+    rows = []
+    for name, hint in typing.get_type_hints(view, include_extras=True).items():
+        # NotRequired: present only sometimes (``__required_keys__`` cannot see it in a string annotation)
+        always = "no" if typing.get_origin(hint) is typing.NotRequired else "yes"
+        if always == "no":
+            hint = typing.get_args(hint)[0]
+        nested = nested_object(hint)
+        rows.append(f"| `{prefix}{name}` | {type_name(hint)} | {always} | {doc_of(nested[0]) if nested else ''} |")
+        if nested is not None:
+            rows += describe_view(nested[0], f"{prefix}{name}{nested[1]}.")
+    return rows
 
 
 # -- the page ---------------------------------------------------------------------------------------
@@ -238,23 +238,22 @@ def reference(game: GameDefinition[Any]) -> str:
         rows = describe_fields(event)
         if rows:
             lines += ["| field | type | always | notes |", "|---|---|---|---|", *rows, ""]
+    view = typing.get_type_hints(game.view)["return"]
     lines += [
         "## View",
         "",
         "`GET /games/{game_id}` answers the platform's envelope (`game_id`, `game`, `players`, `options`, "
         "`version`, `status`, `viewer`, `awaited`, `optional`, `scoreboard`, `open_seats`, `names`) with the "
-        "game's own view in `state`. The fields of `state`, as met in the views of sample games played by "
-        "bots (for the spectator and for seat 0; a seat sees its own hidden parts):",
+        f"game's own view in `state` (the schema `{view.__name__}` of the OpenAPI document, declared in "
+        f"`domain/{game.id}/views.py`); after the end `seat_views` holds every seat's view. "
+        f"{doc_of(view)} Its fields (always `no`: present only for some viewers or at some times; "
+        "an object's fields follow it, a map's keys are written `<key>`):",
         "",
-        "| field | JSON types |",
-        "|---|---|",
+        "| field | type | always | notes |",
+        "|---|---|---|---|",
+        *describe_view(view),
+        "",
     ]
-    for name in sorted(samples.view_fields):
-        types = samples.view_fields[name]
-        if any(t.startswith("list of") for t in types):
-            types = types - {"list"}  # an empty list says nothing the others do not
-        lines.append(f"| `{name}` | {', '.join(sorted(types))} |")
-    lines.append("")
     return "\n".join(lines)
 
 

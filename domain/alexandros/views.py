@@ -3,7 +3,9 @@ once the game has ended nothing is hidden any more, so every hand and the supply
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NotRequired
+
+from typing_extensions import TypedDict  # the API's schemas (pydantic) need this one before Python 3.12
 
 from domain.alexandros.data import BOARD_ID, SPACE_SYMBOL, point_coord, side_coord, space_coord
 from domain.alexandros.rules import awaited, province_value, provinces
@@ -11,8 +13,59 @@ from domain.alexandros.state import NOBODY, OVER, WALL_COLORS, AlexandrosState
 from domain.kernel import Viewer
 
 
-def province_views(state: AlexandrosState) -> list[dict[str, Any]]:
-    views = []
+class AlexandrosProvinceView(TypedDict):
+    """A province (R8): its spaces (coordinates), those with a symbol, its value, owner and governors."""
+
+    spaces: list[list[int]]
+    symbol_spaces: list[list[int]]
+    value: int
+    owner: int | None
+    governors: int
+
+
+class AlexandrosWallView(TypedDict):
+    side: list[list[int]]
+    color: str
+
+
+class AlexandrosGovernorView(TypedDict):
+    space: list[int]
+    seat: int
+
+
+class AlexandrosView(TypedDict):
+    """The public state, the viewer's own hand, and after the end every hand and the supply order."""
+
+    board: str
+    step: str
+    viewer: Viewer
+    current_seat: int
+    turn: int
+    awaited: dict[str, list[str]]
+    actions_taken: int
+    levied: bool
+    end_flag: str | None
+    alexander: list[int]
+    walls: list[AlexandrosWallView]
+    black_left: int
+    red_left: int
+    governors: list[AlexandrosGovernorView]
+    governor_supply: list[int]
+    provinces: list[AlexandrosProvinceView]
+    display: list[str | None]
+    supply_count: int
+    discard: list[str]
+    hand_sizes: list[int]
+    scores: list[int]
+    end: str | None
+    winners: list[int]
+    hand: NotRequired[dict[str, int]]  # a seat's own
+    hands: NotRequired[list[dict[str, int]]]  # after the end
+    supply: NotRequired[list[str]]  # after the end
+
+
+def province_views(state: AlexandrosState) -> list[AlexandrosProvinceView]:
+    views: list[AlexandrosProvinceView] = []
     for members in provinces(state).values():
         governors = [s for s in members if state.governors[s] != NOBODY]
         owners = {state.governors[s] for s in governors}
@@ -28,8 +81,8 @@ def province_views(state: AlexandrosState) -> list[dict[str, Any]]:
     return views
 
 
-def view(state: AlexandrosState, viewer: Viewer) -> dict[str, Any]:
-    result: dict[str, Any] = {
+def view(state: AlexandrosState, viewer: Viewer) -> AlexandrosView:
+    result: AlexandrosView = {
         "board": BOARD_ID,
         "step": state.step,
         "viewer": viewer,

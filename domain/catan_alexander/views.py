@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal, NotRequired
+
+from typing_extensions import TypedDict  # the API's schemas (pydantic) need this one before Python 3.12
 
 from domain.catan_alexander.data import GOODS, RESOURCES, TOKEN_CROSSINGS
 from domain.catan_alexander.moves import awaited, optional
@@ -11,11 +13,123 @@ from domain.catan_alexander.state import GAME_OVER, State
 from domain.kernel import Viewer
 
 
-def view(state: State, viewer: Viewer) -> dict[str, Any]:
+class CatanAlexanderPlayerView(TypedDict):
+    """A seat's public figures; its hand and cards to the seat itself, and to everybody after the end."""
+
+    seat: int
+    hand_size: int
+    gold: int
+    development_cards: int
+    army: int
+    road_length: int
+    tokens: int
+    public_vp: int
+    settlements_left: int
+    cities_left: int
+    roads_left: int
+    hand: NotRequired[dict[str, int]]
+    development: NotRequired[list[str]]
+    development_new: NotRequired[list[str]]
+    total_vp: NotRequired[int]
+    vp_cards: NotRequired[int]
+
+
+class CatanAlexanderAuctionView(TypedDict):
+    crossing: int
+    task: str
+    round: int
+    excluded: list[int]
+    dropped: list[int]
+    high_bid: int
+    high_bidder: int | None
+    to_act: int | None
+
+
+class CatanAlexanderAdvisorChoiceView(TypedDict):
+    """R32: the Advisor card the new First Advisor holder must pass on."""
+
+    giver: int
+    card: str
+    eligible: list[int]
+
+
+class CatanAlexanderOfferView(TypedDict):
+    offer_id: int
+    maker: int
+    to: list[int]
+    give: dict[str, int]
+    receive: dict[str, int]
+    responses: dict[str, bool]
+
+
+class CatanAlexanderHexView(TypedDict):
+    hex: list[int]
+    product: str | None
+    number: int | None
+
+
+class CatanAlexanderBuildingView(TypedDict):
+    vertex: str
+    seat: int
+    kind: Literal["settlement", "city"]
+
+
+class CatanAlexanderRoadView(TypedDict):
+    edge: list[str]
+    seat: int
+
+
+class CatanAlexanderRevealedView(TypedDict):
+    """After the end (§8): the face-down tokens, the three set aside, the undrawn stacks' order."""
+
+    face_down_tokens: dict[str, str]
+    set_aside_tokens: list[str]
+    development_deck: list[str]
+    supply_stack: list[str]
+
+
+class CatanAlexanderView(TypedDict):
+    """Everything the viewer may know (§8), nothing more."""
+
+    game: Literal["catan_alexander"]
+    board: str
+    phase: str
+    turn: int
+    active: int
+    awaited: dict[str, list[str]]
+    optional: dict[str, list[str]]
+    roll: int | None
+    played_development_card: bool
+    hexes: list[CatanAlexanderHexView]
+    robber: list[int] | None
+    buildings: list[CatanAlexanderBuildingView]
+    roads: list[CatanAlexanderRoadView]
+    bank: dict[str, int]
+    gold_supply: int
+    supply_stack: int
+    supply_open: bool
+    development_deck: int
+    longest_road: int | None
+    largest_army: int | None
+    alexander: int
+    face_down_tokens: list[int]
+    advisors: dict[str, int | None]
+    auction: CatanAlexanderAuctionView | None
+    advisor_choice: CatanAlexanderAdvisorChoiceView | None
+    owed_discards: dict[str, int]
+    default_owed: int
+    offers: list[CatanAlexanderOfferView]
+    players: list[CatanAlexanderPlayerView]
+    end_reason: str | None
+    winners: list[int]
+    revealed: CatanAlexanderRevealedView | None
+
+
+def view(state: State, viewer: Viewer) -> CatanAlexanderView:
     geometry = state.geometry
-    players = []
+    players: list[CatanAlexanderPlayerView] = []
     for s in range(state.players):
-        entry: dict[str, Any] = {
+        entry: CatanAlexanderPlayerView = {
             "seat": s,
             "hand_size": sum(state.hands[s]),
             "gold": state.gold[s],
@@ -35,7 +149,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             entry["total_vp"] = total_vp(state, s)
             entry["vp_cards"] = vp_cards(state, s)
         players.append(entry)
-    auction = None
+    auction: CatanAlexanderAuctionView | None = None
     if state.auction is not None:
         a = state.auction
         auction = {
@@ -109,7 +223,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     }
 
 
-def revealed(state: State) -> dict[str, Any]:
+def revealed(state: State) -> CatanAlexanderRevealedView:
     """After the end everything is public (§8): the face-down tokens, the three set aside, and the
     order of the undrawn stacks."""
     return {

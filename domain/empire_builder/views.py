@@ -2,17 +2,96 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal, NotRequired
+
+from typing_extensions import TypedDict  # the API's schemas (pydantic) need this one before Python 3.12
 
 from domain.empire_builder.data import CITY_PIECES, PROVINCES, REGIONS, TEMPLE_PIECES
 from domain.empire_builder.rules import awaited
 from domain.empire_builder.state import ALLOCATION, REALLOCATION, SETUP, TURN_ORDER, TURNS, State
 from domain.kernel import Viewer
 
-_SEALED_FIELDS = {
-    ALLOCATION: ("turn_order", "armies", "temples", "cities"),
-    REALLOCATION: ("temples", "cities"),
-}
+
+class EmpireBuilderOptionsView(TypedDict):
+    short_game: bool
+    region_scoring_variant: bool
+    oldest_seat: int
+
+
+class EmpireBuilderBoxesView(TypedDict):
+    """A seat's boxes (R14, R15), known once they are revealed."""
+
+    turn_order: int
+    armies: int
+    temples: int
+    cities: int
+    spent: int
+
+
+class EmpireBuilderSeatView(TypedDict):
+    seat: int
+    vp: int
+    boxes: EmpireBuilderBoxesView | None
+    armies_at: dict[str, int]
+    temples_built: int
+    cities_built: int
+    temples_in_supply: int
+    cities_in_supply: int
+    committed: bool
+
+
+class EmpireBuilderAttemptView(TypedDict):
+    kind: str
+    seat: int
+
+
+class EmpireBuilderProvinceView(TypedDict):
+    """A province of the current region: its sites, armies, pieces and this round's attempts."""
+
+    province: str
+    name: str
+    temple_site: bool
+    city_site: bool
+    armies: dict[str, int]
+    temples: list[int]
+    city: int | None
+    attempts: list[EmpireBuilderAttemptView]
+
+
+class EmpireBuilderSealedCommitView(TypedDict):
+    """The viewer's own sealed commit: all four numbers at the allocation, temples and cities at the
+    reallocation."""
+
+    turn_order: NotRequired[int]
+    armies: NotRequired[int]
+    temples: int
+    cities: int
+
+
+class EmpireBuilderView(TypedDict):
+    """What one viewer may know: everything public, plus the viewer's own sealed commit."""
+
+    game: Literal["empire_builder"]
+    viewer: Viewer
+    options: EmpireBuilderOptionsView
+    phase: str
+    awaited: dict[str, list[str]]
+    campaign: int
+    round: int
+    region: int | None
+    region_name: str | None
+    symbol: str | None
+    goal: str | None
+    goal_reached: bool
+    turn_order: list[int]
+    turn_positions_chosen: dict[str, int]
+    active_seat: int | None
+    seats: list[EmpireBuilderSeatView]
+    my_sealed_commit: EmpireBuilderSealedCommitView | None
+    provinces: list[EmpireBuilderProvinceView]
+    temples: dict[str, list[int]]
+    cities: dict[str, int]
+    winners: list[int]
 
 
 def public_phase(state: State, waiting: dict[int, tuple[str, ...]]) -> str:
@@ -25,7 +104,7 @@ def public_phase(state: State, waiting: dict[int, tuple[str, ...]]) -> str:
     return state.phase
 
 
-def _seat_view(state: State, seat: int, boxes_known: bool) -> dict[str, Any]:
+def _seat_view(state: State, seat: int, boxes_known: bool) -> EmpireBuilderSeatView:
     p = state.seats[seat]
     return {
         "seat": seat,
@@ -45,12 +124,12 @@ def _seat_view(state: State, seat: int, boxes_known: bool) -> dict[str, Any]:
     }
 
 
-def _region_view(state: State) -> list[dict[str, Any]]:
+def _region_view(state: State) -> list[EmpireBuilderProvinceView]:
     """The current region's provinces as a board shows them: sites, armies, pieces and attempts."""
     region = REGIONS.get(state.campaign)
     if region is None:
         return []
-    rows = []
+    rows: list[EmpireBuilderProvinceView] = []
     for province_id in region.provinces:
         province = PROVINCES[province_id]
         rows.append(
@@ -68,13 +147,25 @@ def _region_view(state: State) -> list[dict[str, Any]]:
     return rows
 
 
-def view(state: State, viewer: Viewer) -> dict[str, Any]:
+def _sealed_commit(state: State, viewer: Viewer) -> EmpireBuilderSealedCommitView | None:
+    """The viewer's own numbers of the open sealed step (``ALLOCATION`` or ``REALLOCATION``)."""
+    if viewer is None or viewer not in state.sealed:
+        return None
+    numbers = state.sealed[viewer]
+    if state.phase == ALLOCATION:
+        turn_order, armies, temples, cities = numbers
+        return {"turn_order": turn_order, "armies": armies, "temples": temples, "cities": cities}
+    if state.phase == REALLOCATION:
+        temples, cities = numbers
+        return {"temples": temples, "cities": cities}
+    raise ValueError(f"no sealed step is open in phase {state.phase}")
+
+
+def view(state: State, viewer: Viewer) -> EmpireBuilderView:
     waiting = awaited(state)
     region = REGIONS.get(state.campaign)
     boxes_known = state.phase not in (SETUP, ALLOCATION)
-    mine: dict[str, int] | None = None
-    if viewer is not None and viewer in state.sealed:
-        mine = dict(zip(_SEALED_FIELDS[state.phase], state.sealed[viewer], strict=True))
+    mine = _sealed_commit(state, viewer)
     return {
         "game": "empire_builder",
         "viewer": viewer,

@@ -87,7 +87,7 @@ class GameDefinition(Generic[S]):
     evolve: Callable[[S, Event], S]
     awaited: Callable[[S], Mapping[Seat, tuple[str, ...]]]
     is_over: Callable[[S], bool]
-    view: Callable[[S, Viewer], dict[str, Any]]
+    view: Callable[[S, Viewer], Mapping[str, Any]]  # returns the TypedDict of the game's views.py
     legal_moves: Callable[[S, Seat, Chance], list[Command]]
     scoreboard: Callable[[S], Scoreboard]
     optional: Callable[[S], Mapping[Seat, tuple[str, ...]]] = lambda _state: {}

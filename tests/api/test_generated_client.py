@@ -1,6 +1,6 @@
 """A client generated from /openapi.json by an off-the-shelf generator (openapi-python-client)
-plays a whole game of each of the four games with its typed models: the contract is enough to
-build a client on, with no dict poking."""
+plays a whole game of each of the four games with its typed models, the game's view (``state``)
+included: the contract is enough to build a client on, with no dict poking."""
 
 from __future__ import annotations
 
@@ -62,6 +62,17 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
             del sys.modules[name]
 
 
+def final_scores(game: str, state: Any) -> list[int]:
+    """Each seat's final score, read from the generated models of the game's view."""
+    if game == "peloponnes":
+        return [result.final for result in state.results]
+    if game == "empire_builder":
+        return [seat.vp for seat in state.seats]
+    if game == "alexandros":
+        return list(state.scores)
+    return [player.total_vp for player in state.players]  # catan_alexander: hidden points shown at the end
+
+
 def operation(package: ModuleType, name: str) -> Any:
     return importlib.import_module(f"{package.__name__}.api.default.{name}")
 
@@ -98,7 +109,8 @@ def test_a_generated_client_plays_a_whole_game(generated: ModuleType, client: Te
     for _ in range(20_000):
         # read your own write: the read models follow the commands in the background
         view = operation(generated, "get_game").sync(created.game_id, client=spectator, min_version=version)
-        assert isinstance(view, model(generated, "BoardView")), view
+        assert isinstance(view, model(generated, f"{prefix}BoardView")), view  # the game's own envelope
+        assert isinstance(view.state, model(generated, f"{prefix}View")), view.state  # and its typed view
         if view.status.value == "ended":
             break
         seat = int(rng.choice("seat", sorted(view.awaited.additional_properties)))
@@ -114,5 +126,10 @@ def test_a_generated_client_plays_a_whole_game(generated: ModuleType, client: Te
     else:
         raise AssertionError("the game did not end")
     assert view.scoreboard.final
+    # the view's own fields, typed: its winners are the scoreboard's, and every seat's view is there
+    assert view.state.winners == view.scoreboard.winners
+    assert final_scores(game, view.state) == view.scoreboard.scores
+    assert len(view.seat_views) == PLAYERS[game]
+    assert all(isinstance(seat_view, type(view.state)) for seat_view in view.seat_views)
     report = operation(generated, "verify").sync(created.game_id, client=spectator)
     assert report.chain_ok and report.seed_ok, report.problems
