@@ -55,24 +55,13 @@ def assemble_rules(game: str, sections: Iterable[ModuleType], *, decisions_draw_
         game, "applied", [getattr(s, "EVOLVERS", {}) for s in sections]
     )
 
-    def unknown(command: Command) -> RuleViolation:
-        return RuleViolation(BAD_INPUT, f"{game} has no command {command.type!r}")
-
-    if decisions_draw_chance:
-
-        def decide(state: S, seat: Seat, command: Command, chance: Chance) -> list[Event]:
-            decider = decide_table.get(command.type)
-            if decider is None:
-                raise unknown(command)
+    def decide(state: S, seat: Seat, command: Command, chance: Chance) -> list[Event]:
+        decider = decide_table.get(command.type)
+        if decider is None:
+            raise RuleViolation(BAD_INPUT, f"{game} has no command {command.type!r}")
+        if decisions_draw_chance:
             return decider(state, seat, command, chance)
-
-    else:
-
-        def decide(state: S, seat: Seat, command: Command, chance: Chance) -> list[Event]:
-            decider = decide_table.get(command.type)
-            if decider is None:
-                raise unknown(command)
-            return decider(state, seat, command)
+        return decider(state, seat, command)
 
     def evolve(state: S, event: Event) -> S:
         evolve_table[event.type](state, event)
