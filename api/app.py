@@ -111,6 +111,24 @@ MinVersion = Annotated[
         description="wait (a few seconds at most) until the read model has this version: read your own write",
     ),
 ]
+# What was published about a game, to check a record against (as `alexandria verify` takes them).
+HEX_64 = "^[0-9a-fA-F]{64}$"
+PublishedFingerprint = Annotated[
+    str | None,
+    Query(
+        pattern=HEX_64,
+        description="a published fingerprint (64 hex digits): the report says whether the game's record "
+        "ends with it (the hash of its last record), as `alexandria verify --fingerprint`",
+    ),
+]
+PublishedCommitment = Annotated[
+    str | None,
+    Query(
+        pattern=HEX_64,
+        description="a published seed commitment (64 hex digits): the report says whether the game was "
+        "created with it (in GameCreated), as `alexandria verify --commitment`",
+    ),
+]
 STREAM_KEEPALIVE_SECONDS = 15.0
 
 
@@ -415,14 +433,16 @@ def create_app(
 
     @app.get(
         "/games/{game_id}/verify",
-        summary="Check the hash chain (and, after the end, the seed)",
+        summary="Check the hash chain (and, after the end, the seed), against a published fingerprint or commitment",
         **documented(Verification, 400, 404),
     )
-    def verify(game_id: str) -> dict[str, Any]:
+    def verify(
+        game_id: str, fingerprint: PublishedFingerprint = None, commitment: PublishedCommitment = None
+    ) -> dict[str, Any]:
         with service.reading(game_id) as aggregate:
             over = aggregate.match.is_over
         records = [for_viewer(r, None, reveal_all=over) for r in service.records(game_id)]
-        report = verify_records(records, GAMES.get)
+        report = verify_records(records, GAMES.get, fingerprint, commitment)
         return report.to_dict()
 
     @app.get(

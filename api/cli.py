@@ -329,6 +329,9 @@ def project(rebuild: str | None, once: bool) -> None:
     Scale-out: the Redis read models (run as many as you like: a lease per read model lets one
     worker at a time apply a batch). Embedded: the SQLite read-model file beside the event store
     (what `serve` does in the background unless ALEXANDRIA_PROJECT_IN_SERVE=false).
+
+    The analytics tables (one DuckDB file, one writer at a time) have a worker of their own:
+    `alexandria analytics project`.
     """
     import logging
     import signal
@@ -341,7 +344,10 @@ def project(rebuild: str | None, once: bool) -> None:
     settings = Settings()
     if rebuild is not None and rebuild not in PROJECTION_NAMES:
         known = ", ".join(PROJECTION_NAMES)
-        raise click.BadParameter(f"{rebuild!r}; the read models are {known}", param_hint="--rebuild")
+        raise click.BadParameter(
+            f"{rebuild!r}; the read models are {known} (the analytics tables: alexandria analytics project --rebuild)",
+            param_hint="--rebuild",
+        )
     try:
         store = read_model_store(settings)
     except ValueError as problem:

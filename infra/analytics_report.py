@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -217,33 +217,30 @@ def _dice(rows: Any, where: str) -> list[DiceFairness]:
 
 
 def _bids(rows: Any, where: str) -> list[RoundBids]:
-    out = []
+    return [
+        *_round_bids(rows, where, "peloponnes", "round", "peloponnes_auction_results"),
+        # Catan: the n-th auction of a game is its "round" of bidding for a temple
+        *_round_bids(rows, where, "catan", "auction", "catan_auctions", " AND a.winner IS NOT NULL"),
+    ]
+
+
+def _round_bids(rows: Any, where: str, prefix: str, round_: str, paid: str, won: str = "") -> list[RoundBids]:
+    """The bids of each ``round_`` of a game (table ``<prefix>_bids``), and what the winners paid
+    (table ``paid``, its rows that ``won`` keeps)."""
     prices = {
         (g, int(r)): float(price)
         for g, r, price in rows(
-            f"SELECT g.game, a.round, avg(a.amount) FROM peloponnes_auction_results a JOIN games g USING (game_id) "
-            f"WHERE {where} GROUP BY ALL"
+            f"SELECT g.game, a.{round_}, avg(a.amount) FROM {paid} a JOIN games g USING (game_id) "
+            f"WHERE {where}{won} GROUP BY ALL"
         )
     }
-    for g, r, count, mean in rows(
-        f"SELECT g.game, b.round, count(*), avg(b.amount) FROM peloponnes_bids b JOIN games g USING (game_id) "
-        f"WHERE {where} AND b.action = 'bid' GROUP BY ALL ORDER BY ALL"
-    ):
-        out.append(RoundBids(g, int(r), int(count), float(mean), prices.get((g, int(r)))))
-    # Catan: the n-th auction of a game is its "round" of bidding for a temple
-    won = {
-        (g, int(n)): float(price)
-        for g, n, price in rows(
-            f"SELECT g.game, a.auction, avg(a.amount) FROM catan_auctions a JOIN games g USING (game_id) "
-            f"WHERE {where} AND a.winner IS NOT NULL GROUP BY ALL"
+    return [
+        RoundBids(g, int(r), int(count), float(mean), prices.get((g, int(r))))
+        for g, r, count, mean in rows(
+            f"SELECT g.game, b.{round_}, count(*), avg(b.amount) FROM {prefix}_bids b JOIN games g USING (game_id) "
+            f"WHERE {where} AND b.action = 'bid' GROUP BY ALL ORDER BY ALL"
         )
-    }
-    for g, n, count, mean in rows(
-        f"SELECT g.game, b.auction, count(*), avg(b.amount) FROM catan_bids b JOIN games g USING (game_id) "
-        f"WHERE {where} AND b.action = 'bid' GROUP BY ALL ORDER BY ALL"
-    ):
-        out.append(RoundBids(g, int(n), int(count), float(mean), won.get((g, int(n)))))
-    return out
+    ]
 
 
 # -- rendering ----------------------------------------------------------------------------------
@@ -328,9 +325,16 @@ def write_report(report: Report, out: Path, file_format: ReportFormat = "markdow
     doc.heading(f"Alexandria analytics report{f': {report.game}' if report.game else ''}", 1)
     doc.text("Ended games: " + (", ".join(f"{g} {n}" for g, n in sorted(report.games.items())) or "none"))
 
-    def chart(name: str, caption: str, draw: Any) -> None:
+    def chart(name: str, caption: str, draw: Any, title: str, x: str | None, y: str, legend: bool = True) -> None:
+        """A PNG chart in the report: ``draw(axes)`` plots, then the axes get their labels."""
         figure, axes = plt.subplots(figsize=(7, 3.6))
         draw(axes)
+        if x is not None:
+            axes.set_xlabel(x)
+        axes.set_ylabel(y)
+        axes.set_title(title)
+        if legend:
+            axes.legend()
         figure.tight_layout()
         figure.savefig(out / f"{name}.png", dpi=90)
         plt.close(figure)
@@ -353,16 +357,16 @@ def write_report(report: Report, out: Path, file_format: ReportFormat = "markdow
             )
 
             def dice(axes: Any, d: DiceFairness = d) -> None:
-                totals = list(d.observed)
-                axes.bar([t - 0.2 for t in totals], list(d.observed.values()), 0.4, label="observed")
-                axes.bar([t + 0.2 for t in totals], list(d.expected.values()), 0.4, label="expected (fair)")
-                axes.set_xticks(totals)
-                axes.set_xlabel("total of two dice")
-                axes.set_ylabel("rolls")
-                axes.set_title(f"{d.game}: {d.rolls} rolls, χ² p = {d.p_value:.3f}")
-                axes.legend()
+                _bar_pairs(axes, list(d.observed), {"observed": d.observed, "expected (fair)": d.expected})
 
-            chart(f"dice_{d.game}", f"{d.game}: dice totals, observed against expected", dice)
+            chart(
+                f"dice_{d.game}",
+                f"{d.game}: dice totals, observed against expected",
+                dice,
+                f"{d.game}: {d.rolls} rolls, χ² p = {d.p_value:.3f}",
+                "total of two dice",
+                "rolls",
+            )
 
     if report.win_rates:
         doc.heading("Win rate by seat")
@@ -389,13 +393,16 @@ def write_report(report: Report, out: Path, file_format: ReportFormat = "markdow
                     )
                     axes.axhline(1 / players, linestyle=":", linewidth=0.8)
                 axes.set_xticks(range(max(w.players for w in report.win_rates if w.game == g)))
-                axes.set_xlabel("seat")
-                axes.set_ylabel("win rate")
                 axes.set_ylim(0, 1)
-                axes.set_title(f"{g}: win rate by seat (95 % Wilson intervals)")
-                axes.legend()
 
-            chart(f"win_rate_{g}", f"{g}: win rate by seat", win_rates)
+            chart(
+                f"win_rate_{g}",
+                f"{g}: win rate by seat",
+                win_rates,
+                f"{g}: win rate by seat (95 % Wilson intervals)",
+                "seat",
+                "win rate",
+            )
 
     if report.scores:
         doc.heading("Score distributions")
@@ -410,11 +417,16 @@ def write_report(report: Report, out: Path, file_format: ReportFormat = "markdow
 
         def histogram(axes: Any, g: str = g, values: list[float] = values) -> None:
             axes.hist(values, bins=min(30, max(5, len(set(values)))))
-            axes.set_xlabel("final score")
-            axes.set_ylabel("seats")
-            axes.set_title(f"{g}: final scores")
 
-        chart(f"scores_{g}", f"{g}: distribution of final scores", histogram)
+        chart(
+            f"scores_{g}",
+            f"{g}: distribution of final scores",
+            histogram,
+            f"{g}: final scores",
+            "final score",
+            "seats",
+            legend=False,
+        )
 
     if report.bids:
         doc.heading("Bids per round")
@@ -433,12 +445,15 @@ def write_report(report: Report, out: Path, file_format: ReportFormat = "markdow
                 axes.plot([b.round for b in mine], [b.mean_bid for b in mine], marker="o", label="mean bid")
                 paid = [b for b in mine if b.mean_price is not None]
                 axes.plot([b.round for b in paid], [b.mean_price for b in paid], marker="s", label="mean price won")
-                axes.set_xlabel("round" if g == "peloponnes" else "auction of the game")
-                axes.set_ylabel("coins" if g == "peloponnes" else "cards bid")
-                axes.set_title(f"{g}: bids by round")
-                axes.legend()
 
-            chart(f"bids_{g}", f"{g}: bids and prices by round", bids)
+            chart(
+                f"bids_{g}",
+                f"{g}: bids and prices by round",
+                bids,
+                f"{g}: bids by round",
+                "round" if g == "peloponnes" else "auction of the game",
+                "coins" if g == "peloponnes" else "cards bid",
+            )
 
     if report.sources:
         doc.heading("Empire Builder: where the points come from")
@@ -448,22 +463,18 @@ def write_report(report: Report, out: Path, file_format: ReportFormat = "markdow
         )
 
         def sources(axes: Any) -> None:
-            names = list(report.sources)
-            axes.bar(
-                [i - 0.2 for i in range(len(names))],
-                [report.sources[n]["winners"] for n in names],
-                0.4,
-                label="winners",
-            )
-            axes.bar(
-                [i + 0.2 for i in range(len(names))], [report.sources[n]["others"] for n in names], 0.4, label="others"
-            )
-            axes.set_xticks(range(len(names)), names)
-            axes.set_ylabel("mean VP per seat and game")
-            axes.set_title("empire_builder: where the points come from")
-            axes.legend()
+            winners = {n: v["winners"] for n, v in report.sources.items()}
+            others = {n: v["others"] for n, v in report.sources.items()}
+            _bar_pairs(axes, list(report.sources), {"winners": winners, "others": others})
 
-        chart("sources_empire_builder", "empire_builder: VP by source, winners against the others", sources)
+        chart(
+            "sources_empire_builder",
+            "empire_builder: VP by source, winners against the others",
+            sources,
+            "empire_builder: where the points come from",
+            None,
+            "mean VP per seat and game",
+        )
 
     if report.taxes_by_turn:
         doc.heading("Alexandros: tax points over the game")
@@ -471,16 +482,31 @@ def write_report(report: Report, out: Path, file_format: ReportFormat = "markdow
 
         def taxes(axes: Any) -> None:
             axes.bar([t for t, _ in report.taxes_by_turn], [p for _, p in report.taxes_by_turn], width=8)
-            axes.set_xlabel("turn")
-            axes.set_ylabel("points per levy")
-            axes.set_title("alexandros: what a tax levy pays the levier, by turn")
 
-        chart("taxes_alexandros", "alexandros: points per tax levy by turn", taxes)
+        chart(
+            "taxes_alexandros",
+            "alexandros: points per tax levy by turn",
+            taxes,
+            "alexandros: what a tax levy pays the levier, by turn",
+            "turn",
+            "points per levy",
+            legend=False,
+        )
 
     text = doc.markdown() if file_format == "markdown" else doc.html()
     path = out / ("report.md" if file_format == "markdown" else "report.html")
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def _bar_pairs(axes: Any, keys: list[Any], bars: dict[str, Mapping[Any, float]]) -> None:
+    """Two bars side by side at each key (numbers where they stand, names in a row): label -> value
+    per key, the first on the left."""
+    at = keys if all(isinstance(k, int) for k in keys) else list(range(len(keys)))
+    (left, left_values), (right, right_values) = bars.items()
+    axes.bar([x - 0.2 for x in at], [left_values[k] for k in keys], 0.4, label=left)
+    axes.bar([x + 0.2 for x in at], [right_values[k] for k in keys], 0.4, label=right)
+    axes.set_xticks(at, [str(k) for k in keys])
 
 
 def _row(d: Distribution) -> list[Any]:

@@ -3,18 +3,16 @@ server with curl, and .ci/run runs the README's test command."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import socket
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+
+from tests.support.server import start_server, stop
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
@@ -28,38 +26,13 @@ def quickstart() -> str:
     return block.group(1)
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    env = {**os.environ, "ALEXANDRIA_DATABASE_URL": f"sqlite:///{tmp_path}/events.sqlite"}
-    env.pop("ALEXANDRIA_REDIS_URL", None)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "serve", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    url = f"http://127.0.0.1:{port}"
+    process, url = start_server(tmp_path / "events.sqlite", tmp_path / "server.log", module="api.cli")
     try:
-        for _ in range(600):  # the server is up when it answers; a loaded machine may take a while
-            try:
-                if httpx.get(f"{url}/games/catalog").status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.05)
-        else:
-            raise AssertionError("the server did not start")
         yield url
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        stop(process)
 
 
 @pytest.mark.slow

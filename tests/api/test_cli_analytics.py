@@ -109,3 +109,11 @@ def test_project_catches_up_and_rebuilds(store: tuple[Path, GameService, list[Cr
     rebuilt = run(directory, "project", "--rebuild")
     assert rebuilt.exit_code == 0, rebuilt.output
     assert f"at notification {service.recorder.max_notification_id()}" in rebuilt.output
+
+
+def test_the_read_model_worker_names_the_analytics_worker(store: tuple[Path, GameService, list[CreatedGame]]) -> None:
+    directory, _, _ = store
+    env = {"ALEXANDRIA_DATABASE_URL": database_url(directory)}
+    refused = CliRunner().invoke(main, ["project", "--rebuild", "analytics"], env=env)
+    assert refused.exit_code == 2 and "alexandria analytics project --rebuild" in refused.output
+    assert "alexandria analytics project" in CliRunner().invoke(main, ["project", "--help"]).output

@@ -187,13 +187,16 @@ def test_every_code_the_server_sends_is_in_the_enum(client: TestClient, service:
             headers=auth(turn_token),
         ),
     ]
-    limited = TestClient(create_app(service, settings=Settings(creation_rate_limit="1/minute", max_body_bytes=2048)))
-    platform += [
-        limited.post("/games", json={"game": "peloponnes", "players": 2}),
-        limited.post("/games", json={"game": "peloponnes", "players": 2}),
-        limited.post("/games", json={"game": "peloponnes", "players": 2, "seed": "x" * 4000}),
-        client.get(f"/games/{ended.game_id}", headers={"Authorization": "Basic abc"}),
-    ]
+    # As a context manager: the app's background projector stops before the service closes.
+    with TestClient(
+        create_app(service, settings=Settings(creation_rate_limit="1/minute", max_body_bytes=2048))
+    ) as limited:
+        platform += [
+            limited.post("/games", json={"game": "peloponnes", "players": 2}),
+            limited.post("/games", json={"game": "peloponnes", "players": 2}),
+            limited.post("/games", json={"game": "peloponnes", "players": 2, "seed": "x" * 4000}),
+        ]
+    platform.append(client.get(f"/games/{ended.game_id}", headers={"Authorization": "Basic abc"}))
     seen |= {answer.json()["error"]["code"] for answer in platform if answer.status_code >= 400}
     assert seen - enum == set()
     assert len(seen) > 15, seen  # the probe did meet many refusals
@@ -269,22 +272,24 @@ def test_a_command_to_another_games_route_is_refused(client: TestClient) -> None
 
 def test_cors_is_off_by_default_and_on_for_the_configured_origins(service: GameService) -> None:
     preflight = {"Origin": "https://play.example", "Access-Control-Request-Method": "POST"}
-    off = TestClient(create_app(service, cors_origins=()))
-    assert "access-control-allow-origin" not in off.options("/games", headers=preflight).headers
-    assert "access-control-allow-origin" not in off.get("/games", headers={"Origin": "https://play.example"}).headers
-    on = TestClient(create_app(service, cors_origins=["https://play.example"]))
-    answer = on.options("/games", headers={**preflight, "Access-Control-Request-Headers": "Authorization"})
-    assert answer.status_code == 200
-    assert answer.headers["access-control-allow-origin"] == "https://play.example"
-    assert on.get("/games", headers={"Origin": "https://play.example"}).headers["access-control-allow-origin"]
-    other = on.get("/games", headers={"Origin": "https://elsewhere.example"})
+    with TestClient(create_app(service, cors_origins=())) as off:
+        assert "access-control-allow-origin" not in off.options("/games", headers=preflight).headers
+        assert (
+            "access-control-allow-origin" not in off.get("/games", headers={"Origin": "https://play.example"}).headers
+        )
+    with TestClient(create_app(service, cors_origins=["https://play.example"])) as on:
+        answer = on.options("/games", headers={**preflight, "Access-Control-Request-Headers": "Authorization"})
+        assert answer.status_code == 200
+        assert answer.headers["access-control-allow-origin"] == "https://play.example"
+        assert on.get("/games", headers={"Origin": "https://play.example"}).headers["access-control-allow-origin"]
+        other = on.get("/games", headers={"Origin": "https://elsewhere.example"})
     assert "access-control-allow-origin" not in other.headers
 
 
 def test_cors_origins_come_from_one_setting(monkeypatch: pytest.MonkeyPatch, service: GameService) -> None:
     monkeypatch.setenv("ALEXANDRIA_CORS_ORIGINS", "https://a.example, https://b.example")
-    client = TestClient(create_app(service))
-    answer = client.get("/games", headers={"Origin": "https://b.example"})
+    with TestClient(create_app(service)) as client:
+        answer = client.get("/games", headers={"Origin": "https://b.example"})
     assert answer.headers["access-control-allow-origin"] == "https://b.example"
 
 

@@ -3,10 +3,8 @@ restart the read models catch up from where their last commit left them."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -18,39 +16,10 @@ from infra.projector import Projector
 from infra.readmodels import MemoryStore, SqliteStore, readmodels_path
 from infra.settings import Settings
 from projections.registry import PROJECTION_NAMES
-from tests.infra.services import free_port
 from tests.support.http import auth
+from tests.support.server import start_server
 
 pytestmark = pytest.mark.slow
-REPO = Path(__file__).resolve().parents[2]
-
-
-def start_server(events: Path, log: Path, project_in_serve: bool = True) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    env = {
-        **os.environ,
-        "ALEXANDRIA_DATABASE_URL": f"sqlite:///{events}",
-        "ALEXANDRIA_PROJECT_IN_SERVE": str(project_in_serve).lower(),
-        "PYTHONPATH": str(REPO),
-    }
-    env.pop("ALEXANDRIA_REDIS_URL", None)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tests.infra.launch", "serve", "--port", str(port)],
-        cwd=REPO,
-        env=env,
-        stdout=log.open("ab"),
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
-                return process, url
-        except httpx.TransportError:
-            pass
-        assert process.poll() is None and time.monotonic() < deadline, log.read_text()
-        time.sleep(0.1)
 
 
 def wait_until_ready(url: str) -> dict:
@@ -89,7 +58,7 @@ def test_a_server_killed_before_projecting_a_command_catches_up_after_a_restart(
 
     # A server whose projection never runs: the command commits, the server dies before any
     # projection of it (the same point as a crash right after the commit).
-    second, url = start_server(events, log, project_in_serve=False)
+    second, url = start_server(events, log, {"ALEXANDRIA_PROJECT_IN_SERVE": "false"})
     try:
         committed = guess(url, game, 1)
     finally:

@@ -3,49 +3,20 @@ cleanly, and the client resumes from the last event id on the server started aga
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.infra.cluster import REPO
-from tests.infra.services import free_port
-from tests.projections.test_stream import sse_messages
 from tests.support.http import auth
+from tests.support.server import start_server
+from tests.support.stream import sse_messages
 
 # Generous: it bounds a hang, not a speed (a loaded 2-core machine may be slow to stop).
 STOP_SECONDS = 10
-
-
-def start_server(database: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    env = {"ALEXANDRIA_DATABASE_URL": f"sqlite:///{database}", "PYTHONPATH": str(REPO)}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tests.infra.launch", "serve", "--port", str(port)],
-        cwd=REPO,
-        env={**os.environ, **env},
-        stdout=log.open("ab"),
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if httpx.get(f"{url}/games/catalog", timeout=1).status_code == 200:
-                return process, url
-        except httpx.TransportError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            raise RuntimeError(f"the server did not start: {log.read_text()}")
-        time.sleep(0.1)
 
 
 class StreamReader(threading.Thread):

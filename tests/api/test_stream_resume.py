@@ -4,15 +4,14 @@ streams (in process here; ``test_graceful_stop.py`` stops a real server)."""
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from fastapi.testclient import TestClient
 
 from infra.service import GameService
 from tests.projections.test_projections import play
-from tests.projections.test_stream import read_stream
 from tests.support.http import auth
+from tests.support.stream import read_stream, stream_when_the_server_stops
 
 
 def record_positions(messages: list[tuple[str, Any]]) -> list[int]:
@@ -55,15 +54,6 @@ def test_after_beyond_the_games_version_is_refused_clearly(client: TestClient, s
 
 def test_a_stopping_server_ends_its_open_streams(client: TestClient, service: GameService) -> None:
     created = service.create_game("sealed_guess", 2, None, b"stopping")
-    messages: list[tuple[str, Any]] = []
-    first_view = threading.Event()
-    watcher = threading.Thread(
-        target=lambda: messages.extend(read_stream(client, f"/games/{created.game_id}/stream", {}, first_view))
-    )
-    watcher.start()
-    assert first_view.wait(10), "the stream should send the game as it is first"
-    client.app.state.shutdown.request()  # type: ignore[attr-defined]
-    watcher.join(timeout=30)
-    assert not watcher.is_alive(), "the stream should end when the server stops"
+    messages = stream_when_the_server_stops(client, f"/games/{created.game_id}/stream")
     assert [event for event, _ in messages] == ["record", "view"]
     assert messages[-1][1]["status"] == "running"

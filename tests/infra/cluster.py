@@ -20,10 +20,8 @@ import httpx
 from infra.bootstrap import build_service
 from infra.service import GameService
 from infra.settings import Settings
-from tests.infra.services import free_port
 from tests.support.http import auth
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.support.server import REPO, free_port, wait_until_serving
 
 
 class Cluster:
@@ -53,18 +51,9 @@ class Cluster:
 
     def start_api(self) -> str:
         port = free_port()
-        self._start(f"api-{port}", "serve", "--port", str(port))
+        process = self._start(f"api-{port}", "serve", "--port", str(port))
         url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{url}/games/catalog", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"API worker on {url} did not start; see {self.log_dir}")
-            time.sleep(0.1)
+        wait_until_serving(url, process, self.log_dir / f"api-{port}.log")
         self.apis.append(url)
         return url
 

@@ -20,6 +20,8 @@ import psycopg
 import pytest
 import redis
 
+from tests.support.server import free_port
+
 HOST = "127.0.0.1"
 
 
@@ -27,12 +29,6 @@ def reachable(port: int, host: str = HOST) -> bool:
     with socket.socket() as probe:
         probe.settimeout(0.5)
         return probe.connect_ex((host, port)) == 0
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
 
 
 def unavailable(reason: str) -> None:

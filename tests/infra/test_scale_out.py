@@ -19,8 +19,8 @@ from infra.readmodels import MemoryStore, ReadModelStore
 from infra.redis_store import RedisStore
 from projections.registry import PROJECTION_NAMES
 from tests.infra.cluster import Accepted, Cluster, create_game, play_games
-from tests.projections.test_stream import sse_messages
 from tests.support.http import auth
+from tests.support.stream import sse_messages
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 

@@ -79,7 +79,7 @@ def test_the_scoreboard_follows_the_game(service: GameService) -> None:
 
 
 def test_a_game_the_read_models_do_not_know_yet_streams(service: GameService) -> None:
-    from tests.projections.test_stream import read_stream
+    from tests.support.stream import read_stream
 
     created = play(service, "unseen-stream")  # to the end, never projected
     client = TestClient(create_app(service, ReadSide(service, MemoryStore(), None, wait_seconds=0.2)))

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
-from collections.abc import Iterable, Iterator
-from typing import Any
 
 from fastapi.testclient import TestClient
 
@@ -17,31 +14,7 @@ from infra.readside import ReadModelBehind, ReadSide
 from infra.service import GameService
 from tests.projections.test_projections import play
 from tests.support.http import auth
-
-
-def sse_messages(lines: Iterable[str]) -> Iterator[tuple[str, Any]]:
-    """The (event, data) messages of a server-sent event stream, as they come."""
-    event = ""
-    for line in lines:
-        if line.startswith("event: "):
-            event = line.removeprefix("event: ")
-        elif line.startswith("data: "):
-            yield event, json.loads(line.removeprefix("data: "))
-
-
-def read_stream(
-    client: TestClient, path: str, headers: dict[str, str], first_view: threading.Event | None = None
-) -> list[tuple[str, Any]]:
-    """The messages of a stream until it ends; ``first_view`` is set when the first view arrives."""
-    messages: list[tuple[str, Any]] = []
-    with client.stream("GET", path, headers=headers) as response:
-        assert response.status_code == 200
-        assert response.headers["content-type"].startswith("text/event-stream")
-        for message in sse_messages(response.iter_lines()):
-            messages.append(message)
-            if first_view is not None and message[0] == "view":
-                first_view.set()
-    return messages
+from tests.support.stream import StreamWatcher, read_stream
 
 
 def test_a_seat_streams_every_record_in_order_as_that_seat_may_see_it(client: TestClient, service: GameService) -> None:
@@ -67,13 +40,7 @@ def test_a_stream_after_the_last_record_of_an_ended_game_just_ends(client: TestC
 
 def test_a_stream_follows_a_game_played_while_it_is_open(client: TestClient, service: GameService) -> None:
     created = service.create_game("sealed_guess", 2, None, b"live")
-    messages: list[tuple[str, Any]] = []
-    open_now = threading.Event()
-    watcher = threading.Thread(
-        target=lambda: messages.extend(read_stream(client, f"/games/{created.game_id}/stream", {}, open_now))
-    )
-    watcher.start()
-    assert open_now.wait(10), "the stream should send the game as it is first"
+    watcher = StreamWatcher(client, f"/games/{created.game_id}/stream")
     for _ in range(3):  # rounds: both seats guess, then the die is rolled
         for seat in (0, 1):
             client.post(
@@ -81,8 +48,7 @@ def test_a_stream_follows_a_game_played_while_it_is_open(client: TestClient, ser
                 json={"type": "commit_guess", "guess": 2},
                 headers=auth(created.tokens[seat]),
             )
-    watcher.join(timeout=20)
-    assert not watcher.is_alive()
+    messages = watcher.ended()
     records = service.records(created.game_id)
     streamed = [data for event, data in messages if event == "record"]
     assert streamed == [json.loads(json.dumps(for_viewer(r, None, reveal_all=False))) for r in records]

@@ -16,6 +16,7 @@ from domain.kernel.chance import Chance
 from domain.kernel.game import GameDefinition
 from domain.kernel.log import Record, for_viewer
 from domain.kernel.match import Match
+from domain.kernel.messages import Event
 from domain.kernel.verification import verify_records
 
 
@@ -57,6 +58,26 @@ def states_along(game: GameDefinition[Any], match: Match, records: list[Record])
             state = game.evolve(state, match.event_of(record))
             yield state
     assert state == match.state
+
+
+def state_partway(game: GameDefinition[Any], players: int, seed: bytes, fraction: float = 1 / 3) -> Any:
+    """The state of a game by random bots once ``fraction`` of its log is applied."""
+    match, records = play_recorded_game(game, players, seed=seed)
+    state = game.initial_state(players, match.options)
+    for record in records[: int(len(records) * fraction)]:
+        if record.type in game.event_types:
+            state = game.evolve(state, match.event_of(record))
+    return state
+
+
+def check_hidden_reshuffle(game: GameDefinition[Any], state: Any) -> tuple[Any, Event, Any]:
+    """``reshuffle_hidden`` lists one event, secret from every seat, and listing it changes
+    nothing. Returns a copy of ``state``, the event, and ``state`` with the event applied."""
+    before = copy.deepcopy(state)
+    (event,) = game.reshuffle_hidden(state, Chance(b"new"))
+    assert state == before, "listing the reshuffle changes nothing"
+    assert event.viewers() == frozenset(), "nobody sees the new order"
+    return before, event, game.evolve(state, event)
 
 
 def check_legal_moves_accepted(game: GameDefinition[Any], state: Any, seat: int, chance: Chance) -> None:

@@ -18,9 +18,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from domain.alexandros.rules import cards, end, moving, occupy, retire, sequence, setup, take_card, taxes, walls
 from domain.alexandros.rules.board import (
     closest_free_spaces,
@@ -36,41 +33,14 @@ from domain.alexandros.rules.occupy import compensation_size, takeover_costs
 from domain.alexandros.rules.sequence import advance, awaited, is_over
 from domain.alexandros.rules.taxes import tax_scoring
 from domain.alexandros.state import AlexandrosState
-from domain.kernel import Chance, Command, Event, RuleViolation, Seat
-from domain.kernel.errors import BAD_INPUT
+from domain.kernel.sections import Rules, assemble_rules
 
-DECIDERS: dict[type, Callable[..., list[Event]]] = {
-    **moving.DECIDERS,
-    **take_card.DECIDERS,
-    **occupy.DECIDERS,
-    **taxes.DECIDERS,
-    **retire.DECIDERS,
-    **sequence.DECIDERS,
-}
-
-EVOLVERS: dict[type, Callable[[AlexandrosState, Any], None]] = {
-    **cards.EVOLVERS,
-    **setup.EVOLVERS,
-    **end.EVOLVERS,
-    **walls.EVOLVERS,
-    **moving.EVOLVERS,
-    **occupy.EVOLVERS,
-    **taxes.EVOLVERS,
-    **retire.EVOLVERS,
-    **sequence.EVOLVERS,
-}
-
-
-def decide(state: AlexandrosState, seat: Seat, command: Command, chance: Chance) -> list[Event]:
-    handler = DECIDERS.get(type(command))
-    if handler is None:
-        raise RuleViolation(BAD_INPUT, f"alexandros does not know the command {command.type!r}")
-    return handler(state, seat, command, chance)
-
-
-def evolve(state: AlexandrosState, event: Event) -> AlexandrosState:
-    EVOLVERS[type(event)](state, event)
-    return state
+RULES: Rules[AlexandrosState] = assemble_rules(
+    "alexandros",
+    [setup, sequence, moving, walls, take_card, occupy, taxes, retire, cards, end],
+)
+decide = RULES.decide
+evolve = RULES.evolve
 
 
 __all__ = [

@@ -23,9 +23,6 @@ the state those events leave behind.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from domain.catan_alexander.rules import (
     alexander,
     auctions,
@@ -51,44 +48,15 @@ from domain.catan_alexander.rules.setup import initial_state, normalize_options
 from domain.catan_alexander.rules.specials import recompute_road_lengths, road_length, special_card_holder
 from domain.catan_alexander.rules.trade import use_harbour
 from domain.catan_alexander.state import State
-from domain.kernel import Chance, Command, Event
+from domain.kernel.sections import Rules, assemble_rules
 
-DECIDERS: dict[str, Callable[[State, int, Any, Chance], list[Event]]] = {
-    **roll.DECIDERS,
-    **alexander.DECIDERS,
-    **auctions.DECIDERS,
-    **payment.DECIDERS,
-    **rewards.DECIDERS,
-    **trade.DECIDERS,
-    **building.DECIDERS,
-    **development.DECIDERS,
-    **sequence.DECIDERS,
-}
-
-EVOLVERS: dict[str, Callable[[State, Any], None]] = {
-    **setup.EVOLVERS,
-    **supply.EVOLVERS,
-    **roll.EVOLVERS,
-    **alexander.EVOLVERS,
-    **auctions.EVOLVERS,
-    **payment.EVOLVERS,
-    **rewards.EVOLVERS,
-    **trade.EVOLVERS,
-    **building.EVOLVERS,
-    **development.EVOLVERS,
-    **specials.EVOLVERS,
-    **end.EVOLVERS,
-    **sequence.EVOLVERS,
-}
-
-
-def decide(state: State, seat: int, command: Command, chance: Chance) -> list[Event]:
-    return DECIDERS[command.type](state, seat, command, chance)
-
-
-def evolve(state: State, event: Event) -> State:
-    EVOLVERS[event.type](state, event)
-    return state
+RULES: Rules[State] = assemble_rules(
+    "catan_alexander",
+    [setup, sequence, supply, roll, alexander, auctions, payment, rewards, trade, building, development, specials, end],
+)
+decide = RULES.decide
+evolve = RULES.evolve
+EVOLVERS = RULES.evolvers  # hidden.py adds the handler of its own event
 
 
 __all__ = [

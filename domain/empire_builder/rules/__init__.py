@@ -17,47 +17,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from domain.empire_builder.rules import allocation, building, end, evaluation, movement, reallocation, rounds, turns
 from domain.empire_builder.rules.building import build_options
 from domain.empire_builder.rules.movement import Group, group_costs
 from domain.empire_builder.rules.sequence import advance, awaited, is_over
 from domain.empire_builder.rules.setup import initial_state, normalize_options
 from domain.empire_builder.state import State
-from domain.kernel import Chance, Command, Event, RuleViolation
-from domain.kernel.errors import BAD_INPUT
+from domain.kernel.sections import Rules, assemble_rules
 
-DECIDERS: dict[type[Command], Callable[[State, int, Any], list[Event]]] = {
-    **allocation.DECIDERS,
-    **reallocation.DECIDERS,
-    **movement.DECIDERS,
-    **building.DECIDERS,
-}
-
-EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
-    **allocation.EVOLVERS,
-    **reallocation.EVOLVERS,
-    **turns.EVOLVERS,
-    **movement.EVOLVERS,
-    **building.EVOLVERS,
-    **evaluation.EVOLVERS,
-    **rounds.EVOLVERS,
-    **end.EVOLVERS,
-}
-
-
-def decide(state: State, seat: int, command: Command, chance: Chance) -> list[Event]:
-    decider = DECIDERS.get(type(command))
-    if decider is None:
-        raise RuleViolation(BAD_INPUT, f"{command.type} is not a command of this game")
-    return decider(state, seat, command)
-
-
-def evolve(state: State, event: Event) -> State:
-    EVOLVERS[type(event)](state, event)
-    return state
+RULES: Rules[State] = assemble_rules(
+    "empire_builder",
+    [allocation, reallocation, turns, movement, building, evaluation, rounds, end],
+    decisions_draw_chance=False,
+)
+decide = RULES.decide
+evolve = RULES.evolve
 
 
 __all__ = [

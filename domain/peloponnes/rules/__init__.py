@@ -20,11 +20,7 @@ copies the result (``after``) and moves tiles, so no rule runs on replay.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from domain.kernel import Chance, Command, Event, RuleViolation
-from domain.kernel.errors import BAD_INPUT
+from domain.kernel.sections import Rules, assemble_rules
 from domain.peloponnes.rules import (
     bidding,
     disasters,
@@ -47,39 +43,13 @@ from domain.peloponnes.rules.supply import completion_cost, feed_limit, has_supp
 from domain.peloponnes.rules.turn_order import new_turn_order
 from domain.peloponnes.state import State
 
-DECIDERS: dict[type, Callable[[State, int, Any], list[Event]]] = {
-    **setup.DECIDERS,
-    **bidding.DECIDERS,
-    **placement.DECIDERS,
-    **income.DECIDERS,
-    **disasters.DECIDERS,
-    **supply.DECIDERS,
-}
-
-EVOLVERS: dict[type, Callable[[State, Any], None]] = {
-    **setup.EVOLVERS,
-    **reveal.EVOLVERS,
-    **bidding.EVOLVERS,
-    **turn_order.EVOLVERS,
-    **placement.EVOLVERS,
-    **income.EVOLVERS,
-    **disasters.EVOLVERS,
-    **supply.EVOLVERS,
-    **end.EVOLVERS,
-    **sequence.EVOLVERS,
-}
-
-
-def decide(state: State, seat: int, command: Command, chance: Chance) -> list[Event]:
-    handler = DECIDERS.get(type(command))
-    if handler is None:
-        raise RuleViolation(BAD_INPUT, f"peloponnes has no command {command.type!r}")
-    return handler(state, seat, command)
-
-
-def evolve(state: State, event: Event) -> State:
-    EVOLVERS[type(event)](state, event)
-    return state
+RULES: Rules[State] = assemble_rules(
+    "peloponnes",
+    [setup, reveal, bidding, turn_order, placement, income, disasters, supply, sequence, end],
+    decisions_draw_chance=False,
+)
+decide = RULES.decide
+evolve = RULES.evolve
 
 
 __all__ = [
