@@ -72,7 +72,10 @@ def played_until(site: Site, created: CreatedGame, seed: str, wanted: Callable[[
             mover, command = bot.next_move(match.game, match.state)
             version = aggregate.version
         site.service.execute(
-            created.game_id, created.tokens[mover], {"type": command.type, **command.to_dict()}, expected_version=version
+            created.game_id,
+            created.tokens[mover],
+            {"type": command.type, **command.to_dict()},
+            expected_version=version,
         )
     raise AssertionError("the wanted moment did not come")
 
