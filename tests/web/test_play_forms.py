@@ -197,6 +197,14 @@ def test_the_empire_builder_allocation_form_splits_the_15_cubes(page: Any, site:
 
     form.get_by_label("Armies").fill("10")  # 5 cubes left unplaced: the rules refuse it
     assert "5 of 15 cubes left" in form.inner_text()
+    # another seat commits meanwhile: the page follows, and what was typed stays
+    shown = page.get_attribute("body", "data-version")
+    split = {"type": "allocate_resources", "turn_order": 0, "armies": 15, "temples": 0, "cities": 0}
+    site.service.execute(created.game_id, created.tokens[1], split)
+    page.wait_for_function(f"document.body.dataset.version !== '{shown}'")
+    page.wait_for_function("document.querySelector('#moves').dataset.version === document.body.dataset.version")
+    assert form.get_by_label("Armies").input_value() == "10"
+    assert "5 of 15 cubes left" in form.inner_text()
     before = len(commands_of(site, created))
     form.get_by_role("button", name="Commit the allocation").click()
     assert "15" in refused(page)
@@ -208,7 +216,7 @@ def test_the_empire_builder_allocation_form_splits_the_15_cubes(page: Any, site:
     assert "All 15 cubes placed" in form.inner_text()
     form.get_by_role("button", name="Commit the allocation").click()
     page.wait_for_function("!document.body.dataset.awaited.split(',').includes('0')")
-    (accepted,) = commands_of(site, created)
+    accepted = commands_of(site, created)[-1]
     assert accepted["data"]["seat"] == 0 and accepted["data"]["command"]["type"] == "allocate_resources"
     assert seat_view(site, created, 0)["state"]["my_sealed_commit"] is not None
     assert page.is_hidden("#refusal")

@@ -58,9 +58,11 @@ export function moveForm({ type, legend, intro = '', fields, build, status = nul
     update();
   });
   form.addEventListener('input', update);
-  form.addEventListener('submit', (e) => {
+  form.addEventListener('submit', async (e) => {
     e.preventDefault();
-    send(build(form));
+    form.dataset.sent = ''; // a form that was sent starts afresh when the page redraws
+    await send(build(form));
+    delete form.dataset.sent; // refused: the page did not redraw, the person corrects it
   });
   update();
   return form;
@@ -70,4 +72,33 @@ export function moveForm({ type, legend, intro = '', fields, build, status = nul
 export function formsBox(forms) {
   if (!forms.length) return [];
   return [h('details', { class: 'forms', open: true }, h('summary', {}, 'Forms'), forms)];
+}
+
+const fieldKey = (node) => `${node.closest('form').dataset.form}|${node.dataset.field}${node.type === 'checkbox' ? `|${node.value}` : ''}`;
+
+/** What a person has typed into the forms (not those just sent), to keep across a redraw: a live
+ * update from another seat must not wipe a half-filled trade. */
+export function formValues(box) {
+  const kept = new Map();
+  for (const node of box.querySelectorAll('form[data-form]:not([data-sent]) [data-field]')) {
+    kept.set(fieldKey(node), node.type === 'checkbox' ? node.checked : node.value);
+  }
+  return kept;
+}
+
+/** Put kept values back: choices first (they may rebuild the fields that depend on them). */
+export function restoreValues(box, kept) {
+  if (!kept.size) return;
+  const apply = (nodes) => {
+    for (const node of nodes) {
+      const key = fieldKey(node);
+      if (!kept.has(key)) continue;
+      if (node.type === 'checkbox') node.checked = kept.get(key);
+      else if (node.tagName !== 'SELECT' || [...node.options].some((o) => o.value === kept.get(key))) node.value = kept.get(key);
+      if (node.tagName === 'SELECT') node.dispatchEvent(new Event('change', { bubbles: true }));
+    }
+  };
+  apply(box.querySelectorAll('select[data-field]'));
+  apply(box.querySelectorAll('input[data-field]'));
+  for (const form of box.querySelectorAll('form[data-form]')) form.dispatchEvent(new Event('input'));
 }

@@ -13,6 +13,7 @@ import {
   takeTokensFromFragment,
   tokenFor,
 } from './perspectives.js';
+import { formValues, restoreValues } from './forms.js';
 import { follow } from './sse.js';
 
 const $ = (id) => document.getElementById(id);
@@ -497,6 +498,8 @@ async function refreshMoves() {
   const pane = $('moves');
   const canPlay = seat !== null && app.status === 'running' && app.version === app.latest;
   pane.hidden = !canPlay;
+  const typed = formValues($('move-forms'));
+  if (typed.size) app.typedInForms = typed; // kept until the forms are drawn again
   $('move-forms').replaceChildren();
   if (!canPlay) {
     app.moves = null;
@@ -521,7 +524,8 @@ async function refreshMoves() {
   if (asked !== app.version || askedAs !== app.perspective) return;
   app.target = null;
   renderMoves();
-  renderForms(seat);
+  renderForms(seat, app.typedInForms || new Map());
+  app.typedInForms = null;
   markPlayable();
   pane.dataset.version = app.moves.version;
   pane.dataset.seat = seat;
@@ -529,11 +533,12 @@ async function refreshMoves() {
 
 /** A game's own forms for commands a flat list of moves does not express well (a trade, a split
  * of cubes, governors on chosen spaces); each sends its command like a listed move. */
-function renderForms(seat) {
+function renderForms(seat, typed) {
   const view = app.shown;
   const types = [...(view.awaited[seat] || []), ...((view.optional || {})[seat] || [])];
   const forms = app.module.forms ? app.module.forms({ view, state: view.state, data: app.data, seat, types, send }) : [];
   $('move-forms').replaceChildren(...forms);
+  restoreValues($('move-forms'), typed);
 }
 
 function keysOf(move) {
