@@ -78,6 +78,9 @@ def main(folder: Path, shots: set[str]) -> None:
         if "lobby" in shots:
             if "games" not in shots:
                 site.played("peloponnes", "screenshot-peloponnes")
+            # a game with open seats, one of them taken: the lobby lists it with a Join field
+            waiting = service.create_game("alexandros", 3, None, b"screenshot-open", open_seats=True)
+            service.join(waiting.game_id, "Ada")
             page.goto(f"{url}/lobby")
             page.wait_for_selector("#games tbody tr[data-game-id]")
             page.screenshot(path=str(folder / "lobby.png"))

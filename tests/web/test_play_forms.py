@@ -7,6 +7,8 @@ screen reader announces them."""
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -109,10 +111,30 @@ def refused(page: Any) -> str:
 # -- joining by name --------------------------------------------------------------------------------
 
 
-def join_in_lobby(page: Any, site: Site, game_id: str, name: str) -> None:
+def listed_as_waiting(site: Site, game_id: str) -> None:
+    """Wait until the lobby's read model (kept in the background) lists the game as waiting."""
+    pause = threading.Event()
+    deadline = time.monotonic() + 60  # a bound for a stuck projection, not a measurement
+    while time.monotonic() < deadline:
+        listed = site.api.get("/games", params={"status": "waiting", "limit": 500}).json()
+        games = listed if isinstance(listed, list) else listed["games"]
+        if any(g["game_id"] == game_id for g in games):
+            return
+        pause.wait(0.05)
+    raise AssertionError(f"the lobby never listed {game_id} as waiting")
+
+
+def lobby_of_waiting_games(page: Any, site: Site, game_id: str) -> None:
+    listed_as_waiting(site, game_id)
     page.goto(f"{site.url}/lobby")
+    page.wait_for_selector("body[data-ready]")
     page.select_option("#filter-status", "waiting")
     page.click("#filters button")
+    page.wait_for_selector("#games:not([aria-busy])")
+
+
+def join_in_lobby(page: Any, site: Site, game_id: str, name: str) -> None:
+    lobby_of_waiting_games(page, site, game_id)
     row = page.locator(f'#games tr[data-game-id="{game_id}"]')
     field = row.get_by_label("Your name")
     field.fill(name)
@@ -125,6 +147,7 @@ def test_two_people_join_by_name_in_the_lobby_and_each_sees_only_its_own_seat(
 ) -> None:
     ann = context_factory()
     ann.goto(f"{site.url}/lobby")
+    ann.wait_for_selector("body[data-ready]")
     ann.select_option("#new-game", "alexandros")
     # the players' choices follow the game chosen (Alexandros: 2 to 4)
     ann.wait_for_function("[...document.querySelectorAll('#new-players option')].map(o => o.value).join() === '2,3,4'")
@@ -172,9 +195,7 @@ def test_two_people_join_by_name_in_the_lobby_and_each_sees_only_its_own_seat(
 
 def test_joining_a_game_that_is_full_shows_why(page: Any, site: Site) -> None:
     created = site.service.create_game("alexandros", 2, None, b"full-join", open_seats=True)
-    page.goto(f"{site.url}/lobby")
-    page.select_option("#filter-status", "waiting")
-    page.click("#filters button")
+    lobby_of_waiting_games(page, site, created.game_id)
     row = page.locator(f'#games tr[data-game-id="{created.game_id}"]')
     row.get_by_label("Your name").fill("Cy")
     for name in ("Ann", "Bo"):  # others take both seats meanwhile

@@ -7,7 +7,7 @@ import { rememberToken } from './perspectives.js';
 
 const $ = (id) => document.getElementById(id);
 const PAGE = 20;
-const lobby = { page: 0, cursors: [null], catalog: [] };
+const lobby = { page: 0, cursors: [null], catalog: [], loads: 0 };
 
 function showError(message) {
   $('error').textContent = message || '';
@@ -17,6 +17,8 @@ function showError(message) {
 const titleOf = (game) => lobby.catalog.find((g) => g.game === game)?.title || game;
 
 async function loadGames() {
+  const seq = ++lobby.loads; // a later load (a filter, a page) wins over one still on its way
+  $('games').setAttribute('aria-busy', 'true');
   const params = new URLSearchParams();
   if ($('filter-game').value) params.set('game', $('filter-game').value);
   if ($('filter-status').value) params.set('status', $('filter-status').value);
@@ -27,9 +29,11 @@ async function loadGames() {
   try {
     answer = await get(`/games?${params}`);
   } catch (err) {
+    if (seq === lobby.loads) $('games').removeAttribute('aria-busy');
     showError(err.message);
     return;
   }
+  if (seq !== lobby.loads) return;
   // A server that pages answers {games, next_cursor}; one that does not, the whole list.
   let games;
   let next = null;
@@ -55,6 +59,7 @@ async function loadGames() {
   $('page').textContent = `page ${lobby.page + 1}`;
   $('prev').disabled = lobby.page === 0;
   $('next').disabled = !lobby.hasNext;
+  $('games').removeAttribute('aria-busy');
 }
 
 /** Who sits where, the open seats, and a Join form (a name) while seats are open. */
@@ -209,6 +214,7 @@ async function start() {
   $('create').onsubmit = create;
   await fillNewGame();
   await loadGames();
+  document.body.dataset.ready = 'true'; // for the browser tests: every control is wired
 }
 
 start();

@@ -82,7 +82,10 @@ async function start() {
   document.body.dataset.game = board.game;
   $('title').textContent = app.data.title;
   document.title = `${app.data.title} — Alexandria`;
-  if (board.status === 'waiting') board = await waitForPlayers(board);
+  if (board.status === 'waiting') {
+    board = await waitForPlayers(board);
+    if (!board) return;
+  }
   app.latest = board.version;
   app.status = board.status;
   if (app.perspective === 'everything' && app.status !== 'ended') app.perspective = 'spectator';
@@ -111,12 +114,15 @@ async function waitForPlayers(board) {
     try {
       board = await get(`${gamePath()}?min_version=${board.version + 1}`, { token: token() });
     } catch (err) {
-      // 409: nobody joined within the server's wait; 503: its reads are behind. Ask again.
+      // Nobody joined while the server waited, or its reads are behind: ask again at once.
+      // Anything else but a game or token that is not there: ask again after a pause.
       if (err instanceof ApiError && [401, 404].includes(err.status)) {
         showError(err.message);
-        throw err;
+        return null;
       }
-      if (!(err instanceof ApiError) || err.status === 0) await new Promise((resolve) => setTimeout(resolve, 2000));
+      if (!(err instanceof ApiError) || !['VERSION_NOT_REACHED', 'READ_MODEL_BEHIND'].includes(err.code)) {
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      }
     }
   }
   pane.hidden = true;
