@@ -17,6 +17,7 @@ from playwright.sync_api import Page, sync_playwright
 
 from domain.kernel.bots import RandomBot
 from domain.tournament.log import Table
+from infra.service import GameService
 from infra.tournament_run import play_table
 from tests.web.conftest import CHROMIUM, GAMES, Site
 from tests.web.server import live_server
@@ -31,6 +32,13 @@ def shoot(page: Page, url: str, version: int, path: Path) -> None:
     page.wait_for_timeout(300)  # let the log scroll settle; only for the picture
     page.screenshot(path=str(path))
     print(path, path.stat().st_size, "bytes")
+
+
+def version_of(service: GameService, game_id: str) -> int:
+    """The game's version in the event store (the read models may not have caught up yet)."""
+    with service.reading(game_id) as aggregate:
+        version: int = aggregate.version
+        return version
 
 
 def tournament_shot(page: Page, site: Site, path: Path) -> None:
@@ -65,13 +73,13 @@ def main(folder: Path, shots: set[str]) -> None:
         page = context.new_page()
         for game in GAMES if "games" in shots else ():
             ended = site.played(game, f"screenshot-{game}")
-            last = site.board(ended)["version"]
+            last = version_of(service, ended.game_id)
             middle = last // 2
             base = f"{url}/viewer?game={ended.game_id}"
             shoot(page, f"{base}&v={middle}", middle, folder / f"{game}-spectator.png")
             shoot(page, f"{base}&v={last}", last, folder / f"{game}-end.png")
             running = site.played(game, f"screenshot-{game}", commands=max(8, middle // 6))
-            now = site.board(running)["version"]
+            now = version_of(service, running.game_id)
             shoot(
                 page, f"{url}/viewer?game={running.game_id}#token={running.tokens[0]}", now, folder / f"{game}-seat.png"
             )

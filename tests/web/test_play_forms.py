@@ -214,6 +214,7 @@ def test_the_empire_builder_allocation_form_splits_the_15_cubes(page: Any, site:
     open_as(page, site, created, 0)
     form = page.locator('form[data-form="allocate_resources"]')
     every_field_is_labelled(page, "#move-forms")
+    assert form.is_visible()  # open: splitting the cubes is all this seat may do now
     assert "15 of 15 cubes left" in form.inner_text()
 
     form.get_by_label("Armies").fill("10")  # 5 cubes left unplaced: the rules refuse it
@@ -261,6 +262,10 @@ def test_the_catan_trade_form_offers_counts_to_a_chosen_player(page: Any, site: 
     open_as(page, site, created, seat)
     form = page.locator('form[data-form="offer_trade"]')
     every_field_is_labelled(page, "#move-forms")
+    # folded (the list of moves holds other choices too) until opened, by the keyboard here
+    assert form.is_hidden()
+    page.focus("#move-forms summary")
+    page.keyboard.press("Enter")
 
     # the same good on both sides: refused, nothing recorded
     before = len(commands_of(site, created))
@@ -304,6 +309,7 @@ def test_the_alexandros_form_places_governors_on_chosen_spaces(page: Any, site: 
     open_as(page, site, created, seat)
     form = page.locator('form[data-form="occupy_province"]')
     every_field_is_labelled(page, "#move-forms")
+    page.click("#move-forms summary")
     form.get_by_label("Province").select_option(str(index))
 
     # no governor at all: refused with the server's message

@@ -68,10 +68,14 @@ export function moveForm({ type, legend, intro = '', fields, build, status = nul
   return form;
 }
 
-/** Forms are shown folded under one heading so the moves list stays in reach. */
-export function formsBox(forms) {
+/** The forms under one heading that folds: open when they cover everything the seat may do now
+ * (`types`), folded when the list of moves holds other choices, so that list stays in reach. */
+export function formsBox(forms, types) {
   if (!forms.length) return [];
-  return [h('details', { class: 'forms', open: true }, h('summary', {}, 'Forms'), forms)];
+  const covered = new Set(forms.map((form) => form.dataset.form));
+  const open = types.every((type) => covered.has(type));
+  const names = forms.map((form) => form.querySelector('legend').textContent.toLowerCase());
+  return [h('details', { class: 'forms', open: open ? true : null }, h('summary', {}, `Forms: ${names.join('; ')}`), forms)];
 }
 
 const fieldKey = (node) => `${node.closest('form').dataset.form}|${node.dataset.field}${node.type === 'checkbox' ? `|${node.value}` : ''}`;
@@ -83,12 +87,16 @@ export function formValues(box) {
   for (const node of box.querySelectorAll('form[data-form]:not([data-sent]) [data-field]')) {
     kept.set(fieldKey(node), node.type === 'checkbox' ? node.checked : node.value);
   }
+  const folder = box.querySelector('details.forms');
+  if (folder) kept.set('details|open', folder.open); // opened or folded by the person: it stays so
   return kept;
 }
 
 /** Put kept values back: choices first (they may rebuild the fields that depend on them). */
 export function restoreValues(box, kept) {
   if (!kept.size) return;
+  const folder = box.querySelector('details.forms');
+  if (folder && kept.has('details|open')) folder.open = kept.get('details|open');
   const apply = (nodes) => {
     for (const node of nodes) {
       const key = fieldKey(node);

@@ -283,7 +283,7 @@ export default {
     });
     holder.replaceChildren(...dependent(form).filter(Boolean));
     form.dispatchEvent(new Event('input'));
-    return formsBox([form]);
+    return formsBox([form], types);
   },
 
   moveTargets(move) {

@@ -285,7 +285,7 @@ export default {
       },
       submit: 'Offer',
       send,
-    })]);
+    })], types);
   },
 
   moveTargets(move) {

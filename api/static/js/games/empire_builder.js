@@ -283,7 +283,7 @@ export default {
         send,
       }));
     }
-    return formsBox(forms);
+    return formsBox(forms, types);
   },
 
   moveTargets(move) {
