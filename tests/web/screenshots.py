@@ -1,7 +1,7 @@
 """Screenshots of the web client for the README: each game as a spectator in the middle of a game,
 as a seat (its own cards and its moves), and at the end; the lobby; and a tournament's page.
 
-    python -m tests.web.screenshots docs/screenshots [games] [lobby] [tournament]
+    python -m tests.web.screenshots docs/screenshots [games] [forms] [lobby] [tournament]
 
 Games are set up through the service with fixed seeds, so the pictures are the same on every run.
 """
@@ -83,6 +83,14 @@ def main(folder: Path, shots: set[str]) -> None:
             shoot(
                 page, f"{url}/viewer?game={running.game_id}#token={running.tokens[0]}", now, folder / f"{game}-seat.png"
             )
+        if "forms" in shots:
+            # Empire Builder's first allocation: the seat's form to split its 15 cubes, half filled in
+            fresh = site.create("empire_builder", "screenshot-form")
+            page.goto(f"{url}/viewer?game={fresh.game_id}#token={fresh.tokens[0]}")
+            page.wait_for_selector('form[data-form="allocate_resources"]')
+            for label, value in (("Turn order", "2"), ("Armies", "8"), ("Temples box", "3")):
+                page.get_by_label(label).fill(value)
+            page.screenshot(path=str(folder / "empire_builder-form.png"))
         if "lobby" in shots:
             if "games" not in shots:
                 site.played("peloponnes", "screenshot-peloponnes")
@@ -100,5 +108,5 @@ def main(folder: Path, shots: set[str]) -> None:
 if __name__ == "__main__":
     main(
         Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots"),
-        set(sys.argv[2:]) or {"games", "lobby", "tournament"},
+        set(sys.argv[2:]) or {"games", "forms", "lobby", "tournament"},
     )
