@@ -22,7 +22,8 @@ from api.contract import documented
 from api.errors import error_response
 from domain.catalog import GAMES
 from domain.kernel.errors import BAD_INPUT
-from infra.analytics import Analytics, AnalyticsError, decode_cursor, ended_games_page, record_lines
+from infra.analytics import Analytics, AnalyticsError, ended_games_page, record_lines
+from infra.paging import CURSOR_PATTERN, decode_cursor
 from infra.service import GameService
 
 MAX_GAMES_PER_PAGE = 1000
@@ -37,13 +38,6 @@ def _utc(moment: datetime | None) -> datetime | None:
     if moment is None or moment.tzinfo is not None:
         return moment
     return moment.replace(tzinfo=UTC)  # a time without a zone is UTC, like every stored time
-
-
-# What encode_cursor writes: ENDED-AT (ISO 8601) _ GAME-ID.
-CURSOR = (
-    r"^(19|20)[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
-    r"(\.[0-9]{1,6})?(\+00:00)?_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
-)
 
 
 def analytics_router(service: GameService, analytics: Analytics | None = None) -> APIRouter:
@@ -86,7 +80,7 @@ def analytics_router(service: GameService, analytics: Analytics | None = None) -
         until: Annotated[IsoTime | None, Query(description="games that ended before this time (ISO 8601)")] = None,
         limit: Annotated[int, Query(ge=1, le=MAX_GAMES_PER_PAGE, description="games per page")] = 100,
         cursor: Annotated[
-            str | None, Query(description="X-Next-Cursor of the previous page", json_schema_extra={"pattern": CURSOR})
+            str | None, Query(description="X-Next-Cursor of the previous page", pattern=CURSOR_PATTERN)
         ] = None,
     ) -> StreamingResponse | JSONResponse:
         if game is not None and game not in GAMES.ids():
@@ -96,8 +90,8 @@ def analytics_router(service: GameService, analytics: Analytics | None = None) -
             return error_response(422, BAD_INPUT, "since must be before until")
         try:
             after = decode_cursor(cursor) if cursor is not None else None
-        except ValueError:
-            return error_response(400, BAD_INPUT, "cursor is not one this server gave (use X-Next-Cursor as it came)")
+        except ValueError as error:
+            return error_response(400, BAD_INPUT, f"cursor is not in the form of X-Next-Cursor: {error}")
         source = current()
         try:
             with source.reading() as connection:

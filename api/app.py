@@ -42,6 +42,7 @@ from domain.kernel.chance import Chance
 from domain.kernel.log import canonical, for_viewer
 from domain.kernel.seats import Viewer
 from domain.kernel.verification import verify_records
+from infra.paging import CURSOR_PATTERN
 from infra.readside import (
     BOARDS,
     LOBBY_LIMIT,
@@ -209,7 +210,9 @@ def create_app(
         status: Literal["waiting", "running", "ended"] | None = None,
         players: Annotated[int | None, Query(ge=1, le=64, description="only games with this many seats")] = None,
         limit: Annotated[int, Query(ge=1, le=LOBBY_MAX_LIMIT, description="games per page")] = LOBBY_LIMIT,
-        cursor: Annotated[str | None, Query(max_length=512, description="the next page's cursor")] = None,
+        cursor: Annotated[
+            str | None, Query(pattern=CURSOR_PATTERN, description="X-Next-Cursor of the previous page")
+        ] = None,
     ) -> list[dict[str, Any]]:
         page, next_cursor = reads.games(game, status, players, limit, cursor)
         if next_cursor is not None:

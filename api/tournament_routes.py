@@ -178,7 +178,7 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
         return {**view, "seat": seat, **({"clock": clock} if clock is not None else {})}
 
     @router.get("/{tournament_id}/games/{game_id}/legal-moves", summary="The bearer player's legal commands")
-    def legal_moves(tournament_id: str, game_id: str, credentials: Token) -> dict[str, Any]:
+    def tournament_legal_moves(tournament_id: str, game_id: str, credentials: Token) -> dict[str, Any]:
         _, _, seat = tournaments.seat_of(tournament_id, game_id, token_of(credentials))
         with games.reading(game_id) as aggregate:
             match = aggregate.match

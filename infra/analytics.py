@@ -42,6 +42,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from domain.kernel.log import GAME_CREATED, GAME_ENDED, Record
 from infra.aggregate import StoredGameEvent, record_of
+from infra.paging import encode_cursor
 from infra.service import GameService
 from infra.tournament_service import TournamentService
 from projections.analytics import (
@@ -667,21 +668,7 @@ def ended_games_page(
     ).fetchall()
     games = [(str(g), at) for g, at in found[:limit]]
     more = len(found) > limit
-    return GamePage(games, encode_cursor(games[-1]) if more and games else None)
-
-
-def encode_cursor(last: tuple[str, datetime]) -> str:
-    game_id, ended_at = last
-    return f"{ended_at.isoformat()}_{game_id}"
-
-
-def decode_cursor(cursor: str) -> tuple[datetime, str]:
-    """``ENDED-AT_GAME-ID`` of the last game of the previous page; ValueError when malformed."""
-    at, sep, game_id = cursor.rpartition("_")
-    if not sep:
-        raise ValueError("no separator")
-    UUID(game_id)
-    return datetime.fromisoformat(at), game_id
+    return GamePage(games, encode_cursor(games[-1][1], games[-1][0]) if more and games else None)
 
 
 def record_lines(connection: duckdb.DuckDBPyConnection, game_ids: list[str], chunk: int = 50) -> Iterator[str]:

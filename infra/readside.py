@@ -16,7 +16,6 @@ never reported missing.
 
 from __future__ import annotations
 
-import base64
 import json
 import threading
 from collections import OrderedDict
@@ -28,6 +27,7 @@ from anyio import to_thread
 from domain.kernel.log import Record
 from domain.kernel.match import Match
 from domain.kernel.seats import Viewer
+from infra.paging import decode_cursor, encode_cursor, moment_of
 from infra.projector import HEADS, Projector
 from infra.readmodels import MemoryStore, ReadModelStore, SqliteStore, readmodels_path
 from infra.service import GameService, Invalid, ServiceError, Unauthorized, UnknownVersion, token_hash
@@ -85,21 +85,6 @@ class BoundedCache(Generic[K, V]):
 
     def __len__(self) -> int:
         return len(self._entries)
-
-
-def lobby_cursor(entry: dict[str, Any]) -> str:
-    """An opaque cursor: the sort key of the last entry of a page."""
-    return base64.urlsafe_b64encode(json.dumps([entry["last_activity"], entry["game_id"]]).encode()).decode()
-
-
-def parse_lobby_cursor(cursor: str) -> tuple[str, str]:
-    try:
-        last_activity, game_id = json.loads(base64.urlsafe_b64decode(cursor.encode()))
-        if not isinstance(last_activity, str) or not isinstance(game_id, str):
-            raise ValueError(cursor)
-    except (ValueError, TypeError):
-        raise Invalid("cursor is not one this server gave out: use the next cursor of the previous page") from None
-    return last_activity, game_id
 
 
 class ReadSide:
@@ -321,10 +306,13 @@ class ReadSide:
         self.start()
         if not 1 <= limit <= LOBBY_MAX_LIMIT:
             raise Invalid(f"limit must be between 1 and {LOBBY_MAX_LIMIT}")
-        after = parse_lobby_cursor(cursor) if cursor is not None else None
+        try:
+            after = decode_cursor(cursor) if cursor is not None else None
+        except ValueError as error:
+            raise Invalid(f"cursor is not in the form of the X-Next-Cursor this server gives: {error}") from None
         page: list[dict[str, Any]] = []
         for entry in self._lobby_entries():
-            if after is not None and (entry["last_activity"], entry["game_id"]) >= after:
+            if after is not None and (moment_of(entry["last_activity"]), entry["game_id"]) >= after:
                 continue
             if (
                 (game is None or entry["game"] == game)
@@ -332,7 +320,7 @@ class ReadSide:
                 and (players is None or entry["players"] == players)
             ):
                 if len(page) == limit:
-                    return page, lobby_cursor(page[-1])
+                    return page, encode_cursor(moment_of(page[-1]["last_activity"]), page[-1]["game_id"])
                 page.append(entry)
         return page, None
 

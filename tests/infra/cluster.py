@@ -101,6 +101,13 @@ class Accepted:
     read_retries: int = 0
     errors: list[BaseException] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # A test that must act mid-play (kill a worker, say) holds the bots after this many accepted
+    # commands until it sets ``resume``: "mid-play" then does not depend on how fast anything runs.
+    hold_after: int | None = None
+    resume: threading.Event = field(default_factory=threading.Event)
+
+    def held(self) -> bool:
+        return self.hold_after is not None and len(self.latencies) >= self.hold_after and not self.resume.is_set()
 
 
 def create_game(api: str, seed: str, players: int = 2, game: str = "sealed_guess") -> dict[str, Any]:
@@ -150,7 +157,12 @@ def send(client: httpx.Client, api: str, game_id: str, command: dict[str, Any], 
             accepted.versions.setdefault(game_id, []).append(version)
             accepted.latencies.append(now - sent)
             accepted.accepted_at.append((game_id, version, now))
-            return version
+            held = accepted.held()
+    if response.status_code == 200:
+        if held:
+            accepted.resume.wait()
+        return version
+    with accepted.lock:
         if response.json()["error"]["code"] in ("STALE_VERSION", "NOT_YOUR_TURN"):
             accepted.conflicts += 1
             return 0

@@ -70,21 +70,23 @@ def test_workers_race_commands_and_every_read_model_equals_a_rebuild(
         watcher.start()
 
         games = [create_game(api_a if i % 2 else api_b, f"game-{i}") for i in range(GAMES)]
-        accepted = Accepted()
+        accepted = Accepted(hold_after=GAMES * 2)
         bots = threading.Thread(target=play_games, args=([api_a, api_b], games, accepted))
         bots.start()
         watched_bots = threading.Thread(target=play_games, args=([api_b], [watched], accepted, 1))
         watched_bots.start()
 
-        # Kill the projection worker mid-play; its lease runs out and the new one resumes.
-        while (
-            len(accepted.latencies) < GAMES * 2 or min(map(store.position, PROJECTION_NAMES)) == 0
-        ) and bots.is_alive():
+        # Kill the projection worker mid-play (the bots are held after GAMES * 2 commands, once it
+        # has projected something); its lease runs out and the new one resumes.
+        deadline = time.monotonic() + 120
+        while len(accepted.latencies) < GAMES * 2 or min(map(store.position, PROJECTION_NAMES)) == 0:
+            assert time.monotonic() < deadline and not accepted.errors, (accepted.errors, len(accepted.latencies))
             time.sleep(0.05)
         cluster.kill(projector)
         assert bots.is_alive(), "the worker should be killed while the bots still play"
         killed_at = {name: store.position(name) for name in PROJECTION_NAMES}
         projector = cluster.start_projector()
+        accepted.resume.set()
         bots.join()
         watched_bots.join()
         watcher.join(timeout=30)

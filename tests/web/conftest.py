@@ -51,9 +51,15 @@ class Site:
         return created
 
     def board(self, created: CreatedGame, token: str | None = None, version: int | None = None) -> dict[str, Any]:
-        path = f"/games/{created.game_id}" if version is None else f"/games/{created.game_id}/versions/{version}"
+        """The view at ``version``, or the current one: the read models follow in the background, so the
+        current view is asked for at the event store's version (read-your-writes), never a stale one."""
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        response = self.api.get(path, headers=headers)
+        if version is None:
+            with self.service.reading(created.game_id) as aggregate:
+                stored = aggregate.version
+            response = self.api.get(f"/games/{created.game_id}", params={"min_version": stored}, headers=headers)
+        else:
+            response = self.api.get(f"/games/{created.game_id}/versions/{version}", headers=headers)
         assert response.status_code == 200, response.text
         answer: dict[str, Any] = response.json()
         return answer
