@@ -72,7 +72,8 @@ function seatsCell(g) {
   parts.push(h('div', {}, `open: ${open.map(seatName).join(', ')}`));
   const id = `join-name-${g.game_id}`;
   const form = h('form', { class: 'join-form', 'data-join': g.game_id },
-    h('label', { for: id }, 'Your name '),
+    h('label', { for: id }, 'Your name', h('span', { class: 'sr-only' }, ` to join ${titleOf(g.game)} (${g.game_id})`), ' '),
+    // 40: the server's bound on a name (domain/kernel/match.py MAX_NAME_LENGTH); it refuses longer ones
     h('input', { id, name: 'name', type: 'text', required: true, maxlength: 40, autocomplete: 'nickname' }),
     h('button', { type: 'submit' }, 'Join'));
   form.onsubmit = (e) => join(e, g.game_id, form);
