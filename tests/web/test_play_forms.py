@@ -13,7 +13,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from pydantic import TypeAdapter
 
+from api.contract import command_union
 from domain.kernel.bots import RandomBot
 from infra.service import CreatedGame
 from tests.web.conftest import Site
@@ -99,6 +101,23 @@ def every_field_is_labelled(page: Any, selector: str) -> None:
         "nodes => nodes.filter(n => !n.labels.length && !n.getAttribute('aria-label')).map(n => n.outerHTML)",
     )
     assert unlabelled == []
+
+
+def sent_commands(page: Any) -> list[dict[str, Any]]:
+    """The bodies of the commands the page posts, as they go over the wire (filled in as it sends)."""
+    sent: list[dict[str, Any]] = []
+
+    def seen(request: Any) -> None:
+        if request.method == "POST" and request.url.split("?")[0].endswith("/commands"):
+            sent.append(request.post_data_json)
+
+    page.on("request", seen)
+    return sent
+
+
+def valid_per_schema(game: str, body: dict[str, Any]) -> None:
+    """The command is one of the game's command schemas, the models the OpenAPI document is made of."""
+    TypeAdapter(command_union(game)).validate_json(json.dumps(body))
 
 
 def refused(page: Any) -> str:
@@ -211,6 +230,7 @@ def test_joining_a_game_that_is_full_shows_why(page: Any, site: Site) -> None:
 
 def test_the_empire_builder_allocation_form_splits_the_15_cubes(page: Any, site: Site) -> None:
     created = site.create("empire_builder", "form-allocation")
+    sent = sent_commands(page)
     open_as(page, site, created, 0)
     form = page.locator('form[data-form="allocate_resources"]')
     every_field_is_labelled(page, "#move-forms")
@@ -231,6 +251,7 @@ def test_the_empire_builder_allocation_form_splits_the_15_cubes(page: Any, site:
     form.get_by_role("button", name="Commit the allocation").click()
     assert "15" in refused(page)
     assert len(commands_of(site, created)) == before
+    valid_per_schema("empire_builder", sent[-1])  # refused by the rules, not by the schema
 
     form.get_by_label("Turn order").fill("2")
     form.get_by_label("Temples box").fill("2")
@@ -240,6 +261,13 @@ def test_the_empire_builder_allocation_form_splits_the_15_cubes(page: Any, site:
     page.wait_for_function("!document.body.dataset.awaited.split(',').includes('0')")
     accepted = commands_of(site, created)[-1]
     assert accepted["data"]["seat"] == 0 and accepted["data"]["command"]["type"] == "allocate_resources"
+    assert {k: sent[-1][k] for k in ("turn_order", "armies", "temples", "cities")} == {
+        "turn_order": 2,
+        "armies": 10,
+        "temples": 2,
+        "cities": 1,
+    }
+    valid_per_schema("empire_builder", sent[-1])
     assert seat_view(site, created, 0)["state"]["my_sealed_commit"] is not None
     assert page.is_hidden("#refusal")
 
@@ -259,6 +287,7 @@ def test_the_catan_trade_form_offers_counts_to_a_chosen_player(page: Any, site: 
     give = next(good for good, n in hand.items() if n)
     receive = next(good for good in ("brick", "grain", "lumber", "ore", "wool") if good != give)
     partner = (seat + 1) % 3
+    sent = sent_commands(page)
     open_as(page, site, created, seat)
     form = page.locator('form[data-form="offer_trade"]')
     every_field_is_labelled(page, "#move-forms")
@@ -274,6 +303,7 @@ def test_the_catan_trade_form_offers_counts_to_a_chosen_player(page: Any, site: 
     form.get_by_role("button", name="Offer").click()
     refused(page)
     assert len(commands_of(site, created)) == before
+    valid_per_schema("catan_alexander", sent[-1])
 
     form.locator("fieldset.goods").nth(1).get_by_label(give).fill("0")
     form.locator("fieldset.goods").nth(1).get_by_label(receive).fill("2")
@@ -283,6 +313,7 @@ def test_the_catan_trade_form_offers_counts_to_a_chosen_player(page: Any, site: 
     page.wait_for_function(f"document.body.dataset.version !== '{shown}'")
     command = commands_of(site, created)[-1]["data"]["command"]
     assert command == {"type": "offer_trade", "give": {give: 1}, "receive": {receive: 2}, "to": [partner]}
+    valid_per_schema("catan_alexander", sent[-1])
     (offer,) = seat_view(site, created, seat)["state"]["offers"]
     assert offer["give"] == {give: 1} and offer["receive"] == {receive: 2}
 
@@ -306,6 +337,7 @@ def test_the_alexandros_form_places_governors_on_chosen_spaces(page: Any, site: 
         for i, p in enumerate(st["provinces"])
         if p["owner"] is None and 1 <= len(p["symbol_spaces"]) <= st["governor_supply"][seat]
     )
+    sent = sent_commands(page)
     open_as(page, site, created, seat)
     form = page.locator('form[data-form="occupy_province"]')
     every_field_is_labelled(page, "#move-forms")
@@ -317,6 +349,7 @@ def test_the_alexandros_form_places_governors_on_chosen_spaces(page: Any, site: 
     form.get_by_role("button", name="Occupy").click()
     refused(page)
     assert len(commands_of(site, created)) == before
+    valid_per_schema("alexandros", sent[-1])
 
     # a governor on every symbol space: nothing to pay
     for space in province["symbol_spaces"]:
@@ -328,5 +361,6 @@ def test_the_alexandros_form_places_governors_on_chosen_spaces(page: Any, site: 
     command = commands_of(site, created)[-1]["data"]["command"]
     assert command["type"] == "occupy_province"
     assert sorted(command["governors"]) == sorted(province["symbol_spaces"])
+    valid_per_schema("alexandros", sent[-1])
     after = seat_view(site, created, seat)["state"]
     assert after["provinces"][index]["owner"] == seat
