@@ -187,12 +187,20 @@ def test_two_people_join_by_name_in_the_lobby_and_each_sees_only_its_own_seat(
     assert "token" not in ann.url and ann.url.endswith("#p=seat:0")
     assert list(stored_tokens(ann, game_id)) == ["0"]
 
+    # a spectator waits too, told how many seats are open
+    watcher = context_factory()
+    watcher.goto(f"{site.url}/viewer?game={game_id}")
+    watcher.wait_for_selector("#waiting h2")
+    assert watcher.inner_text("#waiting h2") == "Waiting for 1 player"
+
     bo = context_factory()
     join_in_lobby(bo, site, game_id, "Bo")
     bo.wait_for_selector('#board[data-perspective="seat:1"]')
     # Ann's page was waiting: it starts by itself when the last seat is taken
     ann.wait_for_selector('#board[data-perspective="seat:0"]')
-    assert ann.is_hidden("#waiting")
+    watcher.wait_for_selector('#board[data-perspective="spectator"]')
+    assert ann.is_hidden("#waiting") and watcher.is_hidden("#waiting")
+    assert watcher.evaluate("window.alexandria.shown.state.hand") is None  # a spectator sees no hand
     assert list(stored_tokens(bo, game_id)) == ["1"]
     assert "token" not in bo.url
 
@@ -236,6 +244,7 @@ def test_the_empire_builder_allocation_form_splits_the_15_cubes(page: Any, site:
     every_field_is_labelled(page, "#move-forms")
     assert form.is_visible()  # open: splitting the cubes is all this seat may do now
     assert "15 of 15 cubes left" in form.inner_text()
+    assert page.locator("#move-list button.move").count() > 0  # the list of moves stays
 
     form.get_by_label("Armies").fill("10")  # 5 cubes left unplaced: the rules refuse it
     assert "5 of 15 cubes left" in form.inner_text()
