@@ -1,7 +1,7 @@
 """Screenshots of the web client for the README: each game as a spectator in the middle of a game,
 as a seat (its own cards and its moves), and at the end; the lobby; and a tournament's page.
 
-    python -m tests.web.screenshots docs/screenshots [games] [lobby] [tournament]
+    python -m tests.web.screenshots docs/screenshots [games] [forms] [lobby] [tournament]
 
 Games are set up through the service with fixed seeds, so the pictures are the same on every run.
 """
@@ -17,6 +17,7 @@ from playwright.sync_api import Page, sync_playwright
 
 from domain.kernel.bots import RandomBot
 from domain.tournament.log import Table
+from infra.service import GameService
 from infra.tournament_run import play_table
 from tests.web.conftest import CHROMIUM, GAMES, Site
 from tests.web.server import live_server
@@ -31,6 +32,13 @@ def shoot(page: Page, url: str, version: int, path: Path) -> None:
     page.wait_for_timeout(300)  # let the log scroll settle; only for the picture
     page.screenshot(path=str(path))
     print(path, path.stat().st_size, "bytes")
+
+
+def version_of(service: GameService, game_id: str) -> int:
+    """The game's version in the event store (the read models may not have caught up yet)."""
+    with service.reading(game_id) as aggregate:
+        version: int = aggregate.version
+        return version
 
 
 def tournament_shot(page: Page, site: Site, path: Path) -> None:
@@ -65,19 +73,30 @@ def main(folder: Path, shots: set[str]) -> None:
         page = context.new_page()
         for game in GAMES if "games" in shots else ():
             ended = site.played(game, f"screenshot-{game}")
-            last = site.board(ended)["version"]
+            last = version_of(service, ended.game_id)
             middle = last // 2
             base = f"{url}/viewer?game={ended.game_id}"
             shoot(page, f"{base}&v={middle}", middle, folder / f"{game}-spectator.png")
             shoot(page, f"{base}&v={last}", last, folder / f"{game}-end.png")
             running = site.played(game, f"screenshot-{game}", commands=max(8, middle // 6))
-            now = site.board(running)["version"]
+            now = version_of(service, running.game_id)
             shoot(
                 page, f"{url}/viewer?game={running.game_id}#token={running.tokens[0]}", now, folder / f"{game}-seat.png"
             )
+        if "forms" in shots:
+            # Empire Builder's first allocation: the seat's form to split its 15 cubes, half filled in
+            fresh = site.create("empire_builder", "screenshot-form")
+            page.goto(f"{url}/viewer?game={fresh.game_id}#token={fresh.tokens[0]}")
+            page.wait_for_selector('form[data-form="allocate_resources"]')
+            for label, value in (("Turn order", "2"), ("Armies", "8"), ("Temples box", "3")):
+                page.get_by_label(label).fill(value)
+            page.screenshot(path=str(folder / "empire_builder-form.png"))
         if "lobby" in shots:
             if "games" not in shots:
                 site.played("peloponnes", "screenshot-peloponnes")
+            # a game with open seats, one of them taken: the lobby lists it with a Join field
+            waiting = service.create_game("alexandros", 3, None, b"screenshot-open", open_seats=True)
+            service.join(waiting.game_id, "Ada")
             page.goto(f"{url}/lobby")
             page.wait_for_selector("#games tbody tr[data-game-id]")
             page.screenshot(path=str(folder / "lobby.png"))
@@ -89,5 +108,5 @@ def main(folder: Path, shots: set[str]) -> None:
 if __name__ == "__main__":
     main(
         Path(sys.argv[1] if len(sys.argv) > 1 else "docs/screenshots"),
-        set(sys.argv[2:]) or {"games", "lobby", "tournament"},
+        set(sys.argv[2:]) or {"games", "forms", "lobby", "tournament"},
     )

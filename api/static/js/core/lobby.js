@@ -1,12 +1,13 @@
 // The lobby: the game list (filters, pages), a new game (game, players, options from the catalog's
-// schema) and the seat links to hand out.
+// schema) and the seat links to hand out; a game's open seats and joining one by name.
 
 import { gameData, get, post } from './api.js';
-import { h, seatName } from './dom.js';
+import { h, plural, seatName } from './dom.js';
+import { rememberToken } from './perspectives.js';
 
 const $ = (id) => document.getElementById(id);
 const PAGE = 20;
-const lobby = { page: 0, cursors: [null], catalog: [] };
+const lobby = { page: 0, cursors: [null], catalog: [], loads: 0 };
 
 function showError(message) {
   $('error').textContent = message || '';
@@ -16,6 +17,8 @@ function showError(message) {
 const titleOf = (game) => lobby.catalog.find((g) => g.game === game)?.title || game;
 
 async function loadGames() {
+  const seq = ++lobby.loads; // a later load (a filter, a page) wins over one still on its way
+  $('games').setAttribute('aria-busy', 'true');
   const params = new URLSearchParams();
   if ($('filter-game').value) params.set('game', $('filter-game').value);
   if ($('filter-status').value) params.set('status', $('filter-status').value);
@@ -26,9 +29,11 @@ async function loadGames() {
   try {
     answer = await get(`/games?${params}`);
   } catch (err) {
+    if (seq === lobby.loads) $('games').removeAttribute('aria-busy');
     showError(err.message);
     return;
   }
+  if (seq !== lobby.loads) return;
   // A server that pages answers {games, next_cursor}; one that does not, the whole list.
   let games;
   let next = null;
@@ -46,13 +51,55 @@ async function loadGames() {
       h("td", {}, titleOf(g.game), Object.keys(g.options || {}).length ? h("small", {}, ` ${Object.entries(g.options).map(([k, v]) => `${k}: ${v}`).join(", ")}`) : null),
       h('td', {}, String(g.players)),
       h('td', {}, g.status),
+      h('td', { class: 'open-seats' }, seatsCell(g)),
       h('td', {}, String(g.version)),
       h('td', {}, g.last_activity ? new Date(g.last_activity).toLocaleString() : ''),
       h('td', {}, h('a', { href: `/viewer?game=${encodeURIComponent(g.game_id)}` }, g.status === 'ended' ? 'replay' : 'watch'))));
-  $('games').querySelector('tbody').replaceChildren(...(rows.length ? rows : [h('tr', {}, h('td', { colspan: 6 }, 'No games yet.'))]));
+  $('games').querySelector('tbody').replaceChildren(...(rows.length ? rows : [h('tr', {}, h('td', { colspan: 7 }, 'No games yet.'))]));
   $('page').textContent = `page ${lobby.page + 1}`;
   $('prev').disabled = lobby.page === 0;
   $('next').disabled = !lobby.hasNext;
+  $('games').removeAttribute('aria-busy');
+}
+
+/** Who sits where, the open seats, and a Join form (a name) while seats are open. */
+function seatsCell(g) {
+  const open = g.open_seats || [];
+  const names = Object.entries(g.names || {}).map(([seat, name]) => `${seatName(Number(seat))}: ${name}`);
+  const parts = [];
+  if (names.length) parts.push(h('div', { class: 'names' }, names.join(', ')));
+  if (!open.length) return parts.length ? parts : '—';
+  parts.push(h('div', {}, `open: ${open.map(seatName).join(', ')}`));
+  const id = `join-name-${g.game_id}`;
+  const form = h('form', { class: 'join-form', 'data-join': g.game_id },
+    h('label', { for: id }, 'Your name', h('span', { class: 'sr-only' }, ` to join ${titleOf(g.game)} (${g.game_id})`), ' '),
+    // 40: the server's bound on a name (domain/kernel/match.py MAX_NAME_LENGTH); it refuses longer ones
+    h('input', { id, name: 'name', type: 'text', required: true, maxlength: 40, autocomplete: 'nickname' }),
+    h('button', { type: 'submit' }, 'Join'));
+  form.onsubmit = (e) => join(e, g.game_id, form);
+  parts.push(form);
+  return parts;
+}
+
+/** Take the first open seat by name; the token goes to this browser's storage only, and the viewer
+ * opens in that seat's perspective (the fragment names the seat, never the token). */
+async function join(e, gameId, form) {
+  e.preventDefault();
+  showError('');
+  const name = form.querySelector('input').value.trim();
+  if (!name) return;
+  const button = form.querySelector('button');
+  button.disabled = true;
+  let joined;
+  try {
+    joined = await post(`/games/${encodeURIComponent(gameId)}/join`, { name });
+  } catch (err) {
+    button.disabled = false;
+    showError(`You did not join (${err.code}): ${err.message}`);
+    return;
+  }
+  rememberToken(gameId, joined.seat, joined.token);
+  location.assign(`/viewer?game=${encodeURIComponent(gameId)}#p=seat:${joined.seat}`);
 }
 
 function optionInput(option, players) {
@@ -117,6 +164,7 @@ async function create(e) {
   showError('');
   const body = { game: $('new-game').value, players: Number($('new-players').value), options: readOptions() };
   if ($('new-seed').value.trim()) body.seed = $('new-seed').value.trim();
+  if ($('new-open').checked) body.open_seats = true;
   let created;
   try {
     created = await post('/games', body);
@@ -129,9 +177,15 @@ async function create(e) {
     const url = `${base}#token=${seat.token}`;
     return h('li', { 'data-seat': seat.seat }, `${seatName(seat.seat)}: `, h('a', { href: url, 'data-seat-link': seat.seat }, url));
   });
+  const open = created.open_seats || [];
+  if (open.length) {
+    links.push(h('li', { 'data-open-seats': open.join(',') }, `${plural(open.length, 'seat')} open (${open.map(seatName).join(', ')}): players join by name in the lobby's list of games.`));
+  }
   links.push(h('li', {}, 'Spectators: ', h('a', { href: base, 'data-spectator-link': '' }, base)));
-  const all = `${base}#tokens=${created.seats.map((s) => s.token).join(',')}`;
-  links.push(h('li', {}, 'Every seat on this device (hot seat): ', h('a', { href: all, 'data-all-seats-link': '' }, 'open')));
+  if (created.seats.length) {
+    const all = `${base}#tokens=${created.seats.map((s) => s.token).join(',')}`;
+    links.push(h('li', {}, 'Every seat on this device (hot seat): ', h('a', { href: all, 'data-all-seats-link': '' }, 'open')));
+  }
   $('seat-links').replaceChildren(...links);
   $('created').hidden = false;
   loadGames();
@@ -161,6 +215,7 @@ async function start() {
   $('create').onsubmit = create;
   await fillNewGame();
   await loadGames();
+  document.body.dataset.ready = 'true'; // for the browser tests: every control is wired
 }
 
 start();

@@ -19,6 +19,13 @@ function store(gameId, tokens) {
   localStorage.setItem(key(gameId), JSON.stringify(tokens));
 }
 
+/** A token the server has just handed to this browser (a join): kept under its seat. */
+export function rememberToken(gameId, seat, token) {
+  const tokens = storedTokens(gameId);
+  tokens[seat] = token;
+  store(gameId, tokens);
+}
+
 /** Ask the server whose token it is (the view names its viewer); store it under that seat. */
 export async function addToken(gameId, token) {
   const board = await get(`/games/${encodeURIComponent(gameId)}`, { token });

@@ -13,6 +13,7 @@ import {
   takeTokensFromFragment,
   tokenFor,
 } from './perspectives.js';
+import { formValues, restoreValues } from './forms.js';
 import { follow } from './sse.js';
 
 const $ = (id) => document.getElementById(id);
@@ -81,6 +82,10 @@ async function start() {
   document.body.dataset.game = board.game;
   $('title').textContent = app.data.title;
   document.title = `${app.data.title} — Alexandria`;
+  if (board.status === 'waiting') {
+    board = await waitForPlayers(board);
+    if (!board) return;
+  }
   app.latest = board.version;
   app.status = board.status;
   if (app.perspective === 'everything' && app.status !== 'ended') app.perspective = 'spectator';
@@ -95,6 +100,49 @@ async function start() {
 }
 
 const viewKey = (perspective, version) => `${perspective}@${version}`;
+
+/** A game created with open seats has no board until its last seat is taken: say who is awaited,
+ * and ask again (each read waits on the server for the next version) until the game starts. */
+async function waitForPlayers(board) {
+  const pane = $('waiting');
+  $('layout').hidden = true;
+  $('timeline').hidden = true;
+  pane.hidden = false;
+  document.body.dataset.status = 'waiting';
+  while (board.status === 'waiting') {
+    renderWaiting(board);
+    try {
+      board = await get(`${gamePath()}?min_version=${board.version + 1}`, { token: token() });
+    } catch (err) {
+      // Nobody joined while the server waited, or its reads are behind: ask again at once.
+      // Anything else but a game or token that is not there: ask again after a pause.
+      if (err instanceof ApiError && [401, 404].includes(err.status)) {
+        showError(err.message);
+        return null;
+      }
+      if (!(err instanceof ApiError) || !['VERSION_NOT_REACHED', 'READ_MODEL_BEHIND'].includes(err.code)) {
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      }
+    }
+  }
+  pane.hidden = true;
+  $('layout').hidden = false;
+  $('timeline').hidden = false;
+  return board;
+}
+
+function renderWaiting(board) {
+  const open = board.open_seats || [];
+  const names = Object.entries(board.names || {}).map(([seat, name]) => h('li', {}, seatChip(Number(seat)), ` ${name}`));
+  const me = seatOf(app.perspective);
+  $('waiting').replaceChildren(
+    h('h2', {}, `Waiting for ${open.length} ${open.length === 1 ? 'player' : 'players'}`),
+    h('p', {}, me === null ? 'The game starts when every seat is taken; players join by name in the lobby.' : ['You are ', seatChip(me), '. The game starts when every seat is taken; this page follows by itself.']),
+    names.length ? h('ul', { class: 'names' }, names) : null,
+    h('p', {}, `Open: ${open.map(seatName).join(', ')}. `, h('a', { href: '/lobby' }, 'Join in the lobby')),
+  );
+  document.body.dataset.waitingFor = String(open.length);
+}
 
 async function viewAt(version) {
   const cached = app.views.get(viewKey(app.perspective, version));
@@ -456,6 +504,9 @@ async function refreshMoves() {
   const pane = $('moves');
   const canPlay = seat !== null && app.status === 'running' && app.version === app.latest;
   pane.hidden = !canPlay;
+  const typed = formValues($('move-forms'));
+  if (typed.size) app.typedInForms = typed; // kept until the forms are drawn again
+  $('move-forms').replaceChildren();
   if (!canPlay) {
     app.moves = null;
     markPlayable();
@@ -479,9 +530,21 @@ async function refreshMoves() {
   if (asked !== app.version || askedAs !== app.perspective) return;
   app.target = null;
   renderMoves();
+  renderForms(seat, app.typedInForms || new Map());
+  app.typedInForms = null;
   markPlayable();
   pane.dataset.version = app.moves.version;
   pane.dataset.seat = seat;
+}
+
+/** A game's own forms for commands a flat list of moves does not express well (a trade, a split
+ * of cubes, governors on chosen spaces); each sends its command like a listed move. */
+function renderForms(seat, typed) {
+  const view = app.shown;
+  const types = [...(view.awaited[seat] || []), ...((view.optional || {})[seat] || [])];
+  const forms = app.module.forms ? app.module.forms({ view, state: view.state, data: app.data, seat, types, send }) : [];
+  $('move-forms').replaceChildren(...forms);
+  restoreValues($('move-forms'), typed);
 }
 
 function keysOf(move) {

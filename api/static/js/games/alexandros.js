@@ -2,7 +2,8 @@
 // owner, governors, Alexandros and his last move; the display and the supply; hands (a seat's own
 // in its perspective, every hand after the end); the score track.
 
-import { h, s, seatColour, seatName, target, title, words } from '../core/dom.js';
+import { bundle, h, s, seatColour, seatName, target, title, words } from '../core/dom.js';
+import { checkField, checkedValues, countField, counts, formsBox, moveForm } from '../core/forms.js';
 
 const SIDE = 40; // pixels per side length
 const PAD = 24;
@@ -220,6 +221,69 @@ export default {
       case 'end_turn': return 'End the turn';
       default: return words(move.type || 'a command');
     }
+  },
+
+  /** Occupying or taking over a province (R48–R56): the province, the symbol spaces for the new
+   * governors, what that costs, and on a take-over the cards for the evicted seat. The listed moves
+   * are only a sample of these choices. */
+  forms({ state: st, data, seat, types, send }) {
+    if (!types.includes('occupy_province')) return [];
+    const symbolOf = new Map(data.static.spaces.map((sp) => [key(sp.space), sp.symbol]));
+    const governorAt = new Map(st.governors.map((g) => [key(g.space), g.seat]));
+    const provinces = st.provinces
+      .map((province, index) => ({ province, index }))
+      .filter(({ province }) => province.symbol_spaces.length && province.owner !== seat);
+    if (!provinces.length) return [];
+    const label = ({ province }) =>
+      `value ${province.value}, ${province.symbol_spaces.length} symbol ${province.symbol_spaces.length === 1 ? 'space' : 'spaces'} from ${key(province.symbol_spaces[0])}${province.owner === null || province.owner === undefined ? '' : `, held by ${seatName(province.owner)}`}`;
+    const select = h('select', { 'data-field': 'province' }, provinces.map((p) => h('option', { value: p.index }, label(p))));
+    const chosen = (form) => st.provinces[Number(form.querySelector('[data-field="province"]').value)];
+    /** The cards a take-over's eviction costs (R53) and the occupation's (R50), by symbol. */
+    const cost = (form) => {
+      const province = chosen(form);
+      const on = new Set(checkedValues(form, 'space'));
+      const paid = {};
+      const add = (symbol, n) => { paid[symbol] = (paid[symbol] || 0) + n; };
+      const takeover = province.owner !== null && province.owner !== undefined;
+      if (takeover) for (const sp of province.spaces) if (governorAt.has(key(sp))) add(symbolOf.get(key(sp)), 2);
+      for (const sp of province.symbol_spaces) if (!on.has(key(sp))) add(symbolOf.get(key(sp)), 1);
+      return { paid, takeover, total: Object.values(paid).reduce((a, b) => a + b, 0) };
+    };
+    const dependent = (form) => {
+      const province = chosen(form);
+      const spaces = h('fieldset', { class: 'spaces' }, h('legend', {}, `Governors on (you have ${st.governor_supply[seat]} in supply)`),
+        province.symbol_spaces.map((sp) => checkField('space', `${key(sp)} ${symbolOf.get(key(sp)) || ''}`, key(sp))));
+      const takeover = province.owner !== null && province.owner !== undefined;
+      const compensation = takeover
+        ? h('fieldset', { class: 'compensation' }, h('legend', {}, `Cards for ${seatName(province.owner)} (half of what you pay, rounded up)`),
+          Object.keys(SYMBOL_COLOURS).map((symbol) => countField(`comp:${symbol}`, words(symbol))))
+        : null;
+      return [spaces, compensation];
+    };
+    const holder = h('div', { class: 'dependent' });
+    const form = moveForm({
+      type: 'occupy_province',
+      legend: 'Occupy a province',
+      intro: 'Each symbol space without a new governor costs one card of its symbol; taking over also costs 2 cards per governor there.',
+      fields: [h('label', {}, 'Province ', select), holder],
+      onchange: (f, e) => {
+        if (e.target === select) holder.replaceChildren(...dependent(f).filter(Boolean));
+      },
+      status: (f) => {
+        const { paid, takeover, total } = cost(f);
+        const you = st.hand ? ` (your hand: ${bundle(st.hand)})` : '';
+        return `You pay ${bundle(paid)}${you}.${takeover ? ` ${Math.ceil(total / 2)} of them go to the evicted seat.` : ''}`;
+      },
+      build: (f) => {
+        const compensation = Object.entries(counts(f, 'comp')).flatMap(([symbol, n]) => Array(n).fill(symbol));
+        return { type: 'occupy_province', governors: checkedValues(f, 'space').map((k) => k.split(',').map(Number)), compensation };
+      },
+      submit: 'Occupy',
+      send,
+    });
+    holder.replaceChildren(...dependent(form).filter(Boolean));
+    form.dispatchEvent(new Event('input'));
+    return formsBox([form], types);
   },
 
   moveTargets(move) {

@@ -3,6 +3,9 @@
 // cards in its perspective, every hand after the end), development cards, Longest Road, Largest Army.
 
 import { bundle, h, s, seatChip, seatColour, seatName, target, title, words } from '../core/dom.js';
+import { checkField, checkedValues, countField, counts, formsBox, moveForm } from '../core/forms.js';
+
+const TRADE_GOODS = ['brick', 'grain', 'lumber', 'ore', 'wool', 'gold']; // what a domestic trade moves (R37)
 
 const UNIT = 34; // pixels per hex circumradius
 const PAD = 40;
@@ -256,6 +259,33 @@ export default {
       case 'end_turn': return 'End the turn';
       default: return words(move.type || 'a command');
     }
+  },
+
+  /** A domestic trade offer (R36, R37): counts to give and to receive, and whom it is for. */
+  forms({ state, seat, types, send }) {
+    if (!types.includes('offer_trade')) return [];
+    const me = state.players?.[seat] || {};
+    const have = (good) => (good === 'gold' ? me.gold : me.hand?.[good]);
+    const active = state.active;
+    const others = (state.players || []).map((p) => p.seat).filter((s) => s !== seat);
+    const addressees = seat === active
+      ? h('fieldset', { class: 'to' }, h('legend', {}, 'To (none ticked: every other player)'), others.map((s) => checkField('to', seatName(s), s)))
+      : h('p', { class: 'hint' }, 'A counter-offer goes to ', seatChip(active), ', the active player.');
+    const side = (prefix, legend, withHave) => h('fieldset', { class: 'goods' }, h('legend', {}, legend),
+      TRADE_GOODS.map((good) => countField(`${prefix}:${good}`, words(good), { hint: withHave && have(good) !== undefined ? `(you have ${have(good)})` : '' })));
+    return formsBox([moveForm({
+      type: 'offer_trade',
+      legend: 'Offer a trade',
+      intro: 'Each side needs at least one card; no good on both sides.',
+      fields: [side('give', 'You give', true), side('receive', 'You receive', false), addressees],
+      status: (form) => `Give ${bundle(counts(form, 'give'))} for ${bundle(counts(form, 'receive'))}.`,
+      build: (form) => {
+        const to = seat === active ? checkedValues(form, 'to').map(Number) : [active];
+        return { type: 'offer_trade', give: counts(form, 'give'), receive: counts(form, 'receive'), to: to.length ? to : null };
+      },
+      submit: 'Offer',
+      send,
+    })], types);
   },
 
   moveTargets(move) {

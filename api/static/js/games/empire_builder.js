@@ -4,6 +4,15 @@
 // revealed allocations; a seat's own sealed allocation only in its own perspective.
 
 import { h, s, seatChip, seatColour, seatName, target, title, words } from '../core/dom.js';
+import { count, countField, formsBox, moveForm } from '../core/forms.js';
+
+const CUBES = 15; // every seat's cubes, all split over the four boxes (Ruling R14)
+const BOXES = [
+  ['turn_order', 'Turn order', 'a bid for moving early; spent'],
+  ['armies', 'Armies', 'they march'],
+  ['temples', 'Temples box', 'pays for movement and temples'],
+  ['cities', 'Cities box', 'pays for movement and cities'],
+];
 
 const REGION_COLOURS = ['#f1e3c8', '#e3ecd2', '#f5dcc9', '#dfe3f0', '#e8dcef', '#f3e6d0'];
 
@@ -233,6 +242,48 @@ export default {
         return `Attempt ${move.attempts.map((a) => `a ${a.kind} in ${name(a.province)}`).join(' and ')}`;
       default: return words(move.type || 'a command');
     }
+  },
+
+  /** The allocation (all 15 cubes over the four boxes, R14) and the reallocation (temples + cities
+   * re-split, R24) as number fields with a running total. */
+  forms({ state, seat, types, send }) {
+    const forms = [];
+    if (types.includes('allocate_resources')) {
+      forms.push(moveForm({
+        type: 'allocate_resources',
+        legend: `Split your ${CUBES} cubes`,
+        intro: 'Behind your screen: every cube goes into one of the four boxes. The others see it only when all have committed.',
+        fields: BOXES.map(([name, label, hint]) => countField(name, label, { max: CUBES, hint })),
+        status: (form) => {
+          const left = CUBES - BOXES.reduce((sum, [name]) => sum + count(form, name), 0);
+          return left === 0 ? `All ${CUBES} cubes placed.` : left > 0 ? `${left} of ${CUBES} cubes left to place.` : `${-left} cubes too many.`;
+        },
+        build: (form) => ({ type: 'allocate_resources', ...Object.fromEntries(BOXES.map(([name]) => [name, count(form, name)])) }),
+        submit: 'Commit the allocation',
+        send,
+      }));
+    }
+    if (types.includes('reallocate_resources')) {
+      const boxes = state.seats?.[seat]?.boxes;
+      const total = boxes ? (boxes.temples || 0) + (boxes.cities || 0) : null;
+      forms.push(moveForm({
+        type: 'reallocate_resources',
+        legend: 'Re-split your temples and cities boxes',
+        intro: total === null ? 'Temples + cities stays the same.' : `Temples + cities stays ${total}.`,
+        fields: [
+          countField('temples', 'Temples box', { max: CUBES, value: boxes?.temples ?? 0 }),
+          countField('cities', 'Cities box', { max: CUBES, value: boxes?.cities ?? 0 }),
+        ],
+        status: (form) => {
+          const sum = count(form, 'temples') + count(form, 'cities');
+          return total === null || sum === total ? `Together ${sum}.` : `Together ${sum}; it must stay ${total}.`;
+        },
+        build: (form) => ({ type: 'reallocate_resources', temples: count(form, 'temples'), cities: count(form, 'cities') }),
+        submit: 'Commit the reallocation',
+        send,
+      }));
+    }
+    return formsBox(forms, types);
   },
 
   moveTargets(move) {
