@@ -80,7 +80,12 @@ def test_workers_race_commands_and_every_read_model_equals_a_rebuild(
         # has projected something); its lease runs out and the new one resumes.
         deadline = time.monotonic() + 120
         while len(accepted.latencies) < GAMES * 2 or min(map(store.position, PROJECTION_NAMES)) == 0:
-            assert time.monotonic() < deadline and not accepted.errors, (accepted.errors, len(accepted.latencies))
+            assert time.monotonic() < deadline and not accepted.errors, (
+                accepted.errors,
+                len(accepted.latencies),
+                {name: store.position(name) for name in PROJECTION_NAMES},
+                (tmp_path / "projector.log").read_text()[-3000:],
+            )
             time.sleep(0.05)
         cluster.kill(projector)
         assert bots.is_alive(), "the worker should be killed while the bots still play"
