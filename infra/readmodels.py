@@ -89,6 +89,11 @@ class ReadModelStore(ABC):
     def announce(self, game_id: str, message: dict[str, Any]) -> None:
         """Tell every listener (in every process sharing the store) that a projection moved ``game_id`` on."""
 
+    def announce_many(self, announcements: Iterable[tuple[str, dict[str, Any]]]) -> None:
+        """``announce`` each (game id, message), in order (one round trip where the store allows it)."""
+        for game_id, message in announcements:
+            self.announce(game_id, message)
+
     @abstractmethod
     def listen(self, listener: Listener) -> None:
         """Call ``listener`` (from any thread) for every announcement from now on."""

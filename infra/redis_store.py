@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections.abc import Iterable
 from typing import Any, cast
 
 import redis
@@ -145,6 +146,15 @@ class RedisStore(ReadModelStore):
 
     def announce(self, game_id: str, message: dict[str, Any]) -> None:
         self.redis.publish(self.channel(game_id), json.dumps(message))
+
+    def announce_many(self, announcements: Iterable[tuple[str, dict[str, Any]]]) -> None:
+        # One round trip for a batch's games, not one each: on a busy machine every round trip
+        # is a wait for redis-server and then for this process to be scheduled again.
+        with self.redis.pipeline(transaction=False) as pipe:
+            for game_id, message in announcements:
+                pipe.publish(self.channel(game_id), json.dumps(message))
+            if pipe:
+                pipe.execute()
 
     def listen(self, listener: Listener) -> None:
         """One pattern subscription per process, whatever the number of waiting readers: a thread
