@@ -9,8 +9,9 @@ A read model is two things, and adding one means providing both:
   pure, turning a batch of records (in notification order, never seen before) into document
   writes through ``Documents.get``/``put``;
 - a **store** (``infra.readmodels.ReadModelStore``) whose ``commit(projection, expected_cursor,
-  position, changes)`` writes the batch's documents *and* the projection's new position in one
-  transaction, and only if the projection's cursor is still ``expected_cursor`` (compare-and-set);
+  position, changes, announcements)`` writes the batch's documents *and* the projection's new position in one
+  transaction, and only if the projection's cursor is still ``expected_cursor`` (compare-and-set),
+  then announces the games the batch moved on;
   ``cursor``/``get`` read back, ``reset`` starts a rebuild (a new generation), leases
   (``acquire_lease``/``release_lease``) let one worker at a time work on a projection, and
   ``announce`` tells readers which game moved on. A store of another shape (tables in another
@@ -34,9 +35,9 @@ Waking up: on PostgreSQL the runner LISTENs to the channel the recorder NOTIFYs 
 in process, the service wakes it after each save (``wake``); it still polls every ``idle_wait``
 seconds, so a lost notification (or a write by another process) only delays. A batch that was
 not full is followed by a wait, not by another read (news that came in during the batch ends
-the wait at once), and a batch's announcements go out together (``announce_many``: one round
-trip to Redis): on a busy machine every round trip is a wait to be scheduled again, which is
-where a projection's lag comes from.
+the wait at once), and a batch's announcements go out with its commit (in Redis, from the
+commit's script: one round trip for both): on a busy machine every round trip is a wait to be
+scheduled again, which is where a projection's lag comes from.
 
 Faults: when the event store or the read-model store goes away (a PostgreSQL restart or
 ``pg_terminate_backend``, a lost Redis connection), ``run_forever`` logs it, reconnects with
@@ -259,13 +260,13 @@ class Projector:
         for game_id, version in heads.items():
             documents.put(HEADS, game_id, version)
         position = batch[-1].notification_id
-        if not self.store.commit(projection.name, start, position, documents.changes):
+        announcements = [(g, {"projection": projection.name, "version": v}) for g, v in heads.items()]
+        if not self.store.commit(projection.name, start, position, documents.changes, announcements):
             log.info("%s: another worker applied the batch after %d first", projection.name, start.position)
             self.lost_races += 1
             written.forget()
             return False
         written.committed(Cursor(start.generation, position), documents.changes)
-        self.store.announce_many((g, {"projection": projection.name, "version": v}) for g, v in heads.items())
         return True
 
     def catch_up(self, only: str | None = None) -> None:
