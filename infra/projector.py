@@ -9,8 +9,9 @@ A read model is two things, and adding one means providing both:
   pure, turning a batch of records (in notification order, never seen before) into document
   writes through ``Documents.get``/``put``;
 - a **store** (``infra.readmodels.ReadModelStore``) whose ``commit(projection, expected_cursor,
-  position, changes)`` writes the batch's documents *and* the projection's new position in one
-  transaction, and only if the projection's cursor is still ``expected_cursor`` (compare-and-set);
+  position, changes, announcements)`` writes the batch's documents *and* the projection's new position in one
+  transaction, and only if the projection's cursor is still ``expected_cursor`` (compare-and-set),
+  then announces the games the batch moved on;
   ``cursor``/``get`` read back, ``reset`` starts a rebuild (a new generation), leases
   (``acquire_lease``/``release_lease``) let one worker at a time work on a projection, and
   ``announce`` tells readers which game moved on. A store of another shape (tables in another
@@ -32,7 +33,11 @@ records that arrive during one batch make the next), so the cost per record fall
 
 Waking up: on PostgreSQL the runner LISTENs to the channel the recorder NOTIFYs on every insert;
 in process, the service wakes it after each save (``wake``); it still polls every ``idle_wait``
-seconds, so a lost notification (or a write by another process) only delays.
+seconds, so a lost notification (or a write by another process) only delays. A batch that was
+not full is followed by a wait, not by another read (news that came in during the batch ends
+the wait at once), and a batch's announcements go out with its commit (in Redis, from the
+commit's script: one round trip for both): on a busy machine every round trip is a wait to be
+scheduled again, which is where a projection's lag comes from.
 
 Faults: when the event store or the read-model store goes away (a PostgreSQL restart or
 ``pg_terminate_backend``, a lost Redis connection), ``run_forever`` logs it, reconnects with
@@ -51,7 +56,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from eventsourcing.persistence import InterfaceError, Notification, OperationalError
 
@@ -137,6 +142,16 @@ def projected_record(service: GameService, notification: Notification) -> Projec
     )
 
 
+class News(NamedTuple):
+    """How a runner learns that new records are in the event store: ``forget`` drops the news
+    that arrived so far (just before a read, which sees those records), ``wait(timeout)``
+    returns at the next news or after ``timeout`` seconds (on PostgreSQL a NOTIFY of the
+    channel the recorder notifies on every insert; in process ``Projector.wake``)."""
+
+    forget: Callable[[], object]
+    wait: Callable[[float], object]
+
+
 class Projector:
     def __init__(
         self,
@@ -173,7 +188,12 @@ class Projector:
     def step(self, only: str | None = None) -> int:
         """One batch for each projection whose lease this runner holds; the number of records
         seen (0: every projection it could work on is up to date)."""
-        seen = 0
+        return self._step(only)[0]
+
+    def _step(self, only: str | None = None) -> tuple[int, bool]:
+        # (records seen, whether to step again at once: a batch was full, so more may be waiting,
+        # or a batch came to nothing because another worker or a reset overtook this runner)
+        seen, again = 0, False
         with self._stepping:
             batches: dict[int, list[ProjectedRecord]] = {}  # projections at the same position share a read
             for projection in self.projections:
@@ -186,9 +206,16 @@ class Projector:
                     batches[start.position] = self._read(start.position)
                 batch = batches[start.position]
                 if batch:
-                    self._apply(projection, start, batch)
+                    applied = self._apply(projection, start, batch)
                     seen += len(batch)
-        return seen
+                    again = again or len(batch) >= self.batch_size or not applied
+                elif self._written[projection.name].cursor is not None and self.store.cursor(projection.name) != start:
+                    # Nothing new after the position this runner's last commit left, but the store
+                    # moved: a rebuild reset it (only a commit notices otherwise, and while the log
+                    # is quiet nothing is committed), so start from the stored position.
+                    self._written[projection.name].forget()
+                    again = True
+        return seen, again
 
     def _cursor(self, name: str) -> Cursor:
         # The cursor this runner's last commit left, while it holds the lease (nobody else
@@ -233,18 +260,17 @@ class Projector:
         for game_id, version in heads.items():
             documents.put(HEADS, game_id, version)
         position = batch[-1].notification_id
-        if not self.store.commit(projection.name, start, position, documents.changes):
+        announcements = [(g, {"projection": projection.name, "version": v}) for g, v in heads.items()]
+        if not self.store.commit(projection.name, start, position, documents.changes, announcements):
             log.info("%s: another worker applied the batch after %d first", projection.name, start.position)
             self.lost_races += 1
             written.forget()
             return False
         written.committed(Cursor(start.generation, position), documents.changes)
-        for game_id, version in heads.items():
-            self.store.announce(game_id, {"projection": projection.name, "version": version})
         return True
 
     def catch_up(self, only: str | None = None) -> None:
-        while self.step(only):
+        while any(self._step(only)):
             pass
 
     # -- running ----------------------------------------------------------------------------------
@@ -255,17 +281,23 @@ class Projector:
 
     def run_forever(self, stop: threading.Event, idle_wait: float = 0.5) -> None:
         """Follow the log until ``stop`` is set (or the service is closed), surviving lost
-        connections to either store: log, back off, reconnect, resume from the stored positions."""
+        connections to either store: log, back off, reconnect, resume from the stored positions.
+
+        After a batch that was not full, the runner waits for news at once rather than reading
+        again to find nothing: news of a record saved after the batch's read arrives after that
+        read began (the wake-ups that came before it are dropped first, since the read sees
+        their records), so the wait returns at once for it."""
         backoff = Backoff("the event store or the read-model store", log)
         try:
             while not self._stopping(stop):
                 try:
-                    with self._wake_ups() as wait_for_news:
+                    with self._wake_ups() as news:
                         while not self._stopping(stop):
-                            seen = self.step()
+                            news.forget()
+                            _, again = self._step()
                             backoff.succeeded()
-                            if seen == 0:
-                                wait_for_news(idle_wait)
+                            if not again:
+                                news.wait(idle_wait)
                 except transient_errors() as problem:
                     self._lease_until.clear()  # a lease may have run out while we were away
                     backoff.failed(problem, stop)
@@ -302,26 +334,25 @@ class Projector:
             self.store.release_lease(projection.name, self.owner)
 
     @contextmanager
-    def _wake_ups(self) -> Iterator[Callable[[float], None]]:
+    def _wake_ups(self) -> Iterator[News]:
         recorder = self.service.recorder
         if type(recorder).__module__ != "eventsourcing.postgres":
-
-            def wait_for_wake(timeout: float) -> None:
-                self._news.wait(timeout)
-                self._news.clear()  # before the next step: a save from now on wakes the wait after it
-
-            yield wait_for_wake
+            yield News(self._news.clear, self._news.wait)
             return
         from psycopg.sql import SQL, Identifier  # the scale-out mode only
 
         with recorder.datastore.get_connection() as connection:  # type: ignore[attr-defined]
             connection.execute(SQL("LISTEN {0}").format(Identifier(recorder.channel_name)))  # type: ignore[attr-defined]
 
-            def wait_for_notify(timeout: float) -> None:
+            def forget() -> None:
+                for _ in connection.notifies(timeout=0):
+                    pass
+
+            def wait(timeout: float) -> None:
                 for _ in connection.notifies(timeout=timeout, stop_after=1):
                     pass
 
-            yield wait_for_notify
+            yield News(forget, wait)
 
     def rebuild(self, name: str, timeout: float = 600.0) -> None:
         """Recompute one read model from the event store from scratch.

@@ -24,7 +24,7 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -33,6 +33,8 @@ from typing import Any, NamedTuple
 Changes = Mapping[tuple[str, str], str | None]
 # Called with (game id, message) for every announcement: {"projection": name, "version": v}
 Listener = Callable[[str, dict[str, Any]], None]
+# What a commit announces once it is done: (game id, message) pairs
+Announcements = Sequence[tuple[str, dict[str, Any]]]
 
 
 class Cursor(NamedTuple):
@@ -66,9 +68,12 @@ class ReadModelStore(ABC):
         """Every document of the projection, by collection (to compare a read model with a rebuild)."""
 
     @abstractmethod
-    def commit(self, projection: str, expected: Cursor, position: int, changes: Changes) -> bool:
-        """Write ``changes`` and move the position to ``position``, atomically; False (and nothing
-        written) when the cursor is no longer ``expected``."""
+    def commit(
+        self, projection: str, expected: Cursor, position: int, changes: Changes, announcements: Announcements = ()
+    ) -> bool:
+        """Write ``changes`` and move the position to ``position``, atomically, then ``announce``
+        each of ``announcements`` (in the same round trip where the store allows it); False (and
+        nothing written or announced) when the cursor is no longer ``expected``."""
 
     @abstractmethod
     def reset(self, projection: str) -> None:
@@ -106,6 +111,10 @@ class LocalListeners:
     def add(self, listener: Listener) -> None:
         self._listeners.append(listener)
 
+    def announce_all(self, announcements: Announcements) -> None:
+        for game_id, message in announcements:
+            self.announce(game_id, message)
+
     def announce(self, game_id: str, message: dict[str, Any]) -> None:
         for listener in list(self._listeners):
             listener(game_id, message)
@@ -138,7 +147,9 @@ class MemoryStore(ReadModelStore):
         with self._lock:
             return {c: dict(d) for (p, c), d in self._documents.items() if p == projection and d}
 
-    def commit(self, projection: str, expected: Cursor, position: int, changes: Changes) -> bool:
+    def commit(
+        self, projection: str, expected: Cursor, position: int, changes: Changes, announcements: Announcements = ()
+    ) -> bool:
         with self._lock:
             if self.cursor(projection) != expected:
                 return False
@@ -149,7 +160,8 @@ class MemoryStore(ReadModelStore):
                 else:
                     documents[key] = value
             self._cursors[projection] = Cursor(expected.generation, position)
-            return True
+        self._listeners.announce_all(announcements)
+        return True
 
     def reset(self, projection: str) -> None:
         with self._lock:
@@ -292,7 +304,9 @@ class SqliteStore(ReadModelStore):
             exported[collection][key] = value
         return dict(exported)
 
-    def commit(self, projection: str, expected: Cursor, position: int, changes: Changes) -> bool:
+    def commit(
+        self, projection: str, expected: Cursor, position: int, changes: Changes, announcements: Announcements = ()
+    ) -> bool:
         with self._transaction() as connection:
             row = connection.execute(
                 "SELECT generation, position FROM readmodel_positions WHERE projection = ?", (projection,)
@@ -313,7 +327,8 @@ class SqliteStore(ReadModelStore):
                 "ON CONFLICT (projection) DO UPDATE SET position = excluded.position",
                 (projection, expected.generation, position),
             )
-            return True
+        self._listeners.announce_all(announcements)
+        return True
 
     def reset(self, projection: str) -> None:
         with self._transaction() as connection:

@@ -12,21 +12,24 @@ from typing import Any, cast
 
 import redis
 
-from infra.readmodels import Changes, Cursor, Listener, LocalListeners, ReadModelStore
+from infra.readmodels import Announcements, Changes, Cursor, Listener, LocalListeners, ReadModelStore
 from infra.retrying import Backoff
 
 log = logging.getLogger(__name__)
 
 # Compare-and-set of the position and the document writes in one script: Redis runs a script
 # atomically, so readers see either none or all of a batch, and a stale writer changes nothing.
+# The batch's announcements go out from the script too: one round trip for the whole batch, and
+# a batch is announced if and only if it was committed.
 # KEYS[1]: the positions hash (fields NAME and NAME:generation); KEYS[2..]: the collection hashes.
-# ARGV: projection, expected generation, expected position, new position,
-# then (KEYS index, field, JSON or "" to delete)...
+# ARGV: projection, expected generation, expected position, new position, number of changes,
+# then (KEYS index, field, JSON or "" to delete) per change, then (channel, message) pairs.
 COMMIT_SCRIPT = """
 local generation = tonumber(redis.call('HGET', KEYS[1], ARGV[1] .. ':generation') or '0')
 local position = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
 if generation ~= tonumber(ARGV[2]) or position ~= tonumber(ARGV[3]) then return 0 end
-for i = 5, #ARGV, 3 do
+local announced = 6 + 3 * tonumber(ARGV[5])
+for i = 6, announced - 1, 3 do
   local key = KEYS[tonumber(ARGV[i])]
   if ARGV[i + 2] == '' then
     redis.call('HDEL', key, ARGV[i + 1])
@@ -35,6 +38,9 @@ for i = 5, #ARGV, 3 do
   end
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[4])
+for i = announced, #ARGV, 2 do
+  redis.call('PUBLISH', ARGV[i], ARGV[i + 1])
+end
 return 1
 """
 
@@ -104,16 +110,20 @@ class RedisStore(ReadModelStore):
         keys = self.redis.scan_iter(match=f"{self.collection_key(projection, '')}*", count=1000)
         return {key[start:]: cast("dict[str, str]", self.redis.hgetall(key)) for key in keys}
 
-    def commit(self, projection: str, expected: Cursor, position: int, changes: Changes) -> bool:
+    def commit(
+        self, projection: str, expected: Cursor, position: int, changes: Changes, announcements: Announcements = ()
+    ) -> bool:
         keys = [self.positions_key]
         key_index: dict[str, int] = {}
-        args: list[str | int] = [projection, expected.generation, expected.position, position]
+        args: list[str | int] = [projection, expected.generation, expected.position, position, len(changes)]
         for (collection, field), value in changes.items():
             key = self.collection_key(projection, collection)
             if key not in key_index:
                 keys.append(key)
                 key_index[key] = len(keys)  # Lua's KEYS is 1-based
             args += [key_index[key], field, "" if value is None else value]
+        for game_id, message in announcements:
+            args += [self.channel(game_id), json.dumps(message)]
         return bool(self._commit(keys=keys, args=args))
 
     def reset(self, projection: str) -> None:

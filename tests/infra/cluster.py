@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -158,9 +159,16 @@ def send(client: httpx.Client, api: str, game_id: str, command: dict[str, Any], 
     raise AssertionError(response.text)
 
 
-def play_with_legal_moves(apis: list[str], game: dict[str, Any], accepted: Accepted, rng: random.Random) -> None:
+def play_with_legal_moves(
+    apis: list[str],
+    game: dict[str, Any],
+    accepted: Accepted,
+    rng: random.Random,
+    before_command: Callable[[], None] = lambda: None,
+) -> None:
     """One client per game playing whichever seat is awaited, from its legal moves: the load of
-    turn-based games, where commands on one game do not race."""
+    turn-based games, where commands on one game do not race. ``before_command`` is called
+    before each command is sent (a benchmark paces the commands with it)."""
     game_id = game["game_id"]
     tokens = [s["token"] for s in game["seats"]]
     seen = 1
@@ -174,6 +182,7 @@ def play_with_legal_moves(apis: list[str], game: dict[str, Any], accepted: Accep
             seat = int(rng.choice(sorted(view["awaited"])))
             listed = client.get(f"{rng.choice(apis)}/games/{game_id}/legal-moves", headers=auth(tokens[seat])).json()
             command = {**rng.choice(listed["moves"]), "expected_version": listed["version"]}
+            before_command()
             seen = send(client, rng.choice(apis), game_id, command, tokens[seat], accepted) or seen
 
 

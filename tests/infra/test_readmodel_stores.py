@@ -153,3 +153,31 @@ def test_sqlite_read_models_outlive_the_process_that_wrote_them(tmp_path: Path) 
     assert again.cursor("boards") == Cursor(0, 5) and again.get("boards", "match", "g") == '{"v":5}'
     assert again.get_many("boards", "match", ["g", "missing"]) == {"g": '{"v":5}'}
     again.close()
+
+
+def test_a_commit_announces_its_games_once_committed_and_a_refused_one_nothing(store: ReadModelStore) -> None:
+    heard: list[tuple[str, dict[str, Any]]] = []
+    listening, everything_heard = threading.Event(), threading.Event()
+
+    def listener(game_id: str, message: dict[str, Any]) -> None:
+        if game_id == "probe":
+            listening.set()
+            return
+        heard.append((game_id, message))
+        if game_id == "last":
+            everything_heard.set()
+
+    store.listen(listener)
+    deadline = time.monotonic() + 30
+    while not listening.is_set():  # Redis subscribes in a thread of its own: until it hears
+        assert time.monotonic() < deadline, "the store's listener never heard an announcement"
+        store.announce("probe", {})
+        listening.wait(0.05)
+    refused = store.commit("boards", Cursor(0, 5), 6, {("heads", "g"): "2"}, [("g", {"version": 2})])
+    committed = store.commit(
+        "boards", Cursor(0, 0), 1, {("heads", "g"): "3"}, [("g", {"version": 3}), ("last", {"version": 1})]
+    )
+    assert (refused, committed) == (False, True)
+    assert everything_heard.wait(30)
+    assert heard == [("g", {"version": 3}), ("last", {"version": 1})]
+    assert store.get("boards", "heads", "g") == "3"
