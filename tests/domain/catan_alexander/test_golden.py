@@ -25,31 +25,31 @@ SETUPS: list[tuple[int, dict[str, Any]]] = [
 
 # (setup index, seed) -> sha256 of the events and commands, events, commands
 RECORDS: dict[tuple[int, bytes], tuple[str, int, int]] = {
-    (0, b"golden-0-a"): ("0c578451b807c99565218d719a1b189f298188252f6b6e3dc068e9e7d56e1538", 1330, 798),
-    (0, b"golden-0-b"): ("db91aa97683926d8270ecac1f734c11730816901e85cc28ec301102a01e7e0ca", 1435, 840),
-    (1, b"golden-1-a"): ("7763012bb53c7a092269dbdf9e6cb2ae14cccaf1e60c0d880235265870beb62d", 1099, 591),
-    (1, b"golden-1-b"): ("23a13acfb88f21acbdf7cd402c41632ee1b6534bff72dcbadfd338e140c42be0", 1024, 551),
-    (2, b"golden-2-a"): ("78435a54a564af4c62d2c2f0f76b65a4969c819dc4f7737f696a9d538b44b67f", 1312, 774),
-    (2, b"golden-2-b"): ("bb1bae7266baf7a335f24ad3907039214a74ba45679dda13d4a1ae687896c801", 1200, 697),
-    (3, b"golden-3-a"): ("fcb5101c7c69f13bc16099d4fbfd1535eeb86b96540e10863d50df234d9a7d4e", 1362, 793),
-    (3, b"golden-3-b"): ("bcb0be2f0b8dc51b72060a5eb3ddeedee0e5b89d06642f8795da150979c55a8d", 869, 500),
-    (4, b"golden-4-a"): ("5987b494b6f9c151771a5a060d4902fbd1a38333bc8423c1e10ddcd3f6b18f85", 1389, 829),
-    (4, b"golden-4-b"): ("8a0fc8e85ea4f68ceda85ff6ce86443846d5ccf1f1f3d189801784f6c692847a", 1318, 777),
+    (0, b"golden-0-a"): ("ff60f60631d65f3e11ebfa08b2100cad3836fcab66b57b57c107aa32dbe7ebfb", 1330, 798),
+    (0, b"golden-0-b"): ("0cde198e5e9d17a57f4059ea06b031ee4abe31fe25bf51596211864cc88cdced", 1435, 840),
+    (1, b"golden-1-a"): ("4214ac6985ba3e3788ea4fb050d1ff1ca30c67451ec938b6c72c3fbf6d2470a4", 1099, 591),
+    (1, b"golden-1-b"): ("e63a6eb2da3ec0964adf3e73ab72ede94de090e98a7e613a80a29af88d96a419", 1024, 551),
+    (2, b"golden-2-a"): ("ea9b523573f6316960e2c8bfd9c3024476f04c0f531dd7f2548418088af86f53", 1312, 774),
+    (2, b"golden-2-b"): ("60da058abc879e62fc4d8361c4886b719749090ab86d252c4b326b3eb6f5df30", 1200, 697),
+    (3, b"golden-3-a"): ("5b2f51beeda9cc799dc86d433dfbbf79cd0ba0ef3e33af055dc3d5d2cb9b6c83", 1362, 793),
+    (3, b"golden-3-b"): ("7f69c5d00be7482eb566912f38d87ed2d082a34efea3d22a546c059afdb99350", 869, 500),
+    (4, b"golden-4-a"): ("981b48871deb77ec61817eb8b0782db90ac09d635b3ee7de8382c95f33fb4acd", 1389, 829),
+    (4, b"golden-4-b"): ("0508583eca649001cfbe53e504348c3c86b0c1490b29b874f4714383f5174f78", 1318, 777),
 }
 
 # setup index -> sha256 of every seat's listing (and the awaited and optional seats) at every step
 # of the game seeded b"list-<index>"
 LISTINGS: dict[int, str] = {
-    0: "491d3c095b665f8ef6ed3fbe395583f142ef11f8d21648abe18841bdfce424dc",
-    1: "5a3d8a280cd7e8e61759aae5db4bbca5f0c9b4d835a4d74b4cf8a8c8d6186ac3",
-    2: "358d8d80cb2c033e4426dc87ca51adace9f42b00405c3ab72ea8e1031bd502d1",
-    3: "92bcb7a888a9c5f62c9c91f1faee9eb3f5946c6a132584f188a79b2d0f89471c",
-    4: "43006af3a3c43bdb6c9bd33086f89787c264cff689b74d5614798a0b01e2dd28",
+    0: "31de47ca2e323de4732030c6e38be84b9cb9c74398290d7c9f0ae9404ad0c7ca",
+    1: "586f9d6e603eb25a35e50c8a5d439a1fb9f3654a5ea0def824a897e904b22125",
+    2: "fa8635777bf0381c026c048f86b151f5c602285826ab3882f2f2750a69cfc8af",
+    3: "68bbfb11d4eeb80c852bbee8df16b989f0a3d6c8bac4f799a3228165d8414094",
+    4: "f5a0c95819c2a3cdadf351b4b630071243ef8a03362cd7986ec48cdd6889a2d9",
 }
 
 
 def digest(*parts: Any) -> bytes:
-    return json.dumps(parts, sort_keys=True).encode()
+    return json.dumps(parts).encode()  # key order counts: it is in the stored records
 
 
 @pytest.mark.parametrize(("setup", "seed"), sorted(RECORDS))
