@@ -123,9 +123,11 @@ class State:
     winners: list[int] = field(default_factory=list)
     final_totals: list[int] = field(default_factory=list)
 
-    @property
-    def geometry(self) -> Geometry:
-        return GEOMETRIES[self.board]
+    # the board's static graph, looked up once (not compared, not shown; pickled by name)
+    geometry: Geometry = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.geometry = GEOMETRIES[self.board]
 
     def founding_seat(self) -> int:
         n = self.players
