@@ -6,6 +6,7 @@ and public counts and board facts.
 
 from __future__ import annotations
 
+from operator import ge
 from typing import TypeVar
 
 from domain.catan_alexander.commands import (
@@ -81,10 +82,14 @@ class CommandCache:
         self.roads = [BuildRoad(edge=geometry.edge_ref(e)) for e in range(len(geometry.edges))]
         self.settlements = [BuildSettlement(vertex=name) for name in geometry.vertices]
         self.cities = [BuildCity(vertex=name) for name in geometry.vertices]
-        self.robber_moves = [
-            {victim: MoveRobber(hex=list(h), steal_from=victim) for victim in (None, 0, 1, 2, 3)}
-            for h in geometry.hexes
-        ]
+        # per hex, per set of opponents built there (a bit per seat): the moves there, victims in seat order
+        self.robber_moves: list[list[tuple[Command, ...]]] = []
+        for h in geometry.hexes:
+            by_victim = [MoveRobber(hex=list(h), steal_from=victim) for victim in range(4)]
+            nobody: tuple[Command, ...] = (MoveRobber(hex=list(h), steal_from=None),)
+            self.robber_moves.append(
+                [tuple(by_victim[v] for v in range(4) if mask >> v & 1) or nobody for mask in range(16)]
+            )
         self.bank_trades = [[BankTrade(give=give, receive=receive, lots=1) for receive in GOODS] for give in GOODS]
 
 
@@ -116,39 +121,54 @@ ROLL_COMMANDS = ("roll_dice", *DEV_PLAY_COMMANDS)
 ALEXANDER_COMMANDS = ("move_alexander", *DEV_PLAY_COMMANDS)
 
 
+# Per seat: the awaited map of a phase where that one seat acts, built once and shared (read-only).
+TRADING = tuple({seat: TRADE_ACTIVE} for seat in range(4))
+ROLLING = tuple({seat: ROLL_COMMANDS} for seat in range(4))
+MOVING_ALEXANDER = tuple({seat: ALEXANDER_COMMANDS} for seat in range(4))
+BIDDING = tuple({seat: ("place_bid", "pass_bid")} for seat in range(4))
+PAYING = tuple({seat: ("pay_bid",)} for seat in range(4))
+DISCARDING = tuple({seat: ("discard",)} for seat in range(4))
+MOVING_ROBBER = tuple({seat: ("move_robber",)} for seat in range(4))
+CHOOSING_ADVISOR = tuple({seat: ("choose_advisor_recipient",)} for seat in range(4))
+FOUNDING_SETTLEMENTS = tuple({seat: ("build_settlement",)} for seat in range(4))
+FOUNDING_ROADS = tuple({seat: ("build_road",)} for seat in range(4))
+NOBODY: dict[int, tuple[str, ...]] = {}
+
+
 def awaited(state: State) -> dict[int, tuple[str, ...]]:
     phase = state.phase
     if phase == TRADE_BUILD:
+        if not state.offers:
+            return TRADING[state.active]
         result: dict[int, tuple[str, ...]] = {state.active: TRADE_ACTIVE}
-        if state.offers:
-            for seat in unanswered_addressees(state):
-                result[seat] = TRADE_OTHERS
+        for seat in unanswered_addressees(state):
+            result[seat] = TRADE_OTHERS
         return result
     if phase == BEFORE_ROLL:
-        return {state.active: ROLL_COMMANDS}
+        return ROLLING[state.active]
     if phase == ALEXANDER:
-        return {state.active: ALEXANDER_COMMANDS}
+        return MOVING_ALEXANDER[state.active]
     if phase == AUCTION:
         assert state.auction is not None and state.auction.to_act is not None
-        return {state.auction.to_act: ("place_bid", "pass_bid")}
+        return BIDDING[state.auction.to_act]
     if phase == PAYMENT:
         assert state.auction is not None and state.auction.high_bidder is not None
-        return {state.auction.high_bidder: ("pay_bid",)}
+        return PAYING[state.auction.high_bidder]
     if phase == DISCARD:
         return {seat: ("discard",) for seat in state.owed_discards}
     if phase == ROBBER:
-        return {state.active: ("move_robber",)}
+        return MOVING_ROBBER[state.active]
     if phase == DEFAULT_DISCARD:
         assert state.auction is not None and state.auction.high_bidder is not None
-        return {state.auction.high_bidder: ("discard",)}
+        return DISCARDING[state.auction.high_bidder]
     if phase == ADVISOR_CHOICE:
         assert state.handdown is not None
-        return {state.handdown.giver: ("choose_advisor_recipient",)}
+        return CHOOSING_ADVISOR[state.handdown.giver]
     if phase == FOUNDING_SETTLEMENT:
-        return {state.active: ("build_settlement",)}
+        return FOUNDING_SETTLEMENTS[state.active]
     if phase == FOUNDING_ROAD:
-        return {state.active: ("build_road",)}
-    return {}
+        return FOUNDING_ROADS[state.active]
+    return NOBODY
 
 
 def unanswered_addressees(state: State) -> set[int]:
@@ -182,68 +202,52 @@ def optional(state: State) -> dict[int, tuple[str, ...]]:
 def legal_moves(state: State, seat: int, chance: Chance) -> LegalMoves:
     """The listing and whether it is complete: trade offers, bids (R22: up to 999), payments,
     discards and the targets of knights, road building and Year of Plenty are samples."""
-    moves = listed_moves(state, seat, Sampler(chance))
-    return LegalMoves(moves, complete=listing_is_complete(state, seat))
-
-
-def listing_is_complete(state: State, seat: int) -> bool:
-    phase = state.phase
-    if phase == TRADE_BUILD:
-        return not 0 <= seat < state.players  # every seat may offer, and offers are sampled
-    if seat not in awaited(state):
-        return True  # nothing to list
-    if phase == AUCTION:
-        return state.auction is not None and state.auction.high_bid >= MAX_BID  # only pass_bid is left
-    if phase in (PAYMENT, DISCARD, DEFAULT_DISCARD):
-        return False
-    if phase in (BEFORE_ROLL, ALEXANDER):
-        return state.played_dev or not SAMPLED_DEV_CARDS & set(state.dev_hand[seat])
-    return True
-
-
-SAMPLED_DEV_CARDS = {"knight", "road_building", "year_of_plenty"}
-
-
-def listed_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
     phase = state.phase
     if phase == TRADE_BUILD:  # the most frequent case first; other seats negotiate, awaited or not
         if seat == state.active:
-            return trade_build_moves(state, seat, rng)
-        return negotiation_moves(state, seat, rng) if 0 <= seat < state.players else []
+            return LegalMoves(trade_build_moves(state, seat, Sampler(chance)), complete=False)
+        if 0 <= seat < state.players:  # every seat may offer, and offers are sampled
+            return LegalMoves(negotiation_moves(state, seat, Sampler(chance)), complete=False)
+        return LegalMoves()
     if seat not in awaited(state):
-        return []
-    if phase == BEFORE_ROLL:
-        return [ROLL, *dev_card_moves(state, seat, rng)]
-    if phase == ALEXANDER:
-        return [MOVE_ALEXANDER, *dev_card_moves(state, seat, rng)]
-    if phase == AUCTION:
-        return auction_moves(state, seat, rng)
-    if phase == PAYMENT:
-        return payment_moves(state, seat, rng)
-    if phase == DISCARD:
-        return discard_moves(state, seat, state.owed_discards[seat], rng)
-    if phase == DEFAULT_DISCARD:
-        return discard_moves(state, seat, state.default_owed, rng)
+        return LegalMoves()  # nothing to list
+    if phase == BEFORE_ROLL or phase == ALEXANDER:
+        first = ROLL if phase == BEFORE_ROLL else MOVE_ALEXANDER
+        hand = state.dev_hand[seat]
+        if state.played_dev or not hand:
+            return LegalMoves((first,))
+        moves = [first, *dev_card_moves(state, seat, Sampler(chance))]
+        return LegalMoves(moves, complete=not SAMPLED_DEV_CARDS.intersection(hand))
     if phase == ROBBER:
-        return robber_moves(state, seat)
+        return LegalMoves(robber_moves(state, seat))
+    if phase == DISCARD:
+        return LegalMoves(discard_moves(state, seat, state.owed_discards[seat], Sampler(chance)), complete=False)
+    if phase == AUCTION:
+        assert state.auction is not None
+        complete = state.auction.high_bid >= MAX_BID  # only pass_bid is left
+        return LegalMoves(auction_moves(state, seat, Sampler(chance)), complete=complete)
+    if phase == PAYMENT:
+        return LegalMoves(payment_moves(state, seat, Sampler(chance)), complete=False)
+    if phase == DEFAULT_DISCARD:
+        return LegalMoves(discard_moves(state, seat, state.default_owed, Sampler(chance)), complete=False)
     if phase == ADVISOR_CHOICE:
         assert state.handdown is not None
-        return [ChooseAdvisorRecipient(seat=s) for s in state.handdown.eligible]
+        return LegalMoves(ChooseAdvisorRecipient(seat=s) for s in state.handdown.eligible)
     if phase == FOUNDING_SETTLEMENT:
-        geometry = state.geometry
-        return [
-            CACHES[state.board].settlements[v]
-            for v in range(len(geometry.vertices))
+        settlements = CACHES[state.board].settlements
+        return LegalMoves(
+            settlements[v]
+            for v in range(len(state.geometry.vertices))
             if settlement_refusal(state, seat, v, founding=True) is None
-        ]
+        )
     if phase == FOUNDING_ROAD:
-        geometry = state.geometry
-        return [
-            CACHES[state.board].roads[e]
-            for e in geometry.vertex_edges[state.founding_vertex]
-            if state.road_owner[e] == -1
-        ]
-    return []
+        roads = CACHES[state.board].roads
+        road_owner = state.road_owner
+        return LegalMoves(roads[e] for e in state.geometry.vertex_edges[state.founding_vertex] if road_owner[e] == -1)
+    return LegalMoves()
+
+
+SAMPLED_DEV_CARDS = frozenset({"knight", "road_building", "year_of_plenty"})
 
 
 # -- pieces of the listing ---------------------------------------------------------------------
@@ -307,23 +311,20 @@ def discard_moves(state: State, seat: int, owed: int, rng: Sampler) -> list[Comm
 
 def robber_moves(state: State, seat: int) -> list[Command]:
     """R14: every hex but the robber's, with each opponent who has a building there, or nobody."""
-    vertex_hexes = state.geometry.vertex_hexes
-    victims: dict[int, set[int]] = {}  # hex -> opponents with a building on it
+    geometry = state.geometry
+    vertex_hexes = geometry.vertex_hexes
+    victims = [0] * len(geometry.hexes)  # per hex: a bit per opponent with a building on it
     for other, buildings in enumerate(state.buildings_of):
         if other != seat:
+            bit = 1 << other
             for v in buildings:
                 for h in vertex_hexes[v]:
-                    victims.setdefault(h, set()).add(other)
-    seat_moves = CACHES[state.board].robber_moves
+                    victims[h] |= bit
     moves: list[Command] = []
-    for h in range(len(state.geometry.hexes)):
-        if h == state.robber:
-            continue
-        on_hex = victims.get(h)
-        if on_hex:
-            moves.extend(seat_moves[h][v] for v in sorted(on_hex))
-        else:
-            moves.append(seat_moves[h][None])
+    robber = state.robber
+    for h, (on_hex, listed) in enumerate(zip(victims, CACHES[state.board].robber_moves, strict=True)):
+        if h != robber:
+            moves.extend(listed[on_hex])
     return moves
 
 
@@ -508,6 +509,8 @@ def trade_build_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
 def bank_trade_moves(state: State, seat: int, hand: list[int]) -> list[Command]:
     holdings = [*hand, state.gold[seat]] if state.scenario else hand
     rates = state.trade_rates[seat]
+    if not any(map(ge, holdings, rates)):
+        return []  # the usual case: not enough of any good for a trade
     available = [*state.bank, state.gold_supply] if state.scenario else state.bank
     moves: list[Command] = []
     for give, held in enumerate(holdings):

@@ -93,7 +93,10 @@ def decide_build_road(state: State, seat: int, command: BuildRoad, chance: Chanc
 
 def distance_rule_ok(state: State, vertex: int) -> bool:
     owner = state.owner
-    return all(owner[n] == -1 for n in state.geometry.vertex_adj[vertex])
+    for n in state.geometry.vertex_adj[vertex]:
+        if owner[n] != -1:
+            return False
+    return True
 
 
 def route_restricted(state: State, vertex: int) -> bool:
@@ -108,8 +111,11 @@ def settlement_refusal(state: State, seat: int, vertex: int, founding: bool) -> 
         return "E_DISTANCE_RULE"
     if founding:
         return None
-    geometry = state.geometry
-    if not any(state.road_owner[e] == seat for e in geometry.vertex_edges[vertex]):
+    road_owner = state.road_owner
+    for e in state.geometry.vertex_edges[vertex]:
+        if road_owner[e] == seat:
+            break
+    else:
         return "E_NOT_CONNECTED"
     if route_restricted(state, vertex):
         return "E_ROUTE_RESTRICTED"

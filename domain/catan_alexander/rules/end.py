@@ -35,10 +35,14 @@ def total_vp(state: State, seat: int) -> int:
 
 def reaches(state: State, seat: int, goal: int) -> bool:
     """total_vp(state, seat) >= goal, counting the hidden VP cards only when they could matter."""
+    points = state.settlements[seat] + 2 * state.cities[seat] + 4  # both special cards at most
+    hidden = len(state.dev_hand[seat]) + len(state.dev_new[seat])
+    if not state.scenario and points + hidden < goal:
+        return False  # the usual case, settled without counting
     points = public_vp(state, seat)
     if points >= goal:
         return True
-    if points + len(state.dev_hand[seat]) + len(state.dev_new[seat]) < goal:
+    if points + hidden < goal:
         return False
     return points + vp_cards(state, seat) >= goal
 
@@ -52,7 +56,8 @@ def end_reason(state: State) -> str | None:
             if reaches(state, s, SCENARIO_GOAL):
                 return "vp14"
         return None
-    if state.phase in (FOUNDING_SETTLEMENT, FOUNDING_ROAD):
+    phase = state.phase
+    if phase == FOUNDING_SETTLEMENT or phase == FOUNDING_ROAD:
         return None
     return "vp10" if reaches(state, state.active, BASE_GOAL) else None
 

@@ -72,12 +72,18 @@ def produce(state: State, total: int) -> ev.ResourcesProduced:
     return ev.ResourcesProduced(gains={key: gains[key] for key in sorted(gains)}, withheld=withheld)
 
 
+# per seat, per outcome of the draw: the roll (events are immutable, so these are built once and shared)
+ROLLS = tuple(
+    tuple(ev.DiceRolled(seat=seat, die1=o // 6 + 1, die2=o % 6 + 1, total=o // 6 + o % 6 + 2) for o in range(36))
+    for seat in range(4)
+)
+
+
 def decide_roll_dice(state: State, seat: int, command: Command, chance: Chance) -> list[Event]:
-    # both dice from one draw of the turn's dice stream (36 equally likely outcomes)
-    outcome = chance.below(f"dice:{state.turn}", 36)
-    die1, die2 = outcome // 6 + 1, outcome % 6 + 1
-    total = die1 + die2
-    out: list[Event] = [ev.DiceRolled(seat=seat, die1=die1, die2=die2, total=total)]
+    # both dice from one draw of the turn's dice stream (36 equally likely outcomes): die1 = o // 6 + 1, die2 = o % 6 + 1
+    rolled = ROLLS[seat][chance.below(f"dice:{state.turn}", 36)]
+    total = rolled.total
+    out: list[Event] = [rolled]
     if total != 7:
         out.append(produce(state, total))
         return out

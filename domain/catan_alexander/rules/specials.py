@@ -113,20 +113,22 @@ def special_card_holder(holder: int | None, values: list[int], threshold: int) -
     return None
 
 
+def keeps_card(holder: int | None, values: list[int], threshold: int) -> bool:
+    """``special_card_holder`` would leave the card where it is (asked after every step, so cheaply)."""
+    best = max(values)
+    if holder is None:
+        return best < threshold or values.count(best) > 1
+    held = values[holder]
+    return held == best and held >= threshold
+
+
 def special_card_events(state: State) -> list[Event]:
-    if (
-        state.longest_road is None
-        and max(state.road_length) < LONGEST_ROAD_MIN
-        and state.largest_army is None
-        and max(state.army) < LARGEST_ARMY_MIN
-    ):
-        return []  # the usual case: nobody qualifies for either card yet
-    holder = special_card_holder(state.longest_road, state.road_length, LONGEST_ROAD_MIN)
-    if holder != state.longest_road:
+    if not keeps_card(state.longest_road, state.road_length, LONGEST_ROAD_MIN):
+        holder = special_card_holder(state.longest_road, state.road_length, LONGEST_ROAD_MIN)
         length = state.road_length[holder] if holder is not None else max(state.road_length)
         return [ev.LongestRoadChanged(holder=holder, length=length)]
-    holder = special_card_holder(state.largest_army, state.army, LARGEST_ARMY_MIN)
-    if holder != state.largest_army:
+    if not keeps_card(state.largest_army, state.army, LARGEST_ARMY_MIN):
+        holder = special_card_holder(state.largest_army, state.army, LARGEST_ARMY_MIN)
         size = state.army[holder] if holder is not None else max(state.army)
         return [ev.LargestArmyChanged(holder=holder, size=size)]
     return []
