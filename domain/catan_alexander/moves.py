@@ -211,7 +211,7 @@ def legal_moves(state: State, seat: int, chance: Chance) -> LegalMoves:
         return LegalMoves()
     if seat not in awaited(state):
         return LegalMoves()  # nothing to list
-    if phase == BEFORE_ROLL or phase == ALEXANDER:
+    if phase in (BEFORE_ROLL, ALEXANDER):
         first = ROLL if phase == BEFORE_ROLL else MOVE_ALEXANDER
         hand = state.dev_hand[seat]
         if state.played_dev or not hand:

@@ -56,8 +56,7 @@ def end_reason(state: State) -> str | None:
             if reaches(state, s, SCENARIO_GOAL):
                 return "vp14"
         return None
-    phase = state.phase
-    if phase == FOUNDING_SETTLEMENT or phase == FOUNDING_ROAD:
+    if state.phase in (FOUNDING_SETTLEMENT, FOUNDING_ROAD):
         return None
     return "vp10" if reaches(state, state.active, BASE_GOAL) else None
 

@@ -80,7 +80,8 @@ ROLLS = tuple(
 
 
 def decide_roll_dice(state: State, seat: int, command: Command, chance: Chance) -> list[Event]:
-    # both dice from one draw of the turn's dice stream (36 equally likely outcomes): die1 = o // 6 + 1, die2 = o % 6 + 1
+    # both dice from one draw of the turn's dice stream (36 equally likely outcomes o):
+    # die1 = o // 6 + 1, die2 = o % 6 + 1
     rolled = ROLLS[seat][chance.below(f"dice:{state.turn}", 36)]
     total = rolled.total
     out: list[Event] = [rolled]
