@@ -143,10 +143,6 @@ class Geometry:
     route_index: dict[int, int]  # vertex -> i of Xi
     route_block: tuple[int, ...]  # per vertex: highest Xi on it or next to it (-1: none), for R42
 
-    def __reduce__(self) -> tuple[object, tuple[str]]:
-        """Static board data: a copy or a pickle of a state refers to the board by name."""
-        return geometry_named, (self.board_id,)
-
     def edge_between(self, a: int, b: int) -> int | None:
         return self.edge_index.get((a, b) if a < b else (b, a))
 
@@ -311,13 +307,6 @@ def _load_base() -> tuple[Geometry, dict[str, object]]:
 ALEXANDER, ALEXANDER_RAW = _load_alexander()
 BASE, BASE_RAW = _load_base()
 GEOMETRIES = {"alexander": ALEXANDER, "base": BASE}
-_BY_BOARD_ID = {geometry.board_id: geometry for geometry in GEOMETRIES.values()}
-
-
-def geometry_named(board_id: str) -> Geometry:
-    return _BY_BOARD_ID[board_id]
-
-
 BASE_RANDOM_NUMBERS: tuple[int, ...] = tuple(BASE_RAW["random_number_tokens"])  # type: ignore[arg-type]
 BASE_SPIRAL: tuple[Hex, ...] = tuple(tuple(h) for h in BASE_RAW["spiral"])  # type: ignore[attr-defined]
 

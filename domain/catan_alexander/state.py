@@ -123,10 +123,20 @@ class State:
     winners: list[int] = field(default_factory=list)
     final_totals: list[int] = field(default_factory=list)
 
-    # the board's static graph, looked up once (not compared, not shown; pickled by name)
+    # the board's static graph, looked up once (not compared, not shown, not pickled)
     geometry: Geometry = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        self.geometry = GEOMETRIES[self.board]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Snapshots and copies hold the state without the static board, found again by name."""
+        saved = dict(self.__dict__)
+        del saved["geometry"]
+        return saved
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        self.__dict__.update(saved)
         self.geometry = GEOMETRIES[self.board]
 
     def founding_seat(self) -> int:
