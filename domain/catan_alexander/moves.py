@@ -209,7 +209,7 @@ def legal_moves(state: State, seat: int, chance: Chance) -> LegalMoves:
         if 0 <= seat < state.players:  # every seat may offer, and offers are sampled
             return LegalMoves(negotiation_moves(state, seat, Sampler(chance)), complete=False)
         return LegalMoves()
-    if seat not in awaited(state):
+    if seat != state.active if phase in (BEFORE_ROLL, ALEXANDER) else seat not in awaited(state):
         return LegalMoves()  # nothing to list
     if phase in (BEFORE_ROLL, ALEXANDER):
         first = ROLL if phase == BEFORE_ROLL else MOVE_ALEXANDER
@@ -236,9 +236,11 @@ def legal_moves(state: State, seat: int, chance: Chance) -> LegalMoves:
     if phase == FOUNDING_SETTLEMENT:
         settlements = CACHES[state.board].settlements
         return LegalMoves(
-            settlements[v]
-            for v in range(len(state.geometry.vertices))
-            if settlement_refusal(state, seat, v, founding=True) is None
+            [
+                settlements[v]
+                for v in range(len(state.geometry.vertices))
+                if settlement_refusal(state, seat, v, founding=True) is None
+            ]
         )
     if phase == FOUNDING_ROAD:
         roads = CACHES[state.board].roads
@@ -475,7 +477,7 @@ def trade_build_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
     hand = state.hands[seat]
     brick, grain, lumber, ore, wool = hand
     if brick and lumber:
-        moves.extend(cache.roads[e] for e in legal_road_edges(state, seat))
+        moves.extend(map(cache.roads.__getitem__, legal_road_edges(state, seat)))
         if grain and wool and state.settlements[seat] < SETTLEMENTS_PER_PLAYER:
             edges = state.geometry.edges
             ends = {v for e in state.roads_of[seat] for v in edges[e]}

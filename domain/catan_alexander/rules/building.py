@@ -91,11 +91,6 @@ def decide_build_road(state: State, seat: int, command: BuildRoad, chance: Chanc
     return [ev.RoadBuilt(seat=seat, edge=geometry.edge_ref(edge), free=founding)]
 
 
-def distance_rule_ok(state: State, vertex: int) -> bool:
-    # every neighbour empty (-1, below every seat); map runs in C: asked for every candidate of a listing
-    return max(map(state.owner.__getitem__, state.geometry.vertex_adj[vertex])) == -1
-
-
 def route_restricted(state: State, vertex: int) -> bool:
     """R42 (iii): an unpassed route intersection or one next to it."""
     return state.scenario and state.geometry.route_block[vertex] > state.position
@@ -104,7 +99,8 @@ def route_restricted(state: State, vertex: int) -> bool:
 def settlement_refusal(state: State, seat: int, vertex: int, founding: bool) -> str | None:
     if state.owner[vertex] != -1:
         return "E_OCCUPIED"
-    if not distance_rule_ok(state, vertex):
+    # the distance rule: every neighbour empty (-1, below every seat; map runs in C, asked per candidate)
+    if max(map(state.owner.__getitem__, state.geometry.vertex_adj[vertex])) != -1:
         return "E_DISTANCE_RULE"
     if founding:
         return None

@@ -66,10 +66,16 @@ def produce(state: State, total: int) -> ev.ResourcesProduced:
                 continue
             units = [0] * state.players  # a single receiver takes what is left: paid in part, not withheld
             units[owed_seats[0]] = available
+        name = GOODS[good]
         for seat, count in enumerate(units):
             if count:
-                gains.setdefault(str(seat), {})[GOODS[good]] = count
-    return ev.ResourcesProduced(gains={key: gains[key] for key in sorted(gains)}, withheld=withheld)
+                gains.setdefault(SEAT_KEYS[seat], {})[name] = count
+    if len(gains) > 1:
+        gains = {key: gains[key] for key in sorted(gains)}
+    return ev.ResourcesProduced(gains=gains, withheld=withheld)
+
+
+SEAT_KEYS = ("0", "1", "2", "3")  # seat-keyed maps in events (JSON)
 
 
 # per seat, per outcome of the draw: the roll (events are immutable, so these are built once and shared)

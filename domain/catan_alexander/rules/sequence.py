@@ -48,7 +48,9 @@ def turn_start_events(state: State, chance: Chance) -> list[Event]:
 
 def decide_end_turn(state: State, seat: int, command: Command, chance: Chance) -> list[Event]:
     """R36e: open offers close; the next turn starts at once (§10.4), nothing comes in between."""
-    out: list[Event] = [ev.TradeCancelled(offer_id=i, reason="turn_ended") for i in sorted(state.offers)]
+    out: list[Event] = (
+        [ev.TradeCancelled(offer_id=i, reason="turn_ended") for i in sorted(state.offers)] if state.offers else []
+    )
     out.append(TURNS_ENDED[seat])
     out.extend(turn_start_events(state, chance))
     return out

@@ -113,7 +113,7 @@ def special_card_holder(holder: int | None, values: list[int], threshold: int) -
     return None
 
 
-def keeps_card(holder: int | None, values: list[int], threshold: int) -> bool:
+def card_stays(holder: int | None, values: list[int], threshold: int) -> bool:
     """``special_card_holder`` would leave the card where it is (asked after every step, so cheaply)."""
     best = max(values)
     if holder is None:
@@ -123,13 +123,21 @@ def keeps_card(holder: int | None, values: list[int], threshold: int) -> bool:
 
 
 def special_card_events(state: State) -> list[Event]:
-    if not keeps_card(state.longest_road, state.road_length, LONGEST_ROAD_MIN):
-        holder = special_card_holder(state.longest_road, state.road_length, LONGEST_ROAD_MIN)
-        length = state.road_length[holder] if holder is not None else max(state.road_length)
+    # Asked after every step: the usual answers (nobody qualifies yet, or the card stays) come first.
+    lengths, army = state.road_length, state.army
+    road_stays = (state.longest_road is None and max(lengths) < LONGEST_ROAD_MIN) or card_stays(
+        state.longest_road, lengths, LONGEST_ROAD_MIN
+    )
+    if not road_stays:
+        holder = special_card_holder(state.longest_road, lengths, LONGEST_ROAD_MIN)
+        length = lengths[holder] if holder is not None else max(lengths)
         return [ev.LongestRoadChanged(holder=holder, length=length)]
-    if not keeps_card(state.largest_army, state.army, LARGEST_ARMY_MIN):
-        holder = special_card_holder(state.largest_army, state.army, LARGEST_ARMY_MIN)
-        size = state.army[holder] if holder is not None else max(state.army)
+    army_stays = (state.largest_army is None and max(army) < LARGEST_ARMY_MIN) or card_stays(
+        state.largest_army, army, LARGEST_ARMY_MIN
+    )
+    if not army_stays:
+        holder = special_card_holder(state.largest_army, army, LARGEST_ARMY_MIN)
+        size = army[holder] if holder is not None else max(army)
         return [ev.LargestArmyChanged(holder=holder, size=size)]
     return []
 
