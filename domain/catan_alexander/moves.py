@@ -48,7 +48,7 @@ from domain.catan_alexander.data import (
 )
 from domain.catan_alexander.rules import (
     bid_capacity,
-    hex_ref,
+    founding_spots,
     holds,
     legal_road_edges,
     robber_victims,
@@ -90,6 +90,12 @@ class CommandCache:
             self.robber_moves.append(
                 [tuple(by_victim[v] for v in range(4) if mask >> v & 1) or nobody for mask in range(16)]
             )
+        self.knights = [
+            {victim: PlayKnight(hex=list(h), steal_from=victim) for victim in (None, 0, 1, 2, 3)}
+            for h in geometry.hexes
+        ]
+        hexes = range(len(geometry.hexes))
+        self.other_hexes = [[h for h in hexes if h != robber] for robber in hexes]  # per robber hex
         self.bank_trades = [[BankTrade(give=give, receive=receive, lots=1) for receive in GOODS] for give in GOODS]
 
 
@@ -235,13 +241,7 @@ def legal_moves(state: State, seat: int, chance: Chance) -> LegalMoves:
         return LegalMoves(ChooseAdvisorRecipient(seat=s) for s in state.handdown.eligible)
     if phase == FOUNDING_SETTLEMENT:
         settlements = CACHES[state.board].settlements
-        return LegalMoves(
-            [
-                settlements[v]
-                for v in range(len(state.geometry.vertices))
-                if settlement_refusal(state, seat, v, founding=True) is None
-            ]
-        )
+        return LegalMoves([settlements[v] for v in founding_spots(state)])
     if phase == FOUNDING_ROAD:
         roads = CACHES[state.board].roads
         road_owner = state.road_owner
@@ -289,12 +289,21 @@ def pick(rng: Sampler, items: list[T], k: int) -> list[T]:
 
 
 def random_cards(hand: list[int], count: int, rng: Sampler) -> dict[str, int]:
-    """``count`` cards drawn at random from a resource hand, as a bundle."""
-    pool = [i for i in range(5) for _ in range(hand[i])]
-    chosen = pick(rng, pool, count)
+    """``count`` cards drawn at random from a resource hand, as a bundle: ``pick`` from the hand's
+    cards laid out in resource order, counted per resource instead of laid out."""
+    left = list(hand)
+    size = sum(left)
     bundle: dict[str, int] = {}
-    for i in chosen:
-        bundle[RESOURCES[i]] = bundle.get(RESOURCES[i], 0) + 1
+    for _ in range(min(count, size)):
+        index = rng.below(size)
+        card = 0
+        while index >= left[card]:
+            index -= left[card]
+            card += 1
+        left[card] -= 1
+        size -= 1
+        name = RESOURCES[card]
+        bundle[name] = bundle.get(name, 0) + 1
     return bundle
 
 
@@ -338,12 +347,10 @@ def dev_card_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
         return []
     moves: list[Command] = []
     if "knight" in cards:
-        geometry = state.geometry
-        hexes = [h for h in range(len(geometry.hexes)) if h != state.robber]
-        for h in pick(rng, hexes, 2):
+        cache = CACHES[state.board]
+        for h in pick(rng, cache.other_hexes[state.robber], 2):
             victims = robber_victims(state, seat, h)
-            steal_from = rng.choice(victims) if victims else None
-            moves.append(PlayKnight(hex=hex_ref(geometry, h), steal_from=steal_from))
+            moves.append(cache.knights[h][rng.choice(victims) if victims else None])
     if "road_building" in cards:
         first_options = legal_road_edges(state, seat)
         geometry = state.geometry

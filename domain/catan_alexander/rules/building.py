@@ -115,6 +115,18 @@ def settlement_refusal(state: State, seat: int, vertex: int, founding: bool) -> 
     return None
 
 
+def founding_spots(state: State) -> list[int]:
+    """The intersections ``settlement_refusal(..., founding=True)`` accepts, in order: those neither
+    built on nor next to a building (found from the few buildings, not asked per intersection)."""
+    adjacent = state.geometry.vertex_adj
+    blocked: set[int] = set()
+    for buildings in state.buildings_of:
+        for v in buildings:
+            blocked.add(v)
+            blocked.update(adjacent[v])
+    return [v for v in range(len(adjacent)) if v not in blocked]
+
+
 SETTLEMENT_MESSAGES = {
     "E_OCCUPIED": "that intersection is already built on",
     "E_DISTANCE_RULE": "a neighbouring intersection holds a settlement or city (distance rule)",
