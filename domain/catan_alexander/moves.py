@@ -6,6 +6,7 @@ and public counts and board facts.
 
 from __future__ import annotations
 
+from itertools import compress
 from operator import ge
 from typing import TypeVar
 
@@ -97,6 +98,11 @@ class CommandCache:
         hexes = range(len(geometry.hexes))
         self.other_hexes = [[h for h in hexes if h != robber] for robber in hexes]  # per robber hex
         self.bank_trades = [[BankTrade(give=give, receive=receive, lots=1) for receive in GOODS] for give in GOODS]
+        # per number of kinds traded (5 resources, or with gold 6), per good given: a lot of it for each other kind
+        self.trades_for_every_kind = {
+            kinds: [[trades[r] for r in range(kinds) if r != give] for give, trades in enumerate(self.bank_trades)]
+            for kinds in (5, 6)
+        }
 
 
 CACHES = {board: CommandCache(geometry) for board, geometry in GEOMETRIES.items()}
@@ -518,13 +524,14 @@ def trade_build_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
 def bank_trade_moves(state: State, seat: int, hand: list[int]) -> list[Command]:
     holdings = [*hand, state.gold[seat]] if state.scenario else hand
     rates = state.trade_rates[seat]
-    if not any(map(ge, holdings, rates)):
-        return []  # the usual case: not enough of any good for a trade
     available = [*state.bank, state.gold_supply] if state.scenario else state.bank
+    cache = CACHES[state.board]
     moves: list[Command] = []
-    for give, held in enumerate(holdings):
-        if held < rates[give]:
-            continue
-        trades = CACHES[state.board].bank_trades[give]
+    if min(available):  # the usual case: the bank holds every kind
+        for trades in compress(cache.trades_for_every_kind[len(available)], map(ge, holdings, rates)):
+            moves += trades
+        return moves
+    for give in compress(range(len(holdings)), map(ge, holdings, rates)):
+        trades = cache.bank_trades[give]
         moves += [trades[receive] for receive, count in enumerate(available) if count and receive != give]
     return moves

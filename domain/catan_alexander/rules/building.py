@@ -179,6 +179,7 @@ def on_settlement_built(state: State, e: ev.SettlementBuilt) -> None:
     state.owner[vertex] = e.seat
     state.level[vertex] = 1
     state.buildings_of[e.seat].append(vertex)
+    state.add_producer(vertex)
     state.settlements[e.seat] += 1
     use_harbour(state, e.seat, vertex)
     if e.source == "build":
@@ -215,7 +216,8 @@ def on_road_built(state: State, e: ev.RoadBuilt) -> None:
         pay_cost(state, e.seat, ROAD_COST)
     # a new road only extends the network it joins; the seat's other networks keep their lengths
     network = component_edges(state, e.seat, a)
-    state.road_length[e.seat] = max(state.road_length[e.seat], longest_trail(state, e.seat, network))
+    if len(network) > state.road_length[e.seat]:  # else no trail of it can be longer than the longest
+        state.road_length[e.seat] = max(state.road_length[e.seat], longest_trail(state, e.seat, network))
 
 
 def on_city_built(state: State, e: ev.CityBuilt) -> None:

@@ -44,16 +44,13 @@ def produce(state: State, total: int) -> ev.ResourcesProduced:
     level = state.level
     robber = state.robber
     owed: dict[int, list[int]] = {}  # good -> units owed per seat
-    for h, product, corners in state.producing_hexes[total]:
-        if h == robber:
-            continue
-        for v in corners:
-            seat = owner[v]
-            if seat >= 0:
-                units = owed.get(product)
-                if units is None:
-                    units = owed[product] = [0] * state.players
-                units[seat] += level[v]
+    for h, product, v in state.producers[total]:
+        seat = owner[v]
+        if h != robber and seat >= 0:
+            units = owed.get(product)
+            if units is None:
+                units = owed[product] = [0] * state.players
+            units[seat] += level[v]
     gains: dict[str, dict[str, int]] = {}
     withheld: list[str] = []
     for good in sorted(owed):

@@ -18,7 +18,7 @@ from domain.catan_alexander.data import (
     vertex_neighbours,
 )
 from domain.catan_alexander.state import State
-from tests.domain.catan_alexander.helpers import new_game
+from tests.domain.catan_alexander.helpers import new_game, partly_played
 
 PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
 
@@ -167,3 +167,12 @@ def test_a_state_pickles_and_copies_without_its_board_geometry() -> None:
     older = State.__new__(State)
     older.__setstate__(state.__getstate__())
     assert older.geometry is GEOMETRIES["base"] and older == state
+
+
+def test_a_snapshot_from_before_the_producers_field_finds_them_again() -> None:
+    state, _ = partly_played(4, 300, seed=b"producers", options={"board": "base"})
+    saved = state.__getstate__()
+    del saved["producers"]
+    older = State.__new__(State)
+    older.__setstate__(saved)
+    assert older.producers == state.producers and any(state.producers)
