@@ -134,16 +134,20 @@ ALEXANDER_COMMANDS = ("move_alexander", *DEV_PLAY_COMMANDS)
 
 
 # Per seat: the awaited map of a phase where that one seat acts, built once and shared (read-only).
-TRADING = tuple({seat: TRADE_ACTIVE} for seat in range(4))
-ROLLING = tuple({seat: ROLL_COMMANDS} for seat in range(4))
-MOVING_ALEXANDER = tuple({seat: ALEXANDER_COMMANDS} for seat in range(4))
-BIDDING = tuple({seat: ("place_bid", "pass_bid")} for seat in range(4))
-PAYING = tuple({seat: ("pay_bid",)} for seat in range(4))
-DISCARDING = tuple({seat: ("discard",)} for seat in range(4))
-MOVING_ROBBER = tuple({seat: ("move_robber",)} for seat in range(4))
-CHOOSING_ADVISOR = tuple({seat: ("choose_advisor_recipient",)} for seat in range(4))
-FOUNDING_SETTLEMENTS = tuple({seat: ("build_settlement",)} for seat in range(4))
-FOUNDING_ROADS = tuple({seat: ("build_road",)} for seat in range(4))
+def each_seat(kinds: tuple[str, ...]) -> tuple[dict[int, tuple[str, ...]], ...]:
+    return tuple({seat: kinds} for seat in range(4))
+
+
+TRADING = each_seat(TRADE_ACTIVE)
+ROLLING = each_seat(ROLL_COMMANDS)
+MOVING_ALEXANDER = each_seat(ALEXANDER_COMMANDS)
+BIDDING = each_seat(("place_bid", "pass_bid"))
+PAYING = each_seat(("pay_bid",))
+DISCARDING = each_seat(("discard",))
+MOVING_ROBBER = each_seat(("move_robber",))
+CHOOSING_ADVISOR = each_seat(("choose_advisor_recipient",))
+FOUNDING_SETTLEMENTS = each_seat(("build_settlement",))
+FOUNDING_ROADS = each_seat(("build_road",))
 NOBODY: dict[int, tuple[str, ...]] = {}
 
 
