@@ -215,9 +215,11 @@ def optional(state: State) -> dict[int, tuple[str, ...]]:
     return {seat: types for seat, types in negotiators.items() if seat not in waiting}
 
 
-def legal_moves(state: State, seat: int, chance: Chance) -> LegalMoves:
+def legal_moves(state: State, seat: int, chance: Chance) -> list[Command]:
     """The listing and whether it is complete: trade offers, bids (R22: up to 999), payments,
-    discards and the targets of knights, road building and Year of Plenty are samples."""
+    discards and the targets of knights, road building and Year of Plenty are samples. A plain
+    list (the roll without development cards, the most frequent listing after the trade phase's)
+    is complete."""
     phase = state.phase
     if phase == TRADE_BUILD:  # the most frequent case first; other seats negotiate, awaited or not
         if seat == state.active:
@@ -231,7 +233,7 @@ def legal_moves(state: State, seat: int, chance: Chance) -> LegalMoves:
         first = ROLL if phase == BEFORE_ROLL else MOVE_ALEXANDER
         hand = state.dev_hand[seat]
         if state.played_dev or not hand:
-            return LegalMoves((first,))
+            return [first]
         moves = [first, *dev_card_moves(state, seat, Sampler(chance))]
         return LegalMoves(moves, complete=not SAMPLED_DEV_CARDS.intersection(hand))
     if phase == ROBBER:

@@ -153,8 +153,11 @@ def robber_events(state: State, seat: int, hex_value: Any, steal_from: Any, caus
 
 
 def robber_victims(state: State, seat: int, target: int) -> list[int]:
-    found = {state.owner[v] for v in state.geometry.hex_vertices[target]}
-    return sorted(s for s in found if s >= 0 and s != seat)
+    owner = state.owner
+    found = {owner[v] for v in state.geometry.hex_vertices[target]}
+    found.discard(-1)  # nobody built there
+    found.discard(seat)
+    return sorted(found)
 
 
 def decide_move_robber(state: State, seat: int, command: MoveRobber, chance: Chance) -> list[Event]:
@@ -170,7 +173,7 @@ def on_dice_rolled(state: State, e: ev.DiceRolled) -> None:
 def on_resources_produced(state: State, e: ev.ResourcesProduced) -> None:
     for seat, gains in e.gains.items():
         add_goods(state, int(seat), gains, +1)
-    state.phase = after_roll_phase(state)
+    state.phase = ALEXANDER if state.scenario else TRADE_BUILD  # after_roll_phase, asked on every roll
 
 
 def on_discards_required(state: State, e: ev.DiscardsRequired) -> None:
