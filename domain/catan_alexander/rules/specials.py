@@ -113,31 +113,28 @@ def special_card_holder(holder: int | None, values: list[int], threshold: int) -
     return None
 
 
-def card_stays(holder: int | None, values: list[int], threshold: int) -> bool:
-    """``special_card_holder`` would leave the card where it is (asked after every step, so cheaply)."""
-    best = max(values)
-    if holder is None:
-        return best < threshold or values.count(best) > 1
-    held = values[holder]
-    return held == best and held >= threshold
-
-
 def special_card_events(state: State) -> list[Event]:
-    # Asked after every step: the usual answers (nobody qualifies yet, or the card stays) come first.
+    # Asked after every step: whether ``special_card_holder`` would leave each card where it is
+    # (with nobody while no sole leader reaches the threshold, with its holder while he has the
+    # highest value) is settled first, without asking it.
     lengths, army = state.road_length, state.army
-    road_stays = (state.longest_road is None and max(lengths) < LONGEST_ROAD_MIN) or card_stays(
-        state.longest_road, lengths, LONGEST_ROAD_MIN
-    )
+    holder, best = state.longest_road, max(lengths)
+    if holder is None:
+        road_stays = best < LONGEST_ROAD_MIN or lengths.count(best) > 1
+    else:
+        road_stays = lengths[holder] == best >= LONGEST_ROAD_MIN
     if not road_stays:
         holder = special_card_holder(state.longest_road, lengths, LONGEST_ROAD_MIN)
-        length = lengths[holder] if holder is not None else max(lengths)
+        length = lengths[holder] if holder is not None else best
         return [ev.LongestRoadChanged(holder=holder, length=length)]
-    army_stays = (state.largest_army is None and max(army) < LARGEST_ARMY_MIN) or card_stays(
-        state.largest_army, army, LARGEST_ARMY_MIN
-    )
+    holder, best = state.largest_army, max(army)
+    if holder is None:
+        army_stays = best < LARGEST_ARMY_MIN or army.count(best) > 1
+    else:
+        army_stays = army[holder] == best >= LARGEST_ARMY_MIN
     if not army_stays:
         holder = special_card_holder(state.largest_army, army, LARGEST_ARMY_MIN)
-        size = army[holder] if holder is not None else max(army)
+        size = army[holder] if holder is not None else best
         return [ev.LargestArmyChanged(holder=holder, size=size)]
     return []
 
