@@ -223,7 +223,7 @@ def legal_moves(state: State, seat: int, chance: Chance) -> list[Command]:
     phase = state.phase
     if phase == TRADE_BUILD:  # the most frequent case first; other seats negotiate, awaited or not
         if seat == state.active:
-            return LegalMoves(trade_build_moves(state, seat, Sampler(chance)), complete=False)
+            return LegalMoves(trade_build_moves(state, seat, chance), complete=False)
         if 0 <= seat < state.players:  # every seat may offer, and offers are sampled
             return LegalMoves(negotiation_moves(state, seat, Sampler(chance)), complete=False)
         return LegalMoves()
@@ -490,7 +490,9 @@ def negotiation_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
     return moves
 
 
-def trade_build_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
+def trade_build_moves(state: State, seat: int, chance: Chance) -> list[Command]:
+    """The active seat's listing; its samples (development cards, an offer now and then) share one
+    ``Sampler``, made only when the listing samples."""
     cache = CACHES[state.board]
     moves: list[Command] = [END_TURN]
     hand = state.hands[seat]
@@ -508,7 +510,13 @@ def trade_build_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
     if ore and grain and wool and state.dev_deck:
         moves.append(BUY_CARD)
     moves.extend(bank_trade_moves(state, seat, hand))
-    if not state.played_dev and state.dev_hand[seat]:
+    # The offer space is huge: one sampled offer is listed now and then, so that bots negotiate but
+    # also play on. Whether it is listed depends on public counters and the seat's own hand (a keyed
+    # draw here would cost more than the rest of the listing).
+    offer_listed = (state.turn * 31 + state.next_offer_id * 7 + sum(hand)) % OFFER_LISTING_ODDS == 0
+    cards_listed = not state.played_dev and state.dev_hand[seat]
+    rng = Sampler(chance) if cards_listed or offer_listed else None
+    if cards_listed and rng is not None:
         moves.extend(dev_card_moves(state, seat, rng))
     if state.offers:
         moves.extend(response_moves(state, seat))
@@ -519,10 +527,7 @@ def trade_build_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
                     for partner, answer in offer.responses.items():
                         if answer and holds(state, partner, offer.receive):
                             moves.append(ConfirmTrade(offer_id=offer.offer_id, partner=partner))
-    # The offer space is huge: one sampled offer is listed now and then, so that bots negotiate but
-    # also play on. Whether it is listed depends on public counters and the seat's own hand (a keyed
-    # draw here would cost more than the rest of the listing).
-    if (state.turn * 31 + state.next_offer_id * 7 + sum(hand)) % OFFER_LISTING_ODDS == 0:
+    if offer_listed and rng is not None:
         moves.extend(sample_offers(state, seat, rng, 1))
     return moves
 
