@@ -43,33 +43,26 @@ def produce(state: State, total: int) -> ev.ResourcesProduced:
     owner = state.owner
     level = state.level
     robber = state.robber
-    owed: dict[int, list[int]] = {}  # good -> units owed per seat
+    owed: dict[tuple[int, int], int] = {}  # (seat, good) -> units
+    needed: dict[int, int] = {}  # good -> units owed to all
     for h, product, v in state.producers[total]:
         seat = owner[v]
         if h != robber and seat >= 0:
-            units = owed.get(product)
-            if units is None:
-                units = owed[product] = [0] * state.players
-            units[seat] += level[v]
-    gains: dict[str, dict[str, int]] = {}
-    withheld: list[str] = []
-    for good in sorted(owed):
-        units = owed[good]
+            key = (seat, product)
+            owed[key] = owed.get(key, 0) + level[v]
+            needed[product] = needed.get(product, 0) + level[v]
+    short: dict[int, int] = {}  # good the bank cannot pay in full -> what its single receiver takes (0: none)
+    for good, units in needed.items():
         available = state.gold_supply if good == GOLD else state.bank[good]
-        if available < sum(units):
-            owed_seats = [seat for seat, count in enumerate(units) if count]
-            if len(owed_seats) != 1 or not available:
-                withheld.append(GOODS[good])  # blocked: nobody receives any of it
-                continue
-            units = [0] * state.players  # a single receiver takes what is left: paid in part, not withheld
-            units[owed_seats[0]] = available
-        name = GOODS[good]
-        for seat, count in enumerate(units):
-            if count:
-                gains.setdefault(SEAT_KEYS[seat], {})[name] = count
-    if len(gains) > 1:
-        gains = {key: gains[key] for key in sorted(gains)}
-    return ev.ResourcesProduced(gains=gains, withheld=withheld)
+        if available < units:
+            receivers = [seat for seat, product in owed if product == good]
+            short[good] = available if len(receivers) == 1 else 0  # blocked: nobody receives any of it
+    gains: dict[str, dict[str, int]] = {}
+    for seat, good in sorted(owed):  # seat by seat, goods in order
+        count = short.get(good, owed[seat, good]) if short else owed[seat, good]
+        if count:
+            gains.setdefault(SEAT_KEYS[seat], {})[GOODS[good]] = count
+    return ev.ResourcesProduced(gains=gains, withheld=[GOODS[good] for good in sorted(short) if not short[good]])
 
 
 SEAT_KEYS = ("0", "1", "2", "3")  # seat-keyed maps in events (JSON)
