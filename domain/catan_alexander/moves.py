@@ -6,6 +6,8 @@ and public counts and board facts.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import ge
 from typing import TypeVar
 
 from domain.catan_alexander.commands import (
@@ -47,7 +49,7 @@ from domain.catan_alexander.data import (
 )
 from domain.catan_alexander.rules import (
     bid_capacity,
-    hex_ref,
+    founding_spots,
     holds,
     legal_road_edges,
     robber_victims,
@@ -81,11 +83,26 @@ class CommandCache:
         self.roads = [BuildRoad(edge=geometry.edge_ref(e)) for e in range(len(geometry.edges))]
         self.settlements = [BuildSettlement(vertex=name) for name in geometry.vertices]
         self.cities = [BuildCity(vertex=name) for name in geometry.vertices]
-        self.robber_moves = [
-            {victim: MoveRobber(hex=list(h), steal_from=victim) for victim in (None, 0, 1, 2, 3)}
+        # per hex, per set of opponents built there (a bit per seat): the moves there, victims in seat order
+        self.robber_moves: list[list[tuple[Command, ...]]] = []
+        for h in geometry.hexes:
+            by_victim = [MoveRobber(hex=list(h), steal_from=victim) for victim in range(4)]
+            nobody: tuple[Command, ...] = (MoveRobber(hex=list(h), steal_from=None),)
+            self.robber_moves.append(
+                [tuple(by_victim[v] for v in range(4) if mask >> v & 1) or nobody for mask in range(16)]
+            )
+        self.knights = [
+            {victim: PlayKnight(hex=list(h), steal_from=victim) for victim in (None, 0, 1, 2, 3)}
             for h in geometry.hexes
         ]
+        hexes = range(len(geometry.hexes))
+        self.other_hexes = [[h for h in hexes if h != robber] for robber in hexes]  # per robber hex
         self.bank_trades = [[BankTrade(give=give, receive=receive, lots=1) for receive in GOODS] for give in GOODS]
+        # per number of kinds traded (5 resources, or with gold 6), per good given: a lot of it for each other kind
+        self.trades_for_every_kind = {
+            kinds: [[trades[r] for r in range(kinds) if r != give] for give, trades in enumerate(self.bank_trades)]
+            for kinds in (5, 6)
+        }
 
 
 CACHES = {board: CommandCache(geometry) for board, geometry in GEOMETRIES.items()}
@@ -116,39 +133,58 @@ ROLL_COMMANDS = ("roll_dice", *DEV_PLAY_COMMANDS)
 ALEXANDER_COMMANDS = ("move_alexander", *DEV_PLAY_COMMANDS)
 
 
+# Per seat: the awaited map of a phase where that one seat acts, built once and shared (read-only).
+def each_seat(kinds: tuple[str, ...]) -> tuple[dict[int, tuple[str, ...]], ...]:
+    return tuple({seat: kinds} for seat in range(4))
+
+
+TRADING = each_seat(TRADE_ACTIVE)
+ROLLING = each_seat(ROLL_COMMANDS)
+MOVING_ALEXANDER = each_seat(ALEXANDER_COMMANDS)
+BIDDING = each_seat(("place_bid", "pass_bid"))
+PAYING = each_seat(("pay_bid",))
+DISCARDING = each_seat(("discard",))
+MOVING_ROBBER = each_seat(("move_robber",))
+CHOOSING_ADVISOR = each_seat(("choose_advisor_recipient",))
+FOUNDING_SETTLEMENTS = each_seat(("build_settlement",))
+FOUNDING_ROADS = each_seat(("build_road",))
+NOBODY: dict[int, tuple[str, ...]] = {}
+
+
 def awaited(state: State) -> dict[int, tuple[str, ...]]:
     phase = state.phase
     if phase == TRADE_BUILD:
+        if not state.offers:
+            return TRADING[state.active]
         result: dict[int, tuple[str, ...]] = {state.active: TRADE_ACTIVE}
-        if state.offers:
-            for seat in unanswered_addressees(state):
-                result[seat] = TRADE_OTHERS
+        for seat in unanswered_addressees(state):
+            result[seat] = TRADE_OTHERS
         return result
     if phase == BEFORE_ROLL:
-        return {state.active: ROLL_COMMANDS}
+        return ROLLING[state.active]
     if phase == ALEXANDER:
-        return {state.active: ALEXANDER_COMMANDS}
+        return MOVING_ALEXANDER[state.active]
     if phase == AUCTION:
         assert state.auction is not None and state.auction.to_act is not None
-        return {state.auction.to_act: ("place_bid", "pass_bid")}
+        return BIDDING[state.auction.to_act]
     if phase == PAYMENT:
         assert state.auction is not None and state.auction.high_bidder is not None
-        return {state.auction.high_bidder: ("pay_bid",)}
+        return PAYING[state.auction.high_bidder]
     if phase == DISCARD:
         return {seat: ("discard",) for seat in state.owed_discards}
     if phase == ROBBER:
-        return {state.active: ("move_robber",)}
+        return MOVING_ROBBER[state.active]
     if phase == DEFAULT_DISCARD:
         assert state.auction is not None and state.auction.high_bidder is not None
-        return {state.auction.high_bidder: ("discard",)}
+        return DISCARDING[state.auction.high_bidder]
     if phase == ADVISOR_CHOICE:
         assert state.handdown is not None
-        return {state.handdown.giver: ("choose_advisor_recipient",)}
+        return CHOOSING_ADVISOR[state.handdown.giver]
     if phase == FOUNDING_SETTLEMENT:
-        return {state.active: ("build_settlement",)}
+        return FOUNDING_SETTLEMENTS[state.active]
     if phase == FOUNDING_ROAD:
-        return {state.active: ("build_road",)}
-    return {}
+        return FOUNDING_ROADS[state.active]
+    return NOBODY
 
 
 def unanswered_addressees(state: State) -> set[int]:
@@ -179,71 +215,53 @@ def optional(state: State) -> dict[int, tuple[str, ...]]:
     return {seat: types for seat, types in negotiators.items() if seat not in waiting}
 
 
-def legal_moves(state: State, seat: int, chance: Chance) -> LegalMoves:
+def legal_moves(state: State, seat: int, chance: Chance) -> list[Command]:
     """The listing and whether it is complete: trade offers, bids (R22: up to 999), payments,
-    discards and the targets of knights, road building and Year of Plenty are samples."""
-    moves = listed_moves(state, seat, Sampler(chance))
-    return LegalMoves(moves, complete=listing_is_complete(state, seat))
-
-
-def listing_is_complete(state: State, seat: int) -> bool:
-    phase = state.phase
-    if phase == TRADE_BUILD:
-        return not 0 <= seat < state.players  # every seat may offer, and offers are sampled
-    if seat not in awaited(state):
-        return True  # nothing to list
-    if phase == AUCTION:
-        return state.auction is not None and state.auction.high_bid >= MAX_BID  # only pass_bid is left
-    if phase in (PAYMENT, DISCARD, DEFAULT_DISCARD):
-        return False
-    if phase in (BEFORE_ROLL, ALEXANDER):
-        return state.played_dev or not SAMPLED_DEV_CARDS & set(state.dev_hand[seat])
-    return True
-
-
-SAMPLED_DEV_CARDS = {"knight", "road_building", "year_of_plenty"}
-
-
-def listed_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
+    discards and the targets of knights, road building and Year of Plenty are samples. A plain
+    list (the roll without development cards, the most frequent listing after the trade phase's)
+    is complete."""
     phase = state.phase
     if phase == TRADE_BUILD:  # the most frequent case first; other seats negotiate, awaited or not
         if seat == state.active:
-            return trade_build_moves(state, seat, rng)
-        return negotiation_moves(state, seat, rng) if 0 <= seat < state.players else []
-    if seat not in awaited(state):
-        return []
-    if phase == BEFORE_ROLL:
-        return [ROLL, *dev_card_moves(state, seat, rng)]
-    if phase == ALEXANDER:
-        return [MOVE_ALEXANDER, *dev_card_moves(state, seat, rng)]
-    if phase == AUCTION:
-        return auction_moves(state, seat, rng)
-    if phase == PAYMENT:
-        return payment_moves(state, seat, rng)
-    if phase == DISCARD:
-        return discard_moves(state, seat, state.owed_discards[seat], rng)
-    if phase == DEFAULT_DISCARD:
-        return discard_moves(state, seat, state.default_owed, rng)
+            return LegalMoves(trade_build_moves(state, seat, chance), complete=False)
+        if 0 <= seat < state.players:  # every seat may offer, and offers are sampled
+            return LegalMoves(negotiation_moves(state, seat, Sampler(chance)), complete=False)
+        return LegalMoves()
+    if seat != state.active if phase in (BEFORE_ROLL, ALEXANDER) else seat not in awaited(state):
+        return LegalMoves()  # nothing to list
+    if phase in (BEFORE_ROLL, ALEXANDER):
+        first = ROLL if phase == BEFORE_ROLL else MOVE_ALEXANDER
+        hand = state.dev_hand[seat]
+        if state.played_dev or not hand:
+            return [first]
+        moves = [first, *dev_card_moves(state, seat, Sampler(chance))]
+        return LegalMoves(moves, complete=not SAMPLED_DEV_CARDS.intersection(hand))
     if phase == ROBBER:
-        return robber_moves(state, seat)
+        return LegalMoves(robber_moves(state, seat))
+    if phase == DISCARD:
+        return LegalMoves(discard_moves(state, seat, state.owed_discards[seat], Sampler(chance)), complete=False)
+    if phase == AUCTION:
+        assert state.auction is not None
+        complete = state.auction.high_bid >= MAX_BID  # only pass_bid is left
+        return LegalMoves(auction_moves(state, seat, Sampler(chance)), complete=complete)
+    if phase == PAYMENT:
+        return LegalMoves(payment_moves(state, seat, Sampler(chance)), complete=False)
+    if phase == DEFAULT_DISCARD:
+        return LegalMoves(discard_moves(state, seat, state.default_owed, Sampler(chance)), complete=False)
     if phase == ADVISOR_CHOICE:
         assert state.handdown is not None
-        return [ChooseAdvisorRecipient(seat=s) for s in state.handdown.eligible]
+        return LegalMoves(ChooseAdvisorRecipient(seat=s) for s in state.handdown.eligible)
     if phase == FOUNDING_SETTLEMENT:
-        geometry = state.geometry
-        return [
-            CACHES[state.board].settlements[v]
-            for v in range(len(geometry.vertices))
-            if settlement_refusal(state, seat, v, founding=True) is None
-        ]
+        settlements = CACHES[state.board].settlements
+        return LegalMoves([settlements[v] for v in founding_spots(state)])
     if phase == FOUNDING_ROAD:
-        geometry = state.geometry
-        return [
-            CACHES[state.board].roads[e]
-            for e in geometry.vertex_edges[state.founding_vertex]
-            if state.road_owner[e] == -1
-        ]
-    return []
+        roads = CACHES[state.board].roads
+        road_owner = state.road_owner
+        return LegalMoves(roads[e] for e in state.geometry.vertex_edges[state.founding_vertex] if road_owner[e] == -1)
+    return LegalMoves()
+
+
+SAMPLED_DEV_CARDS = frozenset({"knight", "road_building", "year_of_plenty"})
 
 
 # -- pieces of the listing ---------------------------------------------------------------------
@@ -283,12 +301,21 @@ def pick(rng: Sampler, items: list[T], k: int) -> list[T]:
 
 
 def random_cards(hand: list[int], count: int, rng: Sampler) -> dict[str, int]:
-    """``count`` cards drawn at random from a resource hand, as a bundle."""
-    pool = [i for i in range(5) for _ in range(hand[i])]
-    chosen = pick(rng, pool, count)
+    """``count`` cards drawn at random from a resource hand, as a bundle: ``pick`` from the hand's
+    cards laid out in resource order, counted per resource instead of laid out."""
+    left = list(hand)
+    size = sum(left)
     bundle: dict[str, int] = {}
-    for i in chosen:
-        bundle[RESOURCES[i]] = bundle.get(RESOURCES[i], 0) + 1
+    for _ in range(min(count, size)):
+        index = rng.below(size)
+        card = 0
+        while index >= left[card]:
+            index -= left[card]
+            card += 1
+        left[card] -= 1
+        size -= 1
+        name = RESOURCES[card]
+        bundle[name] = bundle.get(name, 0) + 1
     return bundle
 
 
@@ -307,23 +334,20 @@ def discard_moves(state: State, seat: int, owed: int, rng: Sampler) -> list[Comm
 
 def robber_moves(state: State, seat: int) -> list[Command]:
     """R14: every hex but the robber's, with each opponent who has a building there, or nobody."""
-    vertex_hexes = state.geometry.vertex_hexes
-    victims: dict[int, set[int]] = {}  # hex -> opponents with a building on it
+    geometry = state.geometry
+    vertex_hexes = geometry.vertex_hexes
+    victims = [0] * len(geometry.hexes)  # per hex: a bit per opponent with a building on it
     for other, buildings in enumerate(state.buildings_of):
         if other != seat:
+            bit = 1 << other
             for v in buildings:
                 for h in vertex_hexes[v]:
-                    victims.setdefault(h, set()).add(other)
-    seat_moves = CACHES[state.board].robber_moves
+                    victims[h] |= bit
     moves: list[Command] = []
-    for h in range(len(state.geometry.hexes)):
-        if h == state.robber:
-            continue
-        on_hex = victims.get(h)
-        if on_hex:
-            moves.extend(seat_moves[h][v] for v in sorted(on_hex))
-        else:
-            moves.append(seat_moves[h][None])
+    robber = state.robber
+    for h, (on_hex, listed) in enumerate(zip(victims, CACHES[state.board].robber_moves, strict=True)):
+        if h != robber:
+            moves.extend(listed[on_hex])
     return moves
 
 
@@ -335,12 +359,10 @@ def dev_card_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
         return []
     moves: list[Command] = []
     if "knight" in cards:
-        geometry = state.geometry
-        hexes = [h for h in range(len(geometry.hexes)) if h != state.robber]
-        for h in pick(rng, hexes, 2):
+        cache = CACHES[state.board]
+        for h in pick(rng, cache.other_hexes[state.robber], 2):
             victims = robber_victims(state, seat, h)
-            steal_from = rng.choice(victims) if victims else None
-            moves.append(PlayKnight(hex=hex_ref(geometry, h), steal_from=steal_from))
+            moves.append(cache.knights[h][rng.choice(victims) if victims else None])
     if "road_building" in cards:
         first_options = legal_road_edges(state, seat)
         geometry = state.geometry
@@ -468,13 +490,15 @@ def negotiation_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
     return moves
 
 
-def trade_build_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
+def trade_build_moves(state: State, seat: int, chance: Chance) -> list[Command]:
+    """The active seat's listing; its samples (development cards, an offer now and then) share one
+    ``Sampler``, made only when the listing samples."""
     cache = CACHES[state.board]
     moves: list[Command] = [END_TURN]
     hand = state.hands[seat]
     brick, grain, lumber, ore, wool = hand
     if brick and lumber:
-        moves.extend(cache.roads[e] for e in legal_road_edges(state, seat))
+        moves.extend(map(cache.roads.__getitem__, legal_road_edges(state, seat)))
         if grain and wool and state.settlements[seat] < SETTLEMENTS_PER_PLAYER:
             edges = state.geometry.edges
             ends = {v for e in state.roads_of[seat] for v in edges[e]}
@@ -486,7 +510,13 @@ def trade_build_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
     if ore and grain and wool and state.dev_deck:
         moves.append(BUY_CARD)
     moves.extend(bank_trade_moves(state, seat, hand))
-    if not state.played_dev and state.dev_hand[seat]:
+    # The offer space is huge: one sampled offer is listed now and then, so that bots negotiate but
+    # also play on. Whether it is listed depends on public counters and the seat's own hand (a keyed
+    # draw here would cost more than the rest of the listing).
+    offer_listed = (state.turn * 31 + state.next_offer_id * 7 + sum(hand)) % OFFER_LISTING_ODDS == 0
+    cards_listed = not state.played_dev and state.dev_hand[seat]
+    rng = Sampler(chance) if cards_listed or offer_listed else None
+    if cards_listed and rng is not None:
         moves.extend(dev_card_moves(state, seat, rng))
     if state.offers:
         moves.extend(response_moves(state, seat))
@@ -497,10 +527,7 @@ def trade_build_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
                     for partner, answer in offer.responses.items():
                         if answer and holds(state, partner, offer.receive):
                             moves.append(ConfirmTrade(offer_id=offer.offer_id, partner=partner))
-    # The offer space is huge: one sampled offer is listed now and then, so that bots negotiate but
-    # also play on. Whether it is listed depends on public counters and the seat's own hand (a keyed
-    # draw here would cost more than the rest of the listing).
-    if (state.turn * 31 + state.next_offer_id * 7 + sum(hand)) % OFFER_LISTING_ODDS == 0:
+    if offer_listed and rng is not None:
         moves.extend(sample_offers(state, seat, rng, 1))
     return moves
 
@@ -509,10 +536,13 @@ def bank_trade_moves(state: State, seat: int, hand: list[int]) -> list[Command]:
     holdings = [*hand, state.gold[seat]] if state.scenario else hand
     rates = state.trade_rates[seat]
     available = [*state.bank, state.gold_supply] if state.scenario else state.bank
+    cache = CACHES[state.board]
     moves: list[Command] = []
-    for give, held in enumerate(holdings):
-        if held < rates[give]:
-            continue
-        trades = CACHES[state.board].bank_trades[give]
+    if min(available):  # the usual case: the bank holds every kind
+        for trades in compress(cache.trades_for_every_kind[len(available)], map(ge, holdings, rates)):
+            moves += trades
+        return moves
+    for give in compress(range(len(holdings)), map(ge, holdings, rates)):
+        trades = cache.bank_trades[give]
         moves += [trades[receive] for receive, count in enumerate(available) if count and receive != give]
     return moves

@@ -4,6 +4,7 @@ integer ids of ``data.Geometry``."""
 
 from __future__ import annotations
 
+from bisect import insort
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,6 +89,9 @@ class State:
     hex_number: list[int] = field(default_factory=list)  # 0 = none
     # per dice total: (hex, product, corner intersections) of its producing hexes
     producing_hexes: list[list[tuple[int, int, tuple[int, ...]]]] = field(default_factory=list)
+    # per dice total: (hex, product, intersection) for each building on its producing hexes, sorted;
+    # kept as buildings are placed, so that a roll looks at the buildings only
+    producers: list[list[tuple[int, int, int]]] = field(default_factory=list)
     robber: int = 0
     owner: list[int] = field(default_factory=list)  # per intersection: seat or -1
     level: list[int] = field(default_factory=list)  # per intersection: 0 empty, 1 settlement, 2 city
@@ -123,9 +127,32 @@ class State:
     winners: list[int] = field(default_factory=list)
     final_totals: list[int] = field(default_factory=list)
 
-    @property
-    def geometry(self) -> Geometry:
-        return GEOMETRIES[self.board]
+    # the board's static graph, looked up once (not compared, not shown, not pickled)
+    geometry: Geometry = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.geometry = GEOMETRIES[self.board]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Snapshots and copies hold the state without the static board, found again by name."""
+        saved = dict(self.__dict__)
+        del saved["geometry"]
+        return saved
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        self.__dict__.update(saved)
+        self.geometry = GEOMETRIES[self.board]
+        if "producers" not in saved:  # a snapshot from before the field
+            self.producers = [
+                sorted((h, product, v) for h, product, corners in hexes for v in corners if self.owner[v] >= 0)
+                for hexes in self.producing_hexes
+            ]
+
+    def add_producer(self, vertex: int) -> None:
+        """A building on ``vertex``: its producing hexes now look at it."""
+        for h in self.geometry.vertex_hexes[vertex]:
+            if self.hex_number[h] and self.hex_product[h] >= 0:
+                insort(self.producers[self.hex_number[h]], (h, self.hex_product[h], vertex))
 
     def founding_seat(self) -> int:
         n = self.players

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TypeVar
 
 from domain.kernel.errors import BAD_INPUT, RuleViolation
@@ -44,6 +45,29 @@ def parse_contribution(value: object) -> str:
         return bytes.fromhex(value).hex()
     except ValueError:
         raise RuleViolation(BAD_INPUT, "contribution must be hexadecimal (0-9, a-f)") from None
+
+
+_BLOCK = 64  # SHA-256's block size
+_INNER = bytes(x ^ 0x36 for x in range(256))
+_OUTER = bytes(x ^ 0x5C for x in range(256))
+
+
+@lru_cache(maxsize=64)
+def _keyed(key: bytes) -> tuple[hashlib._Hash, hashlib._Hash]:
+    """SHA-256 already fed with the key's inner and outer pads (RFC 2104), so that a draw hashes only its
+    message: the same digest as ``hmac.digest(key, message, "sha256")`` for half its cost. Never
+    updated; every draw copies them."""
+    block = (key if len(key) <= _BLOCK else hashlib.sha256(key).digest()).ljust(_BLOCK, b"\0")
+    return hashlib.sha256(block.translate(_INNER)), hashlib.sha256(block.translate(_OUTER))
+
+
+def hmac_sha256(key: bytes, message: bytes) -> bytes:
+    inner, outer = _keyed(key)
+    hashed = inner.copy()
+    hashed.update(message)
+    result = outer.copy()
+    result.update(hashed.digest())
+    return result.digest()
 
 
 def mixed_key(key: bytes, seat: int, contribution_hex: str) -> bytes:
@@ -103,8 +127,7 @@ class Chance:
     def _draw(self, purpose: str) -> int:
         counter = self.counters.get(purpose, 0)
         self.counters[purpose] = counter + 1
-        # the one-shot C digest: the same bytes as hmac.new(...).digest(), without its Python objects
-        return int.from_bytes(hmac.digest(self._key, f"{purpose}:{counter}".encode(), "sha256"), "big")
+        return int.from_bytes(hmac_sha256(self._key, f"{purpose}:{counter}".encode()), "big")
 
     def below(self, purpose: str, n: int) -> int:
         """A uniform integer in ``[0, n)`` (the bias of a 256-bit modulus is below 2**-200)."""

@@ -10,6 +10,16 @@ Measures (CPU time of this process, one core):
   since the games' lengths differ (target: at most a third of Catanatron's).
 Catanatron is only needed for the comparison (``pip install catanatron``); without it the
 base board is measured alone.
+
+What each side's CPU time counts, like with like:
+* ours (``play_random_game``): setting the game up, then per step the random bot choosing an
+  awaited seat, the seat's whole listing of legal moves (``legal_moves``, samples where the space
+  is huge), the bot's pick (keyed chance), the turn checks, ``decide``, ``evolve`` of every event
+  and the automatic steps after it (``settle``: special cards, the end of the game ...);
+* Catanatron (``Game.play``): building the game and its board, then per action its
+  ``RandomPlayer`` picking among all playable actions, ``execute`` (checking that the action is
+  playable, applying it, listing the next playable actions), and its two copies of the game.
+Both list every legal move at every step; neither writes a log.
 """
 
 from __future__ import annotations

@@ -1,12 +1,13 @@
 from __future__ import annotations
 
+import hmac
 import json
 
 import pytest
 
 from domain.kernel import RuleViolation
 from domain.kernel.bots import play_random_game
-from domain.kernel.chance import Chance, seed_commitment
+from domain.kernel.chance import Chance, hmac_sha256, seed_commitment
 from domain.kernel.log import for_viewer
 from domain.kernel.match import Match
 from domain.kernel.verification import verify_records
@@ -189,3 +190,9 @@ def test_a_refused_command_does_not_move_the_chance_streams() -> None:
     with pytest.raises(RuleViolation):
         match.execute(0, CommitGuess(3))
     assert match.chance.counters == {}
+
+
+@pytest.mark.parametrize("key", [b"s", b"k" * 32, b"x" * 64, b"y" * 65, bytes(range(200))])
+def test_the_draws_hmac_is_hmac_sha256(key: bytes) -> None:
+    for message in (b"", b"dice:12:0", b"m" * 100):
+        assert hmac_sha256(key, message) == hmac.digest(key, message, "sha256")

@@ -38,7 +38,7 @@ from domain.catan_alexander.rules import (
     supply,
     trade,
 )
-from domain.catan_alexander.rules.building import legal_road_edges, settlement_refusal
+from domain.catan_alexander.rules.building import founding_spots, legal_road_edges, settlement_refusal
 from domain.catan_alexander.rules.end import public_vp, total_vp, vp_cards
 from domain.catan_alexander.rules.general import bundle_of, hex_ref, holds
 from domain.catan_alexander.rules.payment import bid_capacity
@@ -65,6 +65,7 @@ __all__ = [
     "bundle_of",
     "decide",
     "evolve",
+    "founding_spots",
     "hex_ref",
     "holds",
     "initial_state",

@@ -91,11 +91,6 @@ def decide_build_road(state: State, seat: int, command: BuildRoad, chance: Chanc
     return [ev.RoadBuilt(seat=seat, edge=geometry.edge_ref(edge), free=founding)]
 
 
-def distance_rule_ok(state: State, vertex: int) -> bool:
-    owner = state.owner
-    return all(owner[n] == -1 for n in state.geometry.vertex_adj[vertex])
-
-
 def route_restricted(state: State, vertex: int) -> bool:
     """R42 (iii): an unpassed route intersection or one next to it."""
     return state.scenario and state.geometry.route_block[vertex] > state.position
@@ -104,16 +99,32 @@ def route_restricted(state: State, vertex: int) -> bool:
 def settlement_refusal(state: State, seat: int, vertex: int, founding: bool) -> str | None:
     if state.owner[vertex] != -1:
         return "E_OCCUPIED"
-    if not distance_rule_ok(state, vertex):
+    # the distance rule: every neighbour empty (-1, below every seat; map runs in C, asked per candidate)
+    if max(map(state.owner.__getitem__, state.geometry.vertex_adj[vertex])) != -1:
         return "E_DISTANCE_RULE"
     if founding:
         return None
-    geometry = state.geometry
-    if not any(state.road_owner[e] == seat for e in geometry.vertex_edges[vertex]):
+    road_owner = state.road_owner
+    for e in state.geometry.vertex_edges[vertex]:
+        if road_owner[e] == seat:
+            break
+    else:
         return "E_NOT_CONNECTED"
     if route_restricted(state, vertex):
         return "E_ROUTE_RESTRICTED"
     return None
+
+
+def founding_spots(state: State) -> list[int]:
+    """The intersections ``settlement_refusal(..., founding=True)`` accepts, in order: those neither
+    built on nor next to a building (found from the few buildings, not asked per intersection)."""
+    adjacent = state.geometry.vertex_adj
+    blocked: set[int] = set()
+    for buildings in state.buildings_of:
+        for v in buildings:
+            blocked.add(v)
+            blocked.update(adjacent[v])
+    return [v for v in range(len(adjacent)) if v not in blocked]
 
 
 SETTLEMENT_MESSAGES = {
@@ -168,6 +179,7 @@ def on_settlement_built(state: State, e: ev.SettlementBuilt) -> None:
     state.owner[vertex] = e.seat
     state.level[vertex] = 1
     state.buildings_of[e.seat].append(vertex)
+    state.add_producer(vertex)
     state.settlements[e.seat] += 1
     use_harbour(state, e.seat, vertex)
     if e.source == "build":
@@ -204,7 +216,8 @@ def on_road_built(state: State, e: ev.RoadBuilt) -> None:
         pay_cost(state, e.seat, ROAD_COST)
     # a new road only extends the network it joins; the seat's other networks keep their lengths
     network = component_edges(state, e.seat, a)
-    state.road_length[e.seat] = max(state.road_length[e.seat], longest_trail(state, e.seat, network))
+    if len(network) > state.road_length[e.seat]:  # else no trail of it can be longer than the longest
+        state.road_length[e.seat] = max(state.road_length[e.seat], longest_trail(state, e.seat, network))
 
 
 def on_city_built(state: State, e: ev.CityBuilt) -> None:

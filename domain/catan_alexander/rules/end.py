@@ -35,10 +35,11 @@ def total_vp(state: State, seat: int) -> int:
 
 def reaches(state: State, seat: int, goal: int) -> bool:
     """total_vp(state, seat) >= goal, counting the hidden VP cards only when they could matter."""
+    hidden = len(state.dev_hand[seat]) + len(state.dev_new[seat])
     points = public_vp(state, seat)
     if points >= goal:
         return True
-    if points + len(state.dev_hand[seat]) + len(state.dev_new[seat]) < goal:
+    if points + hidden < goal:
         return False
     return points + vp_cards(state, seat) >= goal
 
@@ -54,7 +55,13 @@ def end_reason(state: State) -> str | None:
         return None
     if state.phase in (FOUNDING_SETTLEMENT, FOUNDING_ROAD):
         return None
-    return "vp10" if reaches(state, state.active, BASE_GOAL) else None
+    seat = state.active
+    if (
+        state.settlements[seat] + 2 * state.cities[seat] + 4 + len(state.dev_hand[seat]) + len(state.dev_new[seat])
+        < BASE_GOAL
+    ):
+        return None  # the usual case: 10 VP out of reach even with both special cards and only VP cards
+    return "vp10" if reaches(state, seat, BASE_GOAL) else None
 
 
 def winners_of(state: State, reason: str) -> list[int]:

@@ -45,12 +45,13 @@ def advisor_events(state: State) -> list[Event]:
             return [ev.AdvisorChanged(advisor=handdown.card, from_seat=handdown.giver, to_seat=handdown.eligible[0])]
         return []
     tokens = state.tokens_won
+    most = max(tokens)  # asked after every step: nobody above the First Advisor, nobody at 3, is the usual case
     first = state.advisors.get("first")
-    if first is not None:
+    if first is not None and most > tokens[first]:
         for s in clockwise_from(state, state.active):
             if s != first and tokens[s] > tokens[first]:
                 return [ev.AdvisorChanged(advisor="first", from_seat=first, to_seat=s)]
-    free = [card for card, holder in state.advisors.items() if holder is None]
+    free = [card for card, holder in state.advisors.items() if holder is None] if most >= 3 else []
     if free:
         for s in clockwise_from(state, state.active):
             if tokens[s] >= 3 and advisor_of(state, s) is None:

@@ -43,41 +43,44 @@ def produce(state: State, total: int) -> ev.ResourcesProduced:
     owner = state.owner
     level = state.level
     robber = state.robber
-    owed: dict[int, list[int]] = {}  # good -> units owed per seat
-    for h, product, corners in state.producing_hexes[total]:
-        if h == robber:
-            continue
-        for v in corners:
-            seat = owner[v]
-            if seat >= 0:
-                units = owed.get(product)
-                if units is None:
-                    units = owed[product] = [0] * state.players
-                units[seat] += level[v]
-    gains: dict[str, dict[str, int]] = {}
-    withheld: list[str] = []
-    for good in sorted(owed):
-        units = owed[good]
+    owed: dict[tuple[int, int], int] = {}  # (seat, good) -> units
+    needed: dict[int, int] = {}  # good -> units owed to all
+    for h, product, v in state.producers[total]:
+        seat = owner[v]
+        if h != robber and seat >= 0:
+            key = (seat, product)
+            owed[key] = owed.get(key, 0) + level[v]
+            needed[product] = needed.get(product, 0) + level[v]
+    short: dict[int, int] = {}  # good the bank cannot pay in full -> what its single receiver takes (0: none)
+    for good, units in needed.items():
         available = state.gold_supply if good == GOLD else state.bank[good]
-        if available < sum(units):
-            owed_seats = [seat for seat, count in enumerate(units) if count]
-            if len(owed_seats) != 1 or not available:
-                withheld.append(GOODS[good])  # blocked: nobody receives any of it
-                continue
-            units = [0] * state.players  # a single receiver takes what is left: paid in part, not withheld
-            units[owed_seats[0]] = available
-        for seat, count in enumerate(units):
-            if count:
-                gains.setdefault(str(seat), {})[GOODS[good]] = count
-    return ev.ResourcesProduced(gains={key: gains[key] for key in sorted(gains)}, withheld=withheld)
+        if available < units:
+            receivers = [seat for seat, product in owed if product == good]
+            short[good] = available if len(receivers) == 1 else 0  # blocked: nobody receives any of it
+    gains: dict[str, dict[str, int]] = {}
+    for seat, good in sorted(owed):  # seat by seat, goods in order
+        count = short.get(good, owed[seat, good]) if short else owed[seat, good]
+        if count:
+            gains.setdefault(SEAT_KEYS[seat], {})[GOODS[good]] = count
+    return ev.ResourcesProduced(gains=gains, withheld=[GOODS[good] for good in sorted(short) if not short[good]])
+
+
+SEAT_KEYS = ("0", "1", "2", "3")  # seat-keyed maps in events (JSON)
+
+
+# per seat, per outcome of the draw: the roll (events are immutable, so these are built once and shared)
+ROLLS = tuple(
+    tuple(ev.DiceRolled(seat=seat, die1=o // 6 + 1, die2=o % 6 + 1, total=o // 6 + o % 6 + 2) for o in range(36))
+    for seat in range(4)
+)
 
 
 def decide_roll_dice(state: State, seat: int, command: Command, chance: Chance) -> list[Event]:
-    # both dice from one draw of the turn's dice stream (36 equally likely outcomes)
-    outcome = chance.below(f"dice:{state.turn}", 36)
-    die1, die2 = outcome // 6 + 1, outcome % 6 + 1
-    total = die1 + die2
-    out: list[Event] = [ev.DiceRolled(seat=seat, die1=die1, die2=die2, total=total)]
+    # both dice from one draw of the turn's dice stream (36 equally likely outcomes o):
+    # die1 = o // 6 + 1, die2 = o % 6 + 1
+    rolled = ROLLS[seat][chance.below(f"dice:{state.turn}", 36)]
+    total = rolled.total
+    out: list[Event] = [rolled]
     if total != 7:
         out.append(produce(state, total))
         return out
@@ -143,8 +146,11 @@ def robber_events(state: State, seat: int, hex_value: Any, steal_from: Any, caus
 
 
 def robber_victims(state: State, seat: int, target: int) -> list[int]:
-    found = {state.owner[v] for v in state.geometry.hex_vertices[target]}
-    return sorted(s for s in found if s >= 0 and s != seat)
+    owner = state.owner
+    found = {owner[v] for v in state.geometry.hex_vertices[target]}
+    found.discard(-1)  # nobody built there
+    found.discard(seat)
+    return sorted(found)
 
 
 def decide_move_robber(state: State, seat: int, command: MoveRobber, chance: Chance) -> list[Event]:
@@ -160,7 +166,7 @@ def on_dice_rolled(state: State, e: ev.DiceRolled) -> None:
 def on_resources_produced(state: State, e: ev.ResourcesProduced) -> None:
     for seat, gains in e.gains.items():
         add_goods(state, int(seat), gains, +1)
-    state.phase = after_roll_phase(state)
+    state.phase = ALEXANDER if state.scenario else TRADE_BUILD  # after_roll_phase, asked on every roll
 
 
 def on_discards_required(state: State, e: ev.DiscardsRequired) -> None:

@@ -48,10 +48,15 @@ def turn_start_events(state: State, chance: Chance) -> list[Event]:
 
 def decide_end_turn(state: State, seat: int, command: Command, chance: Chance) -> list[Event]:
     """R36e: open offers close; the next turn starts at once (§10.4), nothing comes in between."""
-    out: list[Event] = [ev.TradeCancelled(offer_id=i, reason="turn_ended") for i in sorted(state.offers)]
-    out.append(ev.TurnEnded(seat=seat))
+    out: list[Event] = (
+        [ev.TradeCancelled(offer_id=i, reason="turn_ended") for i in sorted(state.offers)] if state.offers else []
+    )
+    out.append(TURNS_ENDED[seat])
     out.extend(turn_start_events(state, chance))
     return out
+
+
+TURNS_ENDED = tuple(ev.TurnEnded(seat=seat) for seat in range(4))  # immutable, built once and shared
 
 
 AUTOMATIC_STEPS: dict[str, Callable[[State, Chance], list[Event]]] = {
@@ -94,8 +99,9 @@ def on_turn_started(state: State, e: ev.TurnStarted) -> None:
 
 def on_turn_ended(state: State, e: ev.TurnEnded) -> None:
     seat = e.seat
-    state.dev_hand[seat].extend(state.dev_new[seat])
-    state.dev_new[seat] = []
+    if state.dev_new[seat]:
+        state.dev_hand[seat].extend(state.dev_new[seat])
+        state.dev_new[seat] = []
     state.played_dev = False
     state.phase = TURN_START
 

@@ -151,6 +151,7 @@ def on_game_set_up(state: State, e: ev.GameSetUp) -> None:
         ]
         for total in range(13)
     ]
+    state.producers = [[] for _ in range(13)]
     state.robber = geometry.hex_index[(e.robber_hex[0], e.robber_hex[1])]
     state.bank = [e.bank_piles.get(r, 0) for r in RESOURCES]
     state.gold_supply = e.gold_supply

@@ -28,21 +28,27 @@ def longest_trail(state: State, seat: int, network: set[int]) -> int:
     each trail's used roads kept as a bit mask (networks have at most 15 roads)."""
     edges = state.geometry.edges
     owner = state.owner
+    degree: dict[int, int] = {}  # intersection -> roads of the network there
+    for e in network:
+        a, b = edges[e]
+        degree[a] = degree.get(a, 0) + 1
+        degree[b] = degree.get(b, 0) + 1
+    blocked = {v for v in degree if owner[v] not in (-1, seat)}  # another player's building
+    inside = any(degree[v] > 1 for v in blocked)  # such a building splits the network
+    # A longest trail can be taken to start where it cannot be extended backwards: at an
+    # intersection with an odd number of the roads, or at another player's building.
+    starts = [v for v, count in degree.items() if count % 2 or v in blocked]
+    if len(starts) <= 2 and not inside:
+        # Euler: a connected network with at most two odd intersections and no other player's
+        # building inside it is a single trail over all its roads (the usual case, found cheaply)
+        return len(network)
     exits: dict[int, list[tuple[int, int]]] = {}  # intersection -> (road bit, other end)
     for i, e in enumerate(network):
         a, b = edges[e]
         exits.setdefault(a, []).append((1 << i, b))
         exits.setdefault(b, []).append((1 << i, a))
-    blocked = {v for v in exits if owner[v] not in (-1, seat)}  # another player's building
-    # A longest trail can be taken to start where it cannot be extended backwards: at an
-    # intersection with an odd number of the roads, or at another player's building.
-    starts = [v for v, out in exits.items() if len(out) % 2 or v in blocked]
-    if len(starts) <= 2 and all(len(exits[v]) == 1 for v in blocked):
-        # Euler: a connected network with at most two odd intersections and no other player's
-        # building inside it is a single trail over all its roads (the usual case, found cheaply)
-        return len(network)
     total = len(network)
-    if total == len(exits) - 1 and all(len(exits[v]) == 1 for v in blocked):
+    if total == len(exits) - 1 and not inside:
         return tree_diameter(exits)
     best = 0
     stack = [(v, 0, 0) for v in starts or [next(iter(exits))]]
@@ -86,16 +92,17 @@ def tree_diameter(exits: dict[int, list[tuple[int, int]]]) -> int:
 
 def component_edges(state: State, seat: int, start: int) -> set[int]:
     """The seat's roads connected to ``start`` (through any intersection)."""
-    geometry = state.geometry
+    vertex_edges, edges = state.geometry.vertex_edges, state.geometry.edges
+    road_owner = state.road_owner
     found: set[int] = set()
     stack = [start]
     seen = {start}
     while stack:
         v = stack.pop()
-        for e in geometry.vertex_edges[v]:
-            if state.road_owner[e] == seat and e not in found:
+        for e in vertex_edges[v]:
+            if road_owner[e] == seat and e not in found:
                 found.add(e)
-                a, b = geometry.edges[e]
+                a, b = edges[e]
                 other = b if a == v else a
                 if other not in seen:
                     seen.add(other)
@@ -114,20 +121,27 @@ def special_card_holder(holder: int | None, values: list[int], threshold: int) -
 
 
 def special_card_events(state: State) -> list[Event]:
-    if (
-        state.longest_road is None
-        and max(state.road_length) < LONGEST_ROAD_MIN
-        and state.largest_army is None
-        and max(state.army) < LARGEST_ARMY_MIN
-    ):
-        return []  # the usual case: nobody qualifies for either card yet
-    holder = special_card_holder(state.longest_road, state.road_length, LONGEST_ROAD_MIN)
-    if holder != state.longest_road:
-        length = state.road_length[holder] if holder is not None else max(state.road_length)
+    # Asked after every step: whether ``special_card_holder`` would leave each card where it is
+    # (with nobody while no sole leader reaches the threshold, with its holder while he has the
+    # highest value) is settled first, without asking it.
+    lengths, army = state.road_length, state.army
+    holder, best = state.longest_road, max(lengths)
+    if holder is None:
+        road_stays = best < LONGEST_ROAD_MIN or lengths.count(best) > 1
+    else:
+        road_stays = lengths[holder] == best >= LONGEST_ROAD_MIN
+    if not road_stays:
+        holder = special_card_holder(state.longest_road, lengths, LONGEST_ROAD_MIN)
+        length = lengths[holder] if holder is not None else best
         return [ev.LongestRoadChanged(holder=holder, length=length)]
-    holder = special_card_holder(state.largest_army, state.army, LARGEST_ARMY_MIN)
-    if holder != state.largest_army:
-        size = state.army[holder] if holder is not None else max(state.army)
+    holder, best = state.largest_army, max(army)
+    if holder is None:
+        army_stays = best < LARGEST_ARMY_MIN or army.count(best) > 1
+    else:
+        army_stays = army[holder] == best >= LARGEST_ARMY_MIN
+    if not army_stays:
+        holder = special_card_holder(state.largest_army, army, LARGEST_ARMY_MIN)
+        size = army[holder] if holder is not None else best
         return [ev.LargestArmyChanged(holder=holder, size=size)]
     return []
 

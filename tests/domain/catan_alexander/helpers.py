@@ -102,6 +102,7 @@ def build(state: State, seat: int, vertex: str, city: bool = False) -> None:
     state.owner[v] = seat
     state.level[v] = 2 if city else 1
     state.buildings_of[seat].append(v)
+    state.add_producer(v)
     use_harbour(state, seat, v)
     if city:
         state.cities[seat] += 1

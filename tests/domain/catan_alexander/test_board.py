@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
+import pickle
 from collections import Counter, deque
 
 from domain.catan_alexander.data import (
     ALEXANDER,
     BASE,
     BASE_RANDOM_NUMBERS,
+    GEOMETRIES,
     TEMPLE_CROSSINGS,
     TOKEN_CROSSINGS,
     Geometry,
     vertex_neighbours,
 )
+from domain.catan_alexander.state import State
+from tests.domain.catan_alexander.helpers import new_game, partly_played
 
 PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
 
@@ -150,3 +155,24 @@ def test_vertex_adjacency_is_symmetric() -> None:
             for n in neighbours:
                 assert v in geometry.vertex_adj[n]
     assert ("S", 0, -1) in vertex_neighbours(("N", 0, 0))
+
+
+def test_a_state_pickles_and_copies_without_its_board_geometry() -> None:
+    state, _ = new_game(4, {"board": "base"})
+    saved = pickle.dumps(state)
+    assert b"vertex_adj" not in saved  # the static board is found again by name, not stored
+    for again in (pickle.loads(saved), copy.deepcopy(state)):
+        assert again == state and again.geometry is state.geometry
+    # a snapshot pickled before the state held its geometry
+    older = State.__new__(State)
+    older.__setstate__(state.__getstate__())
+    assert older.geometry is GEOMETRIES["base"] and older == state
+
+
+def test_a_snapshot_from_before_the_producers_field_finds_them_again() -> None:
+    state, _ = partly_played(4, 300, seed=b"producers", options={"board": "base"})
+    saved = state.__getstate__()
+    del saved["producers"]
+    older = State.__new__(State)
+    older.__setstate__(saved)
+    assert older.producers == state.producers and any(state.producers)
