@@ -8,10 +8,11 @@ header (and a ``Link: rel="next"``) names the next page while there is one.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request
@@ -22,8 +23,10 @@ from api.contract import documented
 from api.errors import error_response
 from domain.catalog import GAMES
 from domain.kernel.errors import BAD_INPUT
-from infra.analytics import Analytics, AnalyticsError, decode_cursor, ended_games_page, record_lines
 from infra.service import GameService
+
+if TYPE_CHECKING:  # infra.analytics (DuckDB, pyarrow) is imported when analytics are first used
+    from infra.analytics import Analytics
 
 MAX_GAMES_PER_PAGE = 1000
 NDJSON = "application/x-ndjson"
@@ -48,22 +51,36 @@ CURSOR = (
 
 def analytics_router(service: GameService, analytics: Analytics | None = None) -> APIRouter:
     opened: list[Analytics] = [analytics] if analytics is not None else []
+    opening = threading.Lock()
 
     def current() -> Analytics:
-        if not opened:  # on first use: an app that never serves analytics opens no database
-            opened.append(Analytics.for_service(service))
-        return opened[0]
+        with opening:
+            if not opened:  # on first use: an app that never serves analytics opens no database
+                from infra.analytics import Analytics
 
-    @asynccontextmanager
-    async def keep_current(_: Any) -> AsyncIterator[None]:
-        """Embedded mode: the server keeps the tables current in the background while it runs."""
+                opened.append(Analytics.for_service(service))
+            return opened[0]
+
+    def start_keeping() -> None:
         keeper = current()
         if keeper.background:
             keeper.projector.start()
+
+    @asynccontextmanager
+    async def keep_current(_: Any) -> AsyncIterator[None]:
+        """Embedded mode: the server keeps the tables current in the background while it runs.
+        DuckDB is imported and opened in a thread of its own, so that the server answers from
+        the start (importing DuckDB and pyarrow takes longer than a read of a game)."""
+        starting = threading.Thread(target=start_keeping, name="analytics-start", daemon=True)
+        starting.start()
         try:
             yield
         finally:
-            keeper.close()
+            starting.join()
+            with opening:
+                keepers = list(opened)
+            for keeper in keepers:
+                keeper.close()
 
     router = APIRouter(tags=["analytics"], lifespan=keep_current)
 
@@ -94,6 +111,8 @@ def analytics_router(service: GameService, analytics: Analytics | None = None) -
         since, until = _utc(since), _utc(until)
         if since is not None and until is not None and since >= until:
             return error_response(422, BAD_INPUT, "since must be before until")
+        from infra.analytics import AnalyticsError, decode_cursor, ended_games_page, record_lines
+
         try:
             after = decode_cursor(cursor) if cursor is not None else None
         except ValueError:

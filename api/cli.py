@@ -11,18 +11,13 @@ import hashlib
 import json
 import sys
 import time
+from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 import pydantic
-from rich.console import Console
-from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
-from api.cli_analytics import analytics
-from api.cli_tournament import tournament
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.chance import Chance
@@ -35,9 +30,25 @@ from infra.service import ServiceError
 from infra.settings import Settings
 from infra.simulation import SimulationResults, play_with_bot
 
+if TYPE_CHECKING:  # rich is imported by the commands that print with it (not by serve)
+    from rich.console import Console
+
 
 class Commands(click.Group):
-    """Refusals of the rules or the service become one clear line and exit status 1."""
+    """Refusals of the rules or the service become one clear line and exit status 1.
+
+    The command groups in modules of their own are imported when they are asked for, so that
+    ``serve`` does not import what only they use."""
+
+    LAZY = {"tournament": "api.cli_tournament", "analytics": "api.cli_analytics"}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.LAZY})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.LAZY and cmd_name not in self.commands:
+            self.add_command(getattr(import_module(self.LAZY[cmd_name]), cmd_name))
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -52,6 +63,8 @@ class Commands(click.Group):
 
 
 def stdout() -> Console:
+    from rich.console import Console
+
     return Console(highlight=False)
 
 
@@ -116,6 +129,8 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
 @json_option
 def new(game: str, players: int, option_pairs: tuple[str, ...], seed: str | None, as_json: bool) -> None:
     """Create a game in the configured store and print its id and seat tokens."""
+    from rich.table import Table
+
     from api.app import created_game
 
     service = build_service()
@@ -146,6 +161,9 @@ def simulate(
 ) -> None:
     """Bots play full games through the application service (an in-memory store), then a table
     of the results: wins per seat, scores, game length, speed."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     service = build_service(Settings(database_url="sqlite:///:memory:"))
     options = parse_options(option_pairs)
     if out is not None:
@@ -175,6 +193,8 @@ def simulate(
 
 
 def show_simulation(summary: dict[str, Any], out: Path | None) -> None:
+    from rich.table import Table
+
     games = summary["games"]
     table = Table(title=f"{games} {summary['game']} games, {summary['players']} players, played to the end")
     for heading in ("seat", "wins", "win rate", "mean score", "sd", "min", "max"):
@@ -216,6 +236,8 @@ def passed(report: dict[str, Any]) -> bool:
 
 def verification_line(path: Path, report: dict[str, Any]) -> str:
     """One line (rich markup) for whatever a verification report holds: each check, then the rest."""
+    from rich.markup import escape
+
     if "error" in report:
         return f"[red]FAIL[/] {escape(str(path))}: {escape(report['error'])}"
     checks = []
@@ -363,9 +385,6 @@ def project(rebuild: str | None, once: bool) -> None:
     click.echo(f"projection worker {projector.owner} following {settings.database_url}", err=True)
     projector.run_forever(stop)
 
-
-main.add_command(tournament)
-main.add_command(analytics)
 
 if __name__ == "__main__":
     main()

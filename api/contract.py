@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
+from collections.abc import Callable
 from functools import cache
 from typing import Annotated, Any, Literal, Union
 
@@ -310,6 +311,21 @@ def legal_moves_union() -> Any:
     return Annotated[Union[models], Field(discriminator="game")]  # noqa: UP007
 
 
+@dataclasses.dataclass(frozen=True)
+class Deferred:
+    """A success answer whose schema is built with the OpenAPI document (``api/openapi.py``), not
+    when the route is: it needs every game's definition, and a server loads a game when it is
+    first used."""
+
+    name: str
+    model: Callable[[], Any]
+
+
+DEFERRED_SCHEMA = "x-alexandria-deferred"
+LEGAL_MOVES = Deferred("legal_moves", legal_moves_union)
+DEFERRED: dict[str, Deferred] = {LEGAL_MOVES.name: LEGAL_MOVES}
+
+
 # The verification report is the verifier's own dataclass: its schema follows the code.
 Verification = VerificationReport
 
@@ -373,7 +389,9 @@ def documented(
 ) -> dict[str, Any]:
     """Route keyword arguments that document the success answer and every error status it can send."""
     success: dict[str, Any] = {"description": description}
-    if media_type == "application/json":
+    if isinstance(ok, Deferred):
+        success["content"] = {media_type: {"schema": {DEFERRED_SCHEMA: ok.name}}}
+    elif media_type == "application/json":
         success["model"] = ok
     elif media_type == EVENT_STREAM:
         success["content"] = {EVENT_STREAM: {"itemSchema": SERVER_SENT_EVENT}}
@@ -404,6 +422,11 @@ def validation_message(error: ValidationError | Any) -> str:
 
 def union_name(game_id: str) -> str:
     return f"{model_prefix(game_id)}Command"
+
+
+def command_operation(game_id: str) -> str:
+    """The operation id of a game's command route."""
+    return f"send_{game_id}_command"
 
 
 def command_body_doc(game_id: str) -> dict[str, Any]:

@@ -17,7 +17,15 @@ from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter
 
-from api.contract import PLATFORM_RECORDS, command_union, event_models, union_name
+from api.contract import (
+    DEFERRED,
+    DEFERRED_SCHEMA,
+    PLATFORM_RECORDS,
+    command_operation,
+    command_union,
+    event_models,
+    union_name,
+)
 from api.error_codes import error_codes
 from domain.catalog import GAMES
 
@@ -46,6 +54,31 @@ def command_schemas() -> dict[str, Any]:
     return schemas
 
 
+def deferred_schemas(document: dict[str, Any], schemas: dict[str, Any]) -> None:
+    """The success answers documented as ``Deferred`` (``api/contract.py``), built now."""
+    for path in document["paths"].values():
+        for operation in path.values():
+            for status, response in operation.get("responses", {}).items():
+                for content in response.get("content", {}).values():
+                    name = content.get("schema", {}).get(DEFERRED_SCHEMA)
+                    if name is None:
+                        continue
+                    schema = TypeAdapter(DEFERRED[name].model()).json_schema(ref_template=REF)
+                    schemas.update(schema.pop("$defs", {}))
+                    title = operation.get("operationId", name).replace("_", " ").title()
+                    content["schema"] = {**schema, "title": f"Response {status} {title}"}
+
+
+def command_summaries(document: dict[str, Any]) -> None:
+    """Each game's command route named by the game's title (the routes are made without loading a game)."""
+    operations = {command_operation(game): game for game in GAMES.ids()}
+    for path in document["paths"].values():
+        for operation in path.values():
+            game = operations.get(operation.get("operationId", ""))
+            if game is not None:
+                operation["summary"] = f"Send a {GAMES.get(game).title} command for the bearer's seat"
+
+
 def not_null(schema: dict[str, Any]) -> None:
     """A parameter left out is None; sent, it is text and never null: ``int | None`` is an integer."""
     options = schema.get("anyOf")
@@ -62,6 +95,8 @@ def contract_document(app: FastAPI) -> dict[str, Any]:
     document = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
     schemas.update(command_schemas())
+    deferred_schemas(document, schemas)
+    command_summaries(document)
     schemas["ErrorBody"]["properties"]["code"]["enum"] = list(error_codes())
     for name in FASTAPI_VALIDATION_SCHEMAS:
         schemas.pop(name, None)
