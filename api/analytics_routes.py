@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # infra.analytics (DuckDB, pyarrow) is imported when analytic
     from infra.analytics import Analytics
 
 MAX_GAMES_PER_PAGE = 1000
+BACKGROUND_START_SECONDS = 2.0  # after the server starts, the embedded server's analytics projector does
 NDJSON = "application/x-ndjson"
 # A time is ISO 8601 text, as documented (pydantic alone would also read "0.5" as a timestamp).
 IsoTime = Annotated[
@@ -61,21 +62,28 @@ def analytics_router(service: GameService, analytics: Analytics | None = None) -
                 opened.append(Analytics.for_service(service))
             return opened[0]
 
+    stopping = threading.Event()
+
     def start_keeping() -> None:
+        if stopping.wait(BACKGROUND_START_SECONDS):
+            return
         keeper = current()
-        if keeper.background:
+        if keeper.background and not stopping.is_set():
             keeper.projector.start()
 
     @asynccontextmanager
     async def keep_current(_: Any) -> AsyncIterator[None]:
         """Embedded mode: the server keeps the tables current in the background while it runs.
-        DuckDB is imported and opened in a thread of its own, so that the server answers from
-        the start (importing DuckDB and pyarrow takes longer than a read of a game)."""
+        It starts a moment after the server, in a thread of its own: importing DuckDB and pyarrow
+        takes several times as long as a first read of a game, which should not wait for it (a
+        reader of analytics meanwhile catches the tables up itself)."""
+        stopping.clear()
         starting = threading.Thread(target=start_keeping, name="analytics-start", daemon=True)
         starting.start()
         try:
             yield
         finally:
+            stopping.set()
             starting.join()
             with opening:
                 keepers = list(opened)

@@ -313,9 +313,10 @@ def legal_moves_union() -> Any:
 
 @dataclasses.dataclass(frozen=True)
 class Deferred:
-    """A success answer whose schema is built with the OpenAPI document (``api/openapi.py``), not
-    when the route is: it needs every game's definition, and a server loads a game when it is
-    first used."""
+    """An answer's schema, built with the OpenAPI document (``api/openapi.py``) rather than when
+    its route is made: FastAPI would build a validator for every documented answer of every
+    route (hundreds, a good part of the server's start), and this one needs every game's
+    definition, which a server loads only when the game is first used."""
 
     name: str
     model: Callable[[], Any]
@@ -324,6 +325,16 @@ class Deferred:
 DEFERRED_SCHEMA = "x-alexandria-deferred"
 LEGAL_MOVES = Deferred("legal_moves", legal_moves_union)
 DEFERRED: dict[str, Deferred] = {LEGAL_MOVES.name: LEGAL_MOVES}
+
+
+def deferred(model: Any) -> dict[str, Any]:
+    """The placeholder schema of an answer of type ``model`` (a Deferred, a model, ``list[...]``)."""
+    if isinstance(model, Deferred):
+        return {DEFERRED_SCHEMA: model.name}
+    name = model.__name__ if isinstance(model, type) else repr(model)
+    if DEFERRED.setdefault(name, Deferred(name, lambda: model)).model() != model:
+        raise ValueError(f"two documented answers are named {name}")
+    return {DEFERRED_SCHEMA: name}
 
 
 # The verification report is the verifier's own dataclass: its schema follows the code.
@@ -389,17 +400,19 @@ def documented(
 ) -> dict[str, Any]:
     """Route keyword arguments that document the success answer and every error status it can send."""
     success: dict[str, Any] = {"description": description}
-    if isinstance(ok, Deferred):
-        success["content"] = {media_type: {"schema": {DEFERRED_SCHEMA: ok.name}}}
-    elif media_type == "application/json":
-        success["model"] = ok
+    if media_type == "application/json":
+        if ok is not None:
+            success["content"] = {media_type: {"schema": deferred(ok)}}
     elif media_type == EVENT_STREAM:
         success["content"] = {EVENT_STREAM: {"itemSchema": SERVER_SENT_EVENT}}
     else:
         success["content"] = {media_type: {"schema": {"type": "string"}}}
     responses: dict[int | str, dict[str, Any]] = {status: success}
     for code in errors:
-        responses[code] = {"model": Error, "description": ERROR_STATUSES[code]}
+        responses[code] = {
+            "description": ERROR_STATUSES[code],
+            "content": {"application/json": {"schema": deferred(Error)}},
+        }
     return {"responses": responses, "response_model": None, "status_code": status}
 
 

@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.encoders import jsonable_encoder
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.openapi.models import Schema
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
@@ -55,7 +57,8 @@ def command_schemas() -> dict[str, Any]:
 
 
 def deferred_schemas(document: dict[str, Any], schemas: dict[str, Any]) -> None:
-    """The success answers documented as ``Deferred`` (``api/contract.py``), built now."""
+    """The answers documented as ``Deferred`` (``api/contract.py``), built now: a model (or
+    dataclass) as a component schema, any other type (a list, a union) in place."""
     for path in document["paths"].values():
         for operation in path.values():
             for status, response in operation.get("responses", {}).items():
@@ -63,10 +66,28 @@ def deferred_schemas(document: dict[str, Any], schemas: dict[str, Any]) -> None:
                     name = content.get("schema", {}).get(DEFERRED_SCHEMA)
                     if name is None:
                         continue
-                    schema = TypeAdapter(DEFERRED[name].model()).json_schema(ref_template=REF)
-                    schemas.update(schema.pop("$defs", {}))
-                    title = operation.get("operationId", name).replace("_", " ").title()
-                    content["schema"] = {**schema, "title": f"Response {status} {title}"}
+                    model = DEFERRED[name].model()
+                    schema = TypeAdapter(model).json_schema(ref_template=REF)
+                    for part, part_schema in schema.pop("$defs", {}).items():
+                        add_schema(schemas, part, as_fastapi_writes(part_schema))
+                    schema = as_fastapi_writes(schema)
+                    if isinstance(model, type):
+                        add_schema(schemas, model.__name__, schema)
+                        content["schema"] = {"$ref": REF.format(model=model.__name__)}
+                    else:
+                        title = operation.get("operationId", name).replace("_", " ").title()
+                        content["schema"] = {**schema, "title": f"Response {status} {title}"}
+
+
+def as_fastapi_writes(schema: dict[str, Any]) -> dict[str, Any]:
+    """A schema as FastAPI writes the ones it builds itself (no null defaults, numbers as floats)."""
+    written: dict[str, Any] = jsonable_encoder(Schema(**schema), by_alias=True, exclude_none=True)
+    return written
+
+
+def add_schema(schemas: dict[str, Any], name: str, schema: dict[str, Any]) -> None:
+    if schemas.setdefault(name, schema) != schema:
+        raise ValueError(f"two schemas are named {name}")
 
 
 def command_summaries(document: dict[str, Any]) -> None:
@@ -94,8 +115,8 @@ def not_null(schema: dict[str, Any]) -> None:
 def contract_document(app: FastAPI) -> dict[str, Any]:
     document = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
-    schemas.update(command_schemas())
     deferred_schemas(document, schemas)
+    schemas.update(command_schemas())
     command_summaries(document)
     schemas["ErrorBody"]["properties"]["code"]["enum"] = list(error_codes())
     for name in FASTAPI_VALIDATION_SCHEMAS:
