@@ -71,7 +71,7 @@ class CreateGame(StrictBody):
     game: str = Field(description="game id, e.g. peloponnes", json_schema_extra={"enum": list[Any](GAMES.ids())})
     players: int = Field(
         description="number of seats (the game's range: GET /games/catalog)",
-        json_schema_extra=_player_range,  # type: ignore[arg-type]
+        json_schema_extra=_player_range,
     )
     options: dict[str, Any] | None = Field(default=None, description="game options (see docs/<game>.md)")
     seed: str | None = Field(default=None, description="a fixed seed (tests, tournaments); secret by default")
