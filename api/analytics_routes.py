@@ -8,7 +8,9 @@ header (and a ``Link: rel="next"``) names the next page while there is one.
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -29,7 +31,18 @@ if TYPE_CHECKING:  # infra.analytics (DuckDB, pyarrow) is imported when analytic
     from infra.analytics import Analytics
 
 MAX_GAMES_PER_PAGE = 1000
-BACKGROUND_START_SECONDS = 2.0  # after the server starts, the embedded server's analytics projector does
+# The embedded server keeps the analytics tables in the background while its players are quiet:
+# a batch of records into DuckDB holds the GIL for tens of milliseconds (about 15 ms whatever its
+# size, a fraction of a millisecond a record), and polled every half second under a stream of
+# commands it took a tenth of a core in bursts in which every command waited. So it works once no
+# command has been saved for QUIET_SECONDS, or when the tables are MAX_LAG_SECONDS behind even if
+# the commands never stop. A reader of analytics catches the tables up itself in any case.
+BACKGROUND_START_SECONDS = 2.0  # after the server starts: its first reads do not wait for DuckDB
+QUIET_SECONDS = 1.0
+MAX_LAG_SECONDS = 60.0
+RETRY_SECONDS = 2.0
+
+log = logging.getLogger(__name__)
 NDJSON = "application/x-ndjson"
 # A time is ISO 8601 text, as documented (pydantic alone would also read "0.5" as a timestamp).
 IsoTime = Annotated[
@@ -63,22 +76,41 @@ def analytics_router(service: GameService, analytics: Analytics | None = None) -
             return opened[0]
 
     stopping = threading.Event()
+    last_saved = [time.monotonic()]
+    service.on_saved(lambda: last_saved.__setitem__(0, time.monotonic()))
 
-    def start_keeping() -> None:
+    def keep_while_quiet() -> None:
         if stopping.wait(BACKGROUND_START_SECONDS):
             return
+        from infra.analytics import AnalyticsBusy
+
         keeper = current()
-        if keeper.background and not stopping.is_set():
-            keeper.projector.start()
+        if not keeper.background:
+            return
+        caught_up_at = time.monotonic() - MAX_LAG_SECONDS  # at once, once quiet or not
+        while not stopping.wait(QUIET_SECONDS / 4):
+            now = time.monotonic()
+            if now - last_saved[0] < QUIET_SECONDS and now - caught_up_at < MAX_LAG_SECONDS:
+                continue
+            try:
+                projector = keeper.projector
+                if (projector.position and projector.source.latest() <= projector.position) or projector.step() == 0:
+                    caught_up_at = now
+            except AnalyticsBusy as busy:  # another process holds the file: its turn
+                log.warning("%s", busy.message)
+            except Exception:
+                # The event store or the file went away for a moment (or another process holds
+                # the file): a batch is all or nothing, so trying again later is safe.
+                log.exception("analytics: a background batch failed; trying again in %g s", RETRY_SECONDS)
+                stopping.wait(RETRY_SECONDS)
 
     @asynccontextmanager
     async def keep_current(_: Any) -> AsyncIterator[None]:
-        """Embedded mode: the server keeps the tables current in the background while it runs.
-        It starts a moment after the server, in a thread of its own: importing DuckDB and pyarrow
-        takes several times as long as a first read of a game, which should not wait for it (a
-        reader of analytics meanwhile catches the tables up itself)."""
+        """Embedded mode: the server keeps the tables current in the background while it runs
+        (see QUIET_SECONDS), starting a moment after the server: importing DuckDB and pyarrow
+        takes several times as long as a first read of a game, which should not wait for it."""
         stopping.clear()
-        starting = threading.Thread(target=start_keeping, name="analytics-start", daemon=True)
+        starting = threading.Thread(target=keep_while_quiet, name="analytics-projector", daemon=True)
         starting.start()
         try:
             yield
