@@ -1,8 +1,9 @@
 """The embedded mode beside a bare FastAPI + eventsourcing app (``bare_app.py``), in one run.
 
-``python -m tests.benchmarks.bench_embedded commands [rounds]``
+``python -m tests.benchmarks.bench_embedded commands [rounds] [--connections 1,2,8] [--games 3] [--source DIR]``
     The command route: commands/s and p50/p99 at 1, 2 and 8 connections, each connection on its
-    own games (the kernel's sealed-guess game, whose commands a client knows without reading).
+    own games (``--games`` of them, 80 commands each; the kernel's sealed-guess game, whose
+    commands a client knows without reading). ``--source``: also the server of another checkout.
     Rounds interleave the two apps, each on a fresh file;
     reported: the median round and the ratio Alexandria / bare.
 ``python -m tests.benchmarks.bench_embedded restart [games] [--rounds N] [--keep DIR] [--source DIR]``
@@ -135,9 +136,11 @@ async def send_commands(url: str, games: list[dict[str, Any]], latencies: list[f
                     raise RuntimeError(response.text)
 
 
-def command_round(kind: str, connections: list[int], games_per_connection: int) -> dict[int, dict[str, float]]:
+def command_round(
+    kind: str, connections: list[int], games_per_connection: int, source: Path = REPO
+) -> dict[int, dict[str, float]]:
     results: dict[int, dict[str, float]] = {}
-    with tempfile.TemporaryDirectory() as folder, server(kind, Path(folder) / "events.sqlite") as (url, _):
+    with tempfile.TemporaryDirectory() as folder, server(kind, Path(folder) / "events.sqlite", source) as (url, _):
         for count in connections:
             games = prepared_games(url, kind, count * games_per_connection, f"c{count}")
             shares = [games[i::count] for i in range(count)]
@@ -157,22 +160,27 @@ def command_round(kind: str, connections: list[int], games_per_connection: int) 
     return results
 
 
-def commands(rounds: int = 3) -> None:
-    connections = [1, 2, 8]
-    runs: dict[str, list[dict[int, dict[str, float]]]] = {"bare": [], "alexandria": []}
+def commands(
+    rounds: int = 3, connections: list[int] | None = None, games_per_connection: int = 3, source: Path | None = None
+) -> None:
+    """``source``: also the server from another checkout (the code before a change), in every round."""
+    connections = connections or [1, 2, 8]
+    apps = [("bare", "bare", REPO), ("alexandria", "alexandria", REPO)]
+    if source is not None:
+        apps.append((f"from {source}", "alexandria", source))
+    runs: dict[str, list[dict[int, dict[str, float]]]] = {label: [] for label, _, _ in apps}
     for number in range(rounds):
-        order = ["bare", "alexandria"] if number % 2 == 0 else ["alexandria", "bare"]
-        for kind in order:
-            runs[kind].append(command_round(kind, connections, games_per_connection=3))
+        for label, kind, checkout in apps if number % 2 == 0 else apps[::-1]:
+            runs[label].append(command_round(kind, connections, games_per_connection, checkout))
     for count in connections:
         line = []
         medians = {}
-        for kind in ("alexandria", "bare"):
-            per_second = statistics.median(r[count]["per_second"] for r in runs[kind])
-            p50 = statistics.median(r[count]["p50_ms"] for r in runs[kind])
-            p99 = statistics.median(r[count]["p99_ms"] for r in runs[kind])
-            medians[kind] = per_second
-            line.append(f"{kind} {per_second:6.0f}/s p50 {p50:5.1f} ms p99 {p99:5.1f} ms")
+        for label in [label for label, _, _ in apps if label != "bare"] + ["bare"]:
+            per_second = statistics.median(r[count]["per_second"] for r in runs[label])
+            p50 = statistics.median(r[count]["p50_ms"] for r in runs[label])
+            p99 = statistics.median(r[count]["p99_ms"] for r in runs[label])
+            medians[label] = per_second
+            line.append(f"{label} {per_second:6.0f}/s p50 {p50:5.1f} ms p99 {p99:5.1f} ms")
         ratio = medians["alexandria"] / medians["bare"]
         print(f"{count} connection(s): {' | '.join(line)} | ratio {ratio:.2f}")
 
@@ -551,7 +559,14 @@ def main() -> None:
         return
     what, rest = arguments[0], arguments[1:]
     if what == "commands":
-        commands(int(rest[0]) if rest else 3)
+        options = {rest[i]: rest[i + 1] for i in range(len(rest) - 1) if rest[i].startswith("--")}
+        rounds = int(rest[0]) if rest and rest[0].isdigit() else 3
+        commands(
+            rounds,
+            [int(c) for c in options["--connections"].split(",")] if "--connections" in options else None,
+            int(options.get("--games", 3)),
+            Path(options["--source"]) if "--source" in options else None,
+        )
     elif what == "restart":
         keep = Path(rest[rest.index("--keep") + 1]) if "--keep" in rest else None
         source = Path(rest[rest.index("--source") + 1]) if "--source" in rest else None
