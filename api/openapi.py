@@ -4,6 +4,7 @@ taken out, and ``/docs`` is served from local assets, so it works offline."""
 
 from __future__ import annotations
 
+import copy
 import importlib.resources
 from collections.abc import Sequence
 from pathlib import Path
@@ -114,6 +115,9 @@ def not_null(schema: dict[str, Any]) -> None:
 
 def contract_document(app: FastAPI) -> dict[str, Any]:
     document = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+    # Parts of the operations are the routes' own dicts (a router may serve several apps): the
+    # changes below are the document's only.
+    document["paths"] = copy.deepcopy(document["paths"])
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
     deferred_schemas(document, schemas)
     schemas.update(command_schemas())
