@@ -8,10 +8,13 @@ header (and a ``Link: rel="next"``) names the next page while there is one.
 
 from __future__ import annotations
 
+import logging
+import threading
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Query, Request
@@ -22,11 +25,25 @@ from api.contract import documented
 from api.errors import error_response
 from domain.catalog import GAMES
 from domain.kernel.errors import BAD_INPUT
-from infra.analytics import Analytics, AnalyticsError, ended_games_page, record_lines
 from infra.paging import CURSOR_PATTERN, decode_cursor
 from infra.service import GameService
 
+if TYPE_CHECKING:  # infra.analytics (DuckDB, pyarrow) is imported when analytics are first used
+    from infra.analytics import Analytics
+
 MAX_GAMES_PER_PAGE = 1000
+# The embedded server keeps the analytics tables in the background while its players are quiet:
+# a batch of records into DuckDB holds the GIL for tens of milliseconds (about 15 ms whatever its
+# size, a fraction of a millisecond a record), and polled every half second under a stream of
+# commands it took a tenth of a core in bursts in which every command waited. So it works once no
+# command has been saved for QUIET_SECONDS, or when the tables are MAX_LAG_SECONDS behind even if
+# the commands never stop. A reader of analytics catches the tables up itself in any case.
+BACKGROUND_START_SECONDS = 2.0  # after the server starts: its first reads do not wait for DuckDB
+QUIET_SECONDS = 1.0
+MAX_LAG_SECONDS = 60.0
+RETRY_SECONDS = 2.0
+
+log = logging.getLogger(__name__)
 NDJSON = "application/x-ndjson"
 # A time is ISO 8601 text, as documented (pydantic alone would also read "0.5" as a timestamp).
 IsoTime = Annotated[
@@ -42,22 +59,62 @@ def _utc(moment: datetime | None) -> datetime | None:
 
 def analytics_router(service: GameService, analytics: Analytics | None = None) -> APIRouter:
     opened: list[Analytics] = [analytics] if analytics is not None else []
+    opening = threading.Lock()
 
     def current() -> Analytics:
-        if not opened:  # on first use: an app that never serves analytics opens no database
-            opened.append(Analytics.for_service(service))
-        return opened[0]
+        with opening:
+            if not opened:  # on first use: an app that never serves analytics opens no database
+                from infra.analytics import Analytics
+
+                opened.append(Analytics.for_service(service))
+            return opened[0]
+
+    stopping = threading.Event()
+    last_saved = [time.monotonic()]
+    service.on_saved(lambda: last_saved.__setitem__(0, time.monotonic()))
+
+    def keep_while_quiet() -> None:
+        if stopping.wait(BACKGROUND_START_SECONDS):
+            return
+        from infra.analytics import AnalyticsBusy
+
+        keeper = current()
+        if not keeper.background:
+            return
+        caught_up_at = time.monotonic() - MAX_LAG_SECONDS  # at once, once quiet or not
+        while not stopping.wait(QUIET_SECONDS / 4):
+            now = time.monotonic()
+            if now - last_saved[0] < QUIET_SECONDS and now - caught_up_at < MAX_LAG_SECONDS:
+                continue
+            try:
+                projector = keeper.projector
+                if (projector.position and projector.source.latest() <= projector.position) or projector.step() == 0:
+                    caught_up_at = now
+            except AnalyticsBusy as busy:  # another process holds the file: its turn
+                log.warning("%s", busy.message)
+            except Exception:
+                # The event store or the file went away for a moment (or another process holds
+                # the file): a batch is all or nothing, so trying again later is safe.
+                log.exception("analytics: a background batch failed; trying again in %g s", RETRY_SECONDS)
+                stopping.wait(RETRY_SECONDS)
 
     @asynccontextmanager
     async def keep_current(_: Any) -> AsyncIterator[None]:
-        """Embedded mode: the server keeps the tables current in the background while it runs."""
-        keeper = current()
-        if keeper.background:
-            keeper.projector.start()
+        """Embedded mode: the server keeps the tables current in the background while it runs
+        (see QUIET_SECONDS), starting a moment after the server: importing DuckDB and pyarrow
+        takes several times as long as a first read of a game, which should not wait for it."""
+        stopping.clear()
+        starting = threading.Thread(target=keep_while_quiet, name="analytics-projector", daemon=True)
+        starting.start()
         try:
             yield
         finally:
-            keeper.close()
+            stopping.set()
+            starting.join()
+            with opening:
+                keepers = list(opened)
+            for keeper in keepers:
+                keeper.close()
 
     router = APIRouter(tags=["analytics"], lifespan=keep_current)
 
@@ -88,6 +145,8 @@ def analytics_router(service: GameService, analytics: Analytics | None = None) -
         since, until = _utc(since), _utc(until)
         if since is not None and until is not None and since >= until:
             return error_response(422, BAD_INPUT, "since must be before until")
+        from infra.analytics import AnalyticsError, ended_games_page, record_lines
+
         try:
             after = decode_cursor(cursor) if cursor is not None else None
         except ValueError as error:

@@ -60,14 +60,18 @@ bearer = SeatBearer()
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
+def _player_range(schema: dict[str, Any]) -> None:
+    """The widest range of seats of any game, written into the schema when it is asked for (the
+    OpenAPI document), since it needs every game's definition and a server loads a game when used."""
+    schema["minimum"] = min(g.min_players for g in GAMES.all())
+    schema["maximum"] = max(g.max_players for g in GAMES.all())
+
+
 class CreateGame(StrictBody):
     game: str = Field(description="game id, e.g. peloponnes", json_schema_extra={"enum": list[Any](GAMES.ids())})
     players: int = Field(
         description="number of seats (the game's range: GET /games/catalog)",
-        json_schema_extra={
-            "minimum": min(g.min_players for g in GAMES.all()),
-            "maximum": max(g.max_players for g in GAMES.all()),
-        },
+        json_schema_extra=_player_range,
     )
     options: dict[str, Any] | None = Field(default=None, description="game options (see docs/<game>.md)")
     seed: str | None = Field(default=None, description="a fixed seed (tests, tournaments); secret by default")
@@ -380,8 +384,9 @@ def create_app(
     for game_id_ in GAMES.ids():
         app.post(
             f"/games/{{game_id}}/commands/{game_id_}",
-            summary=f"Send a {GAMES.get(game_id_).title} command for the bearer's seat",
-            operation_id=f"send_{game_id_}_command",
+            # The OpenAPI document names the game by its title (api/openapi.py): no game is loaded here.
+            summary=f"Send a {game_id_} command for the bearer's seat",
+            operation_id=contract.command_operation(game_id_),
             openapi_extra=contract.command_body_doc(game_id_),
             **documented(contract.CommandResult, 400, 401, 404, 409, 413, 422),
         )(command_route(game_id_))
@@ -412,7 +417,7 @@ def create_app(
     @app.get(
         "/games/{game_id}/legal-moves",
         summary="The bearer's legal commands now",
-        **documented(contract.legal_moves_union(), 400, 401, 404),
+        **documented(contract.LEGAL_MOVES, 400, 401, 404),
     )
     def legal_moves(game_id: str, credentials: Token) -> dict[str, Any]:
         with service.reading(game_id) as aggregate:

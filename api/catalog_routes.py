@@ -10,7 +10,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from api.contract import Error
+from api.contract import Error, deferred
 from api.errors import error_response
 from domain.catalog import GAMES
 from domain.client_data import client_data
@@ -62,7 +62,12 @@ _CACHE: dict[str, dict[str, Any]] = {}
     response_model=GameDataOut,
     response_model_by_alias=True,
     summary="A game's static data: options, player counts, command types, boards, tiles, cards, costs, names",
-    responses={404: {"model": Error, "description": "no such game (UNKNOWN_GAME)"}},
+    responses={
+        404: {
+            "content": {"application/json": {"schema": deferred(Error)}},
+            "description": "no such game (UNKNOWN_GAME)",
+        }
+    },
 )
 def game_data(game: str) -> Any:
     if game not in GAMES:

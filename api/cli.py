@@ -7,22 +7,18 @@ non-zero exit status, never a traceback.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import sys
 import time
+from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 import pydantic
-from rich.console import Console
-from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
-from api.cli_analytics import analytics
-from api.cli_tournament import tournament
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.chance import Chance
@@ -35,9 +31,28 @@ from infra.service import ServiceError
 from infra.settings import Settings
 from infra.simulation import SimulationResults, play_with_bot
 
+if TYPE_CHECKING:  # rich is imported by the commands that print with it (not by serve)
+    from rich.console import Console
+
+
+SWITCH_INTERVAL_SECONDS = 0.001
+
 
 class Commands(click.Group):
-    """Refusals of the rules or the service become one clear line and exit status 1."""
+    """Refusals of the rules or the service become one clear line and exit status 1.
+
+    The command groups in modules of their own are imported when they are asked for, so that
+    ``serve`` does not import what only they use."""
+
+    LAZY = {"tournament": "api.cli_tournament", "analytics": "api.cli_analytics"}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.LAZY})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.LAZY and cmd_name not in self.commands:
+            self.add_command(getattr(import_module(self.LAZY[cmd_name]), cmd_name))
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -52,6 +67,8 @@ class Commands(click.Group):
 
 
 def stdout() -> Console:
+    from rich.console import Console
+
     return Console(highlight=False)
 
 
@@ -92,6 +109,13 @@ def serve(host: str | None, port: int | None) -> None:
     click.echo(f"Alexandria serving on http://{host}:{port} (API docs at http://{host}:{port}/docs)")
     click.echo(f"event store: {settings.database_url}")
     click.echo(f"read models: {'Redis ' + settings.redis_url if settings.redis_url else 'SQLite beside the events'}")
+    # What start-up made (modules, the app and its routes, schemas) lives as long as the process:
+    # out of the collector's generations, it is not walked again by every full collection, a
+    # pause of its own in the middle of a command.
+    gc.freeze()
+    # The background projectors hand the GIL to a request after 1 ms rather than 5 ms (Python's
+    # default): a command waits for it after each of its I/O steps (its commit, the thread hops).
+    sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
     run_server(app, host, port, settings.shutdown_grace_seconds)
 
 
@@ -116,6 +140,8 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
 @json_option
 def new(game: str, players: int, option_pairs: tuple[str, ...], seed: str | None, as_json: bool) -> None:
     """Create a game in the configured store and print its id and seat tokens."""
+    from rich.table import Table
+
     from api.app import created_game
 
     service = build_service()
@@ -146,6 +172,9 @@ def simulate(
 ) -> None:
     """Bots play full games through the application service (an in-memory store), then a table
     of the results: wins per seat, scores, game length, speed."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     service = build_service(Settings(database_url="sqlite:///:memory:"))
     options = parse_options(option_pairs)
     if out is not None:
@@ -175,6 +204,8 @@ def simulate(
 
 
 def show_simulation(summary: dict[str, Any], out: Path | None) -> None:
+    from rich.table import Table
+
     games = summary["games"]
     table = Table(title=f"{games} {summary['game']} games, {summary['players']} players, played to the end")
     for heading in ("seat", "wins", "win rate", "mean score", "sd", "min", "max"):
@@ -216,6 +247,8 @@ def passed(report: dict[str, Any]) -> bool:
 
 def verification_line(path: Path, report: dict[str, Any]) -> str:
     """One line (rich markup) for whatever a verification report holds: each check, then the rest."""
+    from rich.markup import escape
+
     if "error" in report:
         return f"[red]FAIL[/] {escape(str(path))}: {escape(report['error'])}"
     checks = []
@@ -375,9 +408,6 @@ def project(rebuild: str | None, once: bool) -> None:
     gc.freeze()
     projector.run_forever(stop)
 
-
-main.add_command(tournament)
-main.add_command(analytics)
 
 if __name__ == "__main__":
     main()

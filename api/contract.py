@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
+from collections.abc import Callable
 from functools import cache
 from typing import Annotated, Any, Literal, Union
 
@@ -368,6 +369,32 @@ def legal_moves_union() -> Any:
     return Annotated[Union[models], Field(discriminator="game")]  # noqa: UP007
 
 
+@dataclasses.dataclass(frozen=True)
+class Deferred:
+    """An answer's schema, built with the OpenAPI document (``api/openapi.py``) rather than when
+    its route is made: FastAPI would build a validator for every documented answer of every
+    route (hundreds, a good part of the server's start), and this one needs every game's
+    definition, which a server loads only when the game is first used."""
+
+    name: str
+    model: Callable[[], Any]
+
+
+DEFERRED_SCHEMA = "x-alexandria-deferred"
+LEGAL_MOVES = Deferred("legal_moves", legal_moves_union)
+DEFERRED: dict[str, Deferred] = {LEGAL_MOVES.name: LEGAL_MOVES}
+
+
+def deferred(model: Any) -> dict[str, Any]:
+    """The placeholder schema of an answer of type ``model`` (a Deferred, a model, ``list[...]``)."""
+    if isinstance(model, Deferred):
+        return {DEFERRED_SCHEMA: model.name}
+    name = model.__name__ if isinstance(model, type) else repr(model)
+    if DEFERRED.setdefault(name, Deferred(name, lambda: model)).model() != model:
+        raise ValueError(f"two documented answers are named {name}")
+    return {DEFERRED_SCHEMA: name}
+
+
 # The verification report is the verifier's own dataclass: its schema follows the code.
 Verification = VerificationReport
 
@@ -437,14 +464,18 @@ def documented(
     """Route keyword arguments that document the success answer and every error status it can send."""
     success: dict[str, Any] = {"description": description}
     if media_type == "application/json":
-        success["model"] = ok
+        if ok is not None:
+            success["content"] = {media_type: {"schema": deferred(ok)}}
     elif media_type == EVENT_STREAM:
         success["content"] = {EVENT_STREAM: {"itemSchema": server_sent_event()}}
     else:
         success["content"] = {media_type: {"schema": {"type": "string"}}}
     responses: dict[int | str, dict[str, Any]] = {status: success}
     for code in errors:
-        responses[code] = {"model": Error, "description": ERROR_STATUSES[code]}
+        responses[code] = {
+            "description": ERROR_STATUSES[code],
+            "content": {"application/json": {"schema": deferred(Error)}},
+        }
     return {"responses": responses, "response_model": None, "status_code": status}
 
 
@@ -467,6 +498,11 @@ def validation_message(error: ValidationError | Any) -> str:
 
 def union_name(game_id: str) -> str:
     return f"{model_prefix(game_id)}Command"
+
+
+def command_operation(game_id: str) -> str:
+    """The operation id of a game's command route."""
+    return f"send_{game_id}_command"
 
 
 def command_body_doc(game_id: str) -> dict[str, Any]:

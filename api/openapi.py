@@ -4,20 +4,31 @@ taken out, and ``/docs`` is served from local assets, so it works offline."""
 
 from __future__ import annotations
 
+import copy
 import importlib.resources
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.encoders import jsonable_encoder
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.openapi.models import Schema
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter
 
-from api.contract import PLATFORM_RECORDS, command_union, event_models, union_name
+from api.contract import (
+    DEFERRED,
+    DEFERRED_SCHEMA,
+    PLATFORM_RECORDS,
+    command_operation,
+    command_union,
+    event_models,
+    union_name,
+)
 from api.error_codes import error_codes
 from domain.catalog import GAMES
 
@@ -46,6 +57,50 @@ def command_schemas() -> dict[str, Any]:
     return schemas
 
 
+def deferred_schemas(document: dict[str, Any], schemas: dict[str, Any]) -> None:
+    """The answers documented as ``Deferred`` (``api/contract.py``), built now: a model (or
+    dataclass) as a component schema, any other type (a list, a union) in place."""
+    for path in document["paths"].values():
+        for operation in path.values():
+            for status, response in operation.get("responses", {}).items():
+                for content in response.get("content", {}).values():
+                    name = content.get("schema", {}).get(DEFERRED_SCHEMA)
+                    if name is None:
+                        continue
+                    model = DEFERRED[name].model()
+                    schema = TypeAdapter(model).json_schema(ref_template=REF)
+                    for part, part_schema in schema.pop("$defs", {}).items():
+                        add_schema(schemas, part, as_fastapi_writes(part_schema))
+                    schema = as_fastapi_writes(schema)
+                    if isinstance(model, type):
+                        add_schema(schemas, model.__name__, schema)
+                        content["schema"] = {"$ref": REF.format(model=model.__name__)}
+                    else:
+                        title = operation.get("operationId", name).replace("_", " ").title()
+                        content["schema"] = {**schema, "title": f"Response {status} {title}"}
+
+
+def as_fastapi_writes(schema: dict[str, Any]) -> dict[str, Any]:
+    """A schema as FastAPI writes the ones it builds itself (no null defaults, numbers as floats)."""
+    written: dict[str, Any] = jsonable_encoder(Schema(**schema), by_alias=True, exclude_none=True)
+    return written
+
+
+def add_schema(schemas: dict[str, Any], name: str, schema: dict[str, Any]) -> None:
+    if schemas.setdefault(name, schema) != schema:
+        raise ValueError(f"two schemas are named {name}")
+
+
+def command_summaries(document: dict[str, Any]) -> None:
+    """Each game's command route named by the game's title (the routes are made without loading a game)."""
+    operations = {command_operation(game): game for game in GAMES.ids()}
+    for path in document["paths"].values():
+        for operation in path.values():
+            game = operations.get(operation.get("operationId", ""))
+            if game is not None:
+                operation["summary"] = f"Send a {GAMES.get(game).title} command for the bearer's seat"
+
+
 def not_null(schema: dict[str, Any]) -> None:
     """A parameter left out is None; sent, it is text and never null: ``int | None`` is an integer."""
     options = schema.get("anyOf")
@@ -60,8 +115,13 @@ def not_null(schema: dict[str, Any]) -> None:
 
 def contract_document(app: FastAPI) -> dict[str, Any]:
     document = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+    # Parts of the operations are the routes' own dicts (a router may serve several apps): the
+    # changes below are the document's only.
+    document["paths"] = copy.deepcopy(document["paths"])
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    deferred_schemas(document, schemas)
     schemas.update(command_schemas())
+    command_summaries(document)
     schemas["ErrorBody"]["properties"]["code"]["enum"] = list(error_codes())
     for name in FASTAPI_VALIDATION_SCHEMAS:
         schemas.pop(name, None)

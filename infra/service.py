@@ -18,6 +18,7 @@ from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.persistence import JSONTranscoder, RecordConflictError, Recording
+from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from domain.catalog import GAMES
 from domain.kernel.chance import SALT_BYTES, parse_contribution, salted_seed
@@ -170,7 +171,27 @@ class GameService(Application[UUID]):
                 continue
             versions = [e.originator_version for e in processing_event.events if e.originator_id == aggregate.id]
             if any(v % interval == 0 for v in versions):
-                self.snapshots.put([GameAggregate.Snapshot.take(aggregate)])
+                self._put_snapshot(GameAggregate.Snapshot.take(aggregate))
+
+    def _put_snapshot(self, snapshot: Any) -> None:  # a GameAggregate.Snapshot
+        """Store a snapshot. In an SQLite file, without a sync to disk of its own: a snapshot only
+        saves replaying, and the next command's commit syncs the log with it in (write-ahead log,
+        ``synchronous=NORMAL`` for this commit alone; the database stays consistent if the power
+        fails, the snapshot may be lost). A command that crosses a snapshot version then waits for
+        one disk sync, not two: about one command in forty of a game, enough for the p99."""
+        assert self.snapshots is not None
+        recorder = self.snapshots.recorder
+        if not isinstance(recorder, SQLiteAggregateRecorder) or recorder.datastore.pool.is_sqlite_memory_mode:
+            self.snapshots.put([snapshot])
+            return
+        stored = [self.snapshots.mapper.to_stored_event(snapshot)]
+        with recorder.datastore.get_connection(commit=True) as connection:
+            connection.cursor().execute("PRAGMA synchronous=NORMAL")
+            try:
+                with connection.transaction(commit=True) as cursor:
+                    recorder._insert_events(cursor, stored)
+            finally:
+                connection.cursor().execute("PRAGMA synchronous=FULL")
 
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         super().register_transcodings(transcoder)

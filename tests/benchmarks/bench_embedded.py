@@ -1,13 +1,16 @@
 """The embedded mode beside a bare FastAPI + eventsourcing app (``bare_app.py``), in one run.
 
-``python -m tests.benchmarks.bench_embedded commands [rounds]``
+``python -m tests.benchmarks.bench_embedded commands [rounds] [--connections 1,2,8] [--games 3] [--source DIR]``
     The command route: commands/s and p50/p99 at 1, 2 and 8 connections, each connection on its
-    own games (the kernel's sealed-guess game, whose commands a client knows without reading).
+    own games (``--games`` of them, 80 commands each; the kernel's sealed-guess game, whose
+    commands a client knows without reading). ``--source``: also the server of another checkout.
     Rounds interleave the two apps, each on a fresh file;
     reported: the median round and the ratio Alexandria / bare.
-``python -m tests.benchmarks.bench_embedded restart [games] [--keep DIR]``
-    A file with 10,000 stored games (read models caught up), then the time from process start to
-    the first successful read of a game and to ``/readyz``, beside the bare app's first read.
+``python -m tests.benchmarks.bench_embedded restart [games] [--rounds N] [--keep DIR] [--source DIR]``
+    A file with 10,000 stored games (read models and analytics caught up), then the time from
+    process start to the first successful read of a game and to ``/readyz``, beside the bare app's
+    first read, in alternating order. ``--source`` also starts the server from another checkout
+    (e.g. the code before a change) in every round, on the same file.
 ``python -m tests.benchmarks.bench_embedded memory [games]``
     RSS of ``serve`` after start and after 10,000 short games were played and read over HTTP.
 ``python -m tests.benchmarks.bench_embedded versions``
@@ -26,13 +29,14 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -132,9 +136,11 @@ async def send_commands(url: str, games: list[dict[str, Any]], latencies: list[f
                     raise RuntimeError(response.text)
 
 
-def command_round(kind: str, connections: list[int], games_per_connection: int) -> dict[int, dict[str, float]]:
+def command_round(
+    kind: str, connections: list[int], games_per_connection: int, source: Path = REPO
+) -> dict[int, dict[str, float]]:
     results: dict[int, dict[str, float]] = {}
-    with tempfile.TemporaryDirectory() as folder, server(kind, Path(folder) / "events.sqlite") as (url, _):
+    with tempfile.TemporaryDirectory() as folder, server(kind, Path(folder) / "events.sqlite", source) as (url, _):
         for count in connections:
             games = prepared_games(url, kind, count * games_per_connection, f"c{count}")
             shares = [games[i::count] for i in range(count)]
@@ -154,22 +160,27 @@ def command_round(kind: str, connections: list[int], games_per_connection: int) 
     return results
 
 
-def commands(rounds: int = 3) -> None:
-    connections = [1, 2, 8]
-    runs: dict[str, list[dict[int, dict[str, float]]]] = {"bare": [], "alexandria": []}
+def commands(
+    rounds: int = 3, connections: list[int] | None = None, games_per_connection: int = 3, source: Path | None = None
+) -> None:
+    """``source``: also the server from another checkout (the code before a change), in every round."""
+    connections = connections or [1, 2, 8]
+    apps = [("bare", "bare", REPO), ("alexandria", "alexandria", REPO)]
+    if source is not None:
+        apps.append((f"from {source}", "alexandria", source))
+    runs: dict[str, list[dict[int, dict[str, float]]]] = {label: [] for label, _, _ in apps}
     for number in range(rounds):
-        order = ["bare", "alexandria"] if number % 2 == 0 else ["alexandria", "bare"]
-        for kind in order:
-            runs[kind].append(command_round(kind, connections, games_per_connection=3))
+        for label, kind, checkout in apps if number % 2 == 0 else apps[::-1]:
+            runs[label].append(command_round(kind, connections, games_per_connection, checkout))
     for count in connections:
         line = []
         medians = {}
-        for kind in ("alexandria", "bare"):
-            per_second = statistics.median(r[count]["per_second"] for r in runs[kind])
-            p50 = statistics.median(r[count]["p50_ms"] for r in runs[kind])
-            p99 = statistics.median(r[count]["p99_ms"] for r in runs[kind])
-            medians[kind] = per_second
-            line.append(f"{kind} {per_second:6.0f}/s p50 {p50:5.1f} ms p99 {p99:5.1f} ms")
+        for label in [label for label, _, _ in apps if label != "bare"] + ["bare"]:
+            per_second = statistics.median(r[count]["per_second"] for r in runs[label])
+            p50 = statistics.median(r[count]["p50_ms"] for r in runs[label])
+            p99 = statistics.median(r[count]["p99_ms"] for r in runs[label])
+            medians[label] = per_second
+            line.append(f"{label} {per_second:6.0f}/s p50 {p50:5.1f} ms p99 {p99:5.1f} ms")
         ratio = medians["alexandria"] / medians["bare"]
         print(f"{count} connection(s): {' | '.join(line)} | ratio {ratio:.2f}")
 
@@ -195,35 +206,59 @@ def stored_games(db: Path, games: int) -> list[str]:
     reads = build_read_side(service, settings)
     assert reads.projector is not None
     reads.projector.catch_up()
+    from infra.analytics import Analytics  # a restarted server finds its analytics caught up too
+
+    analytics = Analytics.for_service(service, worker=True)
+    analytics.projector.catch_up()
+    analytics.close()
     records = service.recorder.max_notification_id()
     print(f"{games} stored games, {records} records")
     service.close()
     return ids
 
 
-def first_read(kind: str, db: Path, game_id: str) -> tuple[float, float | None]:
-    """Seconds from process start to the first successful read of ``game_id`` (and to ready)."""
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) a process has used so far: what a busy machine does not inflate."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def first_read(kind: str, db: Path, game_id: str, source: Path = REPO) -> dict[str, float]:
+    """Seconds from process start to the first successful read of ``game_id`` (``read``), the
+    CPU seconds the server had used by then (``cpu``), and for Alexandria to ``/readyz`` (``ready``).
+    Until the port accepts, the client only tries to connect (an HTTP client per attempt would take
+    CPU from the server starting beside it)."""
     port = free_port()
     if kind == "alexandria":
         command = [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
     else:
         command = [sys.executable, "-m", "tests.benchmarks.bare_app", "--port", str(port), "--db", str(db)]
-    env = {**os.environ, "ALEXANDRIA_DATABASE_URL": f"sqlite:///{db}", "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "ALEXANDRIA_DATABASE_URL": f"sqlite:///{db}", "PYTHONPATH": str(source)}
+    # Made before the clock starts: an HTTP client's set-up (its TLS context) is the client's cost.
+    client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
+    with suppress(httpx.TransportError):  # and its transport's modules, imported on first use
+        client.get("/")
     started = time.perf_counter()
-    process = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    read_at = ready_at = None
+    process = subprocess.Popen(command, cwd=source, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    figures: dict[str, float] = {}
     try:
-        while read_at is None or (kind == "alexandria" and ready_at is None):
+        while True:
             try:
-                if read_at is None and httpx.get(f"{url}/games/{game_id}", timeout=30).status_code == 200:
-                    read_at = time.perf_counter() - started
-                if kind == "alexandria" and ready_at is None and httpx.get(f"{url}/readyz").status_code == 200:
-                    ready_at = time.perf_counter() - started
-            except httpx.TransportError:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if process.poll() is not None:
+                    raise RuntimeError(f"{kind} server exited with status {process.returncode}") from None
                 time.sleep(0.005)
-        return read_at, ready_at
+        while "read" not in figures or (kind == "alexandria" and "ready" not in figures):
+            if "read" not in figures and client.get(f"/games/{game_id}").status_code == 200:
+                figures["read"] = time.perf_counter() - started
+                figures["cpu"] = cpu_seconds(process.pid)
+            if kind == "alexandria" and "ready" not in figures and client.get("/readyz").status_code == 200:
+                figures["ready"] = time.perf_counter() - started
+        return figures
     finally:
+        client.close()
         process.terminate()
         process.wait()
 
@@ -243,7 +278,7 @@ def bare_stored_games(db: Path, games: int) -> list[str]:
     return ids
 
 
-def restart(games: int = 10_000, rounds: int = 3, keep: Path | None = None) -> None:
+def restart(games: int = 10_000, rounds: int = 3, keep: Path | None = None, source: Path | None = None) -> None:
     """``keep``: a folder for the files, reused by the next run (generating them takes minutes)."""
     with tempfile.TemporaryDirectory() as scratch:
         folder = keep or Path(scratch)
@@ -255,12 +290,27 @@ def restart(games: int = 10_000, rounds: int = 3, keep: Path | None = None) -> N
         if not bare_listed.exists():
             bare_listed.write_text(json.dumps(bare_stored_games(bare_db, games)))
         ids, bare_ids = json.loads(listed.read_text()), json.loads(bare_listed.read_text())
+        servers = [("Alexandria", "alexandria", REPO), ("bare app", "bare", REPO)]
+        if source is not None:
+            servers.insert(1, (f"Alexandria from {source}", "alexandria", source))
+        reads: dict[str, list[dict[str, float]]] = {label: [] for label, _, _ in servers}
         for number in range(rounds):
-            read_at, ready_at = first_read("alexandria", db, ids[(number * 7919) % games])
-            bare_read, _ = first_read("bare", bare_db, bare_ids[(number * 7919) % games])
+            line = []
+            for label, kind, checkout in servers if number % 2 == 0 else servers[::-1]:
+                files = (db, ids) if kind == "alexandria" else (bare_db, bare_ids)
+                figures = first_read(kind, files[0], files[1][(number * 7919) % games], checkout)
+                reads[label].append(figures)
+                ready = f", ready {figures['ready']:.2f} s" if "ready" in figures else ""
+                line.append(f"{label} first read {figures['read']:.2f} s (CPU {figures['cpu']:.2f} s){ready}")
+            print(f"restart {number + 1}: " + "; ".join(line))
+        bare = {what: statistics.median(f[what] for f in reads["bare app"]) for what in ("read", "cpu")}
+        for label, runs in reads.items():
+            read = sorted(f["read"] for f in runs)
+            cpu = statistics.median(f["cpu"] for f in runs)
             print(
-                f"restart {number + 1}: Alexandria first read {read_at:.2f} s, ready {ready_at:.2f} s; "
-                f"bare app first read {bare_read:.2f} s"
+                f"{label}: first read median {statistics.median(read):.2f} s ({read[0]:.2f}-{read[-1]:.2f}), "
+                f"ratio {statistics.median(read) / bare['read']:.2f}; CPU median {cpu:.2f} s, "
+                f"ratio {cpu / bare['cpu']:.2f}"
             )
 
 
@@ -509,11 +559,20 @@ def main() -> None:
         return
     what, rest = arguments[0], arguments[1:]
     if what == "commands":
-        commands(int(rest[0]) if rest else 3)
+        options = {rest[i]: rest[i + 1] for i in range(len(rest) - 1) if rest[i].startswith("--")}
+        rounds = int(rest[0]) if rest and rest[0].isdigit() else 3
+        commands(
+            rounds,
+            [int(c) for c in options["--connections"].split(",")] if "--connections" in options else None,
+            int(options.get("--games", 3)),
+            Path(options["--source"]) if "--source" in options else None,
+        )
     elif what == "restart":
         keep = Path(rest[rest.index("--keep") + 1]) if "--keep" in rest else None
-        numbers = [a for a in rest if a.isdigit()]
-        restart(int(numbers[0]) if numbers else 10_000, keep=keep)
+        source = Path(rest[rest.index("--source") + 1]) if "--source" in rest else None
+        rounds = int(rest[rest.index("--rounds") + 1]) if "--rounds" in rest else 3
+        numbers = [a for i, a in enumerate(rest) if a.isdigit() and (i == 0 or rest[i - 1] != "--rounds")]
+        restart(int(numbers[0]) if numbers else 10_000, rounds, keep=keep, source=source)
     elif what == "memory":
         memory(int(rest[0]) if rest else 10_000)
     elif what == "render":
