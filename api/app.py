@@ -244,7 +244,7 @@ def create_app(
     @app.get(
         "/games/{game_id}",
         summary="The game as the bearer may see it",
-        **documented(contract.board_view_union(), *READ_ERRORS),
+        **documented(contract.BOARD_VIEW, *READ_ERRORS),
     )
     async def get_game(game_id: str, credentials: Token, min_version: MinVersion = None) -> dict[str, Any]:
         await reads.caught_up(BOARDS, game_id, min_version)
@@ -406,7 +406,7 @@ def create_app(
     @app.get(
         "/games/{game_id}/versions/{version}",
         summary="The game at a past version (time travel)",
-        **documented(contract.board_view_union(), *READ_ERRORS),
+        **documented(contract.BOARD_VIEW, *READ_ERRORS),
     )
     def get_version(
         game_id: str, version: Annotated[int, Path(ge=1, le=MAX_VERSION)], credentials: Token

@@ -382,7 +382,8 @@ class Deferred:
 
 DEFERRED_SCHEMA = "x-alexandria-deferred"
 LEGAL_MOVES = Deferred("legal_moves", legal_moves_union)
-DEFERRED: dict[str, Deferred] = {LEGAL_MOVES.name: LEGAL_MOVES}
+BOARD_VIEW = Deferred("board_view", board_view_union)
+DEFERRED: dict[str, Deferred] = {LEGAL_MOVES.name: LEGAL_MOVES, BOARD_VIEW.name: BOARD_VIEW}
 
 
 def deferred(model: Any) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Request
 from starlette.concurrency import run_in_threadpool
 
-from api.contract import board_view_union, documented
+from api.contract import BOARD_VIEW, documented
 from infra.readside import ReadSide
 from infra.service import Conflict, GameService
 
@@ -26,7 +26,7 @@ MAX_VERSION = 2**31 - 1
 @router.get(
     "/games/{game_id}/versions/{version}/everything",
     summary="After the end: the game at a past version with every seat's view (nothing is hidden any more)",
-    **documented(board_view_union(), 400, 404, 409, 503),
+    **documented(BOARD_VIEW, 400, 404, 409, 503),
 )
 async def everything_at_version(
     game_id: str, version: Annotated[int, Path(ge=1, le=MAX_VERSION)], request: Request

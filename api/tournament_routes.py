@@ -12,7 +12,7 @@ from fastapi import APIRouter, Body, Depends
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
-from api.contract import board_view_union, documented
+from api.contract import BOARD_VIEW, documented
 from domain.kernel.chance import Chance
 from domain.kernel.log import GAME_ENDED, for_viewer
 from domain.tournament.rules import standings_view
@@ -170,7 +170,7 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
     @router.get(
         "/{tournament_id}/games/{game_id}",
         summary="A table's game as the bearer player sees it, with clocks",
-        **documented(board_view_union()),
+        **documented(BOARD_VIEW),
     )
     def game_view(tournament_id: str, game_id: str, credentials: Token) -> dict[str, Any]:
         _, _, seat = tournaments.seat_of(tournament_id, game_id, token_of(credentials))
