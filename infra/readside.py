@@ -113,6 +113,7 @@ class ReadSide:
         self._ready = False
         self._starting = threading.Lock()
         self._background: list[Projector] = []
+        self._service_closed = False
         if projector is not None:
             self.add_projector(projector)
 
@@ -124,6 +125,7 @@ class ReadSide:
         save, started and stopped with the read side."""
         if not self._background:
             self.service.on_saved(self._written)
+            self.service.on_closing(self._service_closing)
         self._background.append(projector)
 
     @property
@@ -134,7 +136,7 @@ class ReadSide:
 
     def start(self) -> None:
         """Start the background projectors (embedded mode); reads and writes start them too."""
-        if self._in_memory:
+        if self._in_memory or self._service_closed:
             return
         if any(not p.running for p in self._background):
             with self._starting:
@@ -146,6 +148,10 @@ class ReadSide:
         for projector in self._background:
             projector.stop()
         self.waiters.close()
+
+    def _service_closing(self) -> None:
+        self._service_closed = True  # for good: nothing may start reading the closed store again
+        self.close()
 
     def _written(self) -> None:
         if self._in_memory:

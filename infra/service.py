@@ -148,10 +148,21 @@ class GameService(Application[UUID]):
         self._locks: weakref.WeakValueDictionary[UUID, Any] = weakref.WeakValueDictionary()
         self._locks_guard = threading.Lock()
         self._on_saved: list[Callable[[], None]] = []
+        self._on_closing: list[Callable[[], None]] = []
 
     def on_saved(self, listener: Callable[[], None]) -> None:
         """Call ``listener`` after every save (the embedded projector wakes on it)."""
         self._on_saved.append(listener)
+
+    def on_closing(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` when the service is closed, before its store is: a background
+        reader of the store (the embedded projector) stops first instead of reading a closed one."""
+        self._on_closing.append(listener)
+
+    def close(self) -> None:
+        for listener in self._on_closing:
+            listener()
+        super().close()
 
     def _notify(self, recordings: list[Recording[UUID]]) -> None:
         for listener in self._on_saved:

@@ -162,6 +162,22 @@ def test_another_projector_runs_in_the_background_beside_the_read_models(service
     assert not extra.running
 
 
+def test_closing_the_service_stops_its_background_projectors_first(settings: Settings) -> None:
+    """An app used without its lifespan starts the projector on its first write; closing the service
+    must stop that thread before the store closes (it once read a closed SQLite store, and crashed)."""
+    from infra.bootstrap import build_service
+
+    service = build_service(settings)
+    reads = build_read_side(service, settings)
+    client = TestClient(create_app(service, reads))  # no lifespan: nobody calls reads.close()
+    create_game(client, "sealed_guess", 2, seed="closing")
+    assert reads.projector is not None and reads.projector.running
+    service.close()
+    assert not reads.projector.running
+    reads.start()  # a late read or write of the closed service starts nothing
+    assert not reads.projector.running
+
+
 def test_alexandria_project_keeps_the_embedded_read_models_beside_a_server_that_does_not(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
