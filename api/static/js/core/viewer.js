@@ -512,6 +512,8 @@ async function refreshMoves() {
     markPlayable();
     return;
   }
+  // The same version drawn again (a live update of what is shown) keeps the place a person chose.
+  const chosen = pane.dataset.version === String(app.version) && pane.dataset.seat === String(seat) ? app.target : null;
   // Never leave an earlier version's moves clickable while this version's are on their way.
   delete pane.dataset.version;
   delete pane.dataset.seat;
@@ -528,13 +530,14 @@ async function refreshMoves() {
   }
   // a later show() or a switch of perspective asks for its own
   if (asked !== app.version || askedAs !== app.perspective) return;
-  app.target = null;
+  app.target = chosen && app.moves.moves.some((move) => keysOf(move).includes(chosen)) ? chosen : null;
   renderMoves();
   renderForms(seat, app.typedInForms || new Map());
   app.typedInForms = null;
   markPlayable();
   pane.dataset.version = app.moves.version;
   pane.dataset.seat = seat;
+  if (app.target) pane.dataset.target = app.target;
 }
 
 /** A game's own forms for commands a flat list of moves does not express well (a trade, a split
