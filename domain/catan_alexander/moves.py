@@ -524,7 +524,8 @@ def trade_build_moves(state: State, seat: int, chance: Chance) -> LegalMoves:
         moves.extend(cache.cities[v] for v in state.buildings_of[seat] if state.level[v] == 1)
     if ore and grain and wool and state.dev_deck:
         moves.append(BUY_CARD)
-    moves += bank_trade_moves(state, seat, hand)
+    if state.scenario or max(hand) >= min(state.trade_rates[seat]):  # else no kind reaches its rate
+        moves += bank_trade_moves(state, seat, hand)
     # The offer space is huge: one sampled offer is listed now and then, so that bots negotiate but
     # also play on. Whether it is listed depends on public counters and the seat's own hand (a keyed
     # draw here would cost more than the rest of the listing).

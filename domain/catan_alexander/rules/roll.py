@@ -44,19 +44,22 @@ def produce(state: State, total: int) -> ev.ResourcesProduced:
     level = state.level
     robber = state.robber
     owed: dict[tuple[int, int], int] = {}  # (seat, good) -> units
-    needed: dict[int, int] = {}  # good -> units owed to all
     for h, product, v in state.producers[total]:
         seat = owner[v]
         if h != robber and seat >= 0:
             key = (seat, product)
             owed[key] = owed.get(key, 0) + level[v]
-            needed[product] = needed.get(product, 0) + level[v]
     short: dict[int, int] = {}  # good the bank cannot pay in full -> what its single receiver takes (0: none)
-    for good, units in needed.items():
-        available = state.gold_supply if good == GOLD else state.bank[good]
-        if available < units:
-            receivers = [seat for seat, product in owed if product == good]
-            short[good] = available if len(receivers) == 1 else 0  # blocked: nobody receives any of it
+    floor = min(min(state.bank), state.gold_supply) if state.scenario else min(state.bank)
+    if sum(owed.values()) > floor:  # the bank may be short of a good (else it pays every good in full)
+        needed: dict[int, int] = {}  # good -> units owed to all
+        for (_, good), units in owed.items():
+            needed[good] = needed.get(good, 0) + units
+        for good, units in needed.items():
+            available = state.gold_supply if good == GOLD else state.bank[good]
+            if available < units:
+                receivers = [seat for seat, product in owed if product == good]
+                short[good] = available if len(receivers) == 1 else 0  # blocked: nobody receives any of it
     gains: dict[str, dict[str, int]] = {}
     for seat, good in sorted(owed):  # seat by seat, goods in order
         count = short.get(good, owed[seat, good]) if short else owed[seat, good]
