@@ -240,15 +240,17 @@ def legal_moves(state: State, seat: int, chance: Chance) -> list[Command]:
         if 0 <= seat < state.players:  # every seat may offer, and offers are sampled
             return LegalMoves(negotiation_moves(state, seat, Sampler(chance)), complete=False)
         return LegalMoves()
-    if seat != state.active if phase in (BEFORE_ROLL, ALEXANDER) else seat not in awaited(state):
-        return LegalMoves()  # nothing to list
     if phase in (BEFORE_ROLL, ALEXANDER):
+        if seat != state.active:
+            return LegalMoves()  # nothing to list
         first = ROLL if phase == BEFORE_ROLL else MOVE_ALEXANDER
         hand = state.dev_hand[seat]
         if state.played_dev or not hand:
             return [first]
         moves = [first, *dev_card_moves(state, seat, Sampler(chance))]
         return LegalMoves(moves, complete=not SAMPLED_DEV_CARDS.intersection(hand))
+    if seat not in awaited(state):
+        return LegalMoves()  # nothing to list
     if phase == ROBBER:
         return LegalMoves(robber_moves(state, seat))
     if phase == DISCARD:
