@@ -70,7 +70,8 @@ def produce(state: State, total: int) -> ev.ResourcesProduced:
                 gains[SEAT_KEYS[key >> 3]] = {GOODS[key & 7]: count}
             else:
                 seat_gains[GOODS[key & 7]] = count
-    return ev.ResourcesProduced(gains=gains, withheld=[GOODS[good] for good in sorted(short) if not short[good]])
+    withheld = [GOODS[good] for good in sorted(short) if not short[good]] if short else []
+    return ev.ResourcesProduced(gains=gains, withheld=withheld)
 
 
 SEAT_KEYS = ("0", "1", "2", "3")  # seat-keyed maps in events (JSON)
