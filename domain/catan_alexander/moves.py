@@ -247,8 +247,11 @@ def legal_moves(state: State, seat: int, chance: Chance) -> list[Command]:
         hand = state.dev_hand[seat]
         if state.played_dev or not hand:
             return [first]
-        moves = [first, *dev_card_moves(state, seat, Sampler(chance))]
-        return LegalMoves(moves, complete=not SAMPLED_DEV_CARDS.intersection(hand))
+        moves = new_listing()
+        moves.complete = SAMPLED_DEV_CARDS.isdisjoint(hand)
+        moves.append(first)
+        moves += dev_card_moves(state, seat, Sampler(chance))
+        return moves
     if seat not in awaited(state):
         return LegalMoves()  # nothing to list
     if phase == ROBBER:
