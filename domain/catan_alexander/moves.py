@@ -6,6 +6,7 @@ and public counts and board facts.
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import compress
 from operator import ge
 from typing import TypeVar
@@ -99,13 +100,25 @@ class CommandCache:
         self.other_hexes = [[h for h in hexes if h != robber] for robber in hexes]  # per robber hex
         self.bank_trades = [[BankTrade(give=give, receive=receive, lots=1) for receive in GOODS] for give in GOODS]
         # per number of kinds traded (5 resources, or with gold 6), per good given: a lot of it for each other kind
-        self.trades_for_every_kind = {
+        self.trades_per_kind = {
             kinds: [[trades[r] for r in range(kinds) if r != give] for give, trades in enumerate(self.bank_trades)]
             for kinds in (5, 6)
         }
+        self._every_kind: dict[tuple[int, tuple[bool, ...]], list[Command]] = {}
+
+    def trades_for_every_kind(self, kinds: int, gives: tuple[bool, ...]) -> list[Command]:
+        """The bank trades when the bank holds every kind, for the kinds the seat can give (a flag
+        per kind): built once per case and shared (read-only)."""
+        listed = self._every_kind.get((kinds, gives))
+        if listed is None:
+            per_kind = self.trades_per_kind[kinds]
+            listed = [trade for give in compress(range(kinds), gives) for trade in per_kind[give]]
+            self._every_kind[kinds, gives] = listed
+        return listed
 
 
 CACHES = {board: CommandCache(geometry) for board, geometry in GEOMETRIES.items()}
+new_listing = partial(list.__new__, LegalMoves)  # an empty LegalMoves without a call to __init__
 ROLL = RollDice()
 MOVE_ALEXANDER = MoveAlexander()
 END_TURN = EndTurn()
@@ -223,19 +236,24 @@ def legal_moves(state: State, seat: int, chance: Chance) -> list[Command]:
     phase = state.phase
     if phase == TRADE_BUILD:  # the most frequent case first; other seats negotiate, awaited or not
         if seat == state.active:
-            return LegalMoves(trade_build_moves(state, seat, chance), complete=False)
+            return trade_build_moves(state, seat, chance)
         if 0 <= seat < state.players:  # every seat may offer, and offers are sampled
             return LegalMoves(negotiation_moves(state, seat, Sampler(chance)), complete=False)
         return LegalMoves()
-    if seat != state.active if phase in (BEFORE_ROLL, ALEXANDER) else seat not in awaited(state):
-        return LegalMoves()  # nothing to list
     if phase in (BEFORE_ROLL, ALEXANDER):
+        if seat != state.active:
+            return LegalMoves()  # nothing to list
         first = ROLL if phase == BEFORE_ROLL else MOVE_ALEXANDER
         hand = state.dev_hand[seat]
         if state.played_dev or not hand:
             return [first]
-        moves = [first, *dev_card_moves(state, seat, Sampler(chance))]
-        return LegalMoves(moves, complete=not SAMPLED_DEV_CARDS.intersection(hand))
+        moves = new_listing()
+        moves.complete = SAMPLED_DEV_CARDS.isdisjoint(hand)
+        moves.append(first)
+        moves += dev_card_moves(state, seat, Sampler(chance))
+        return moves
+    if seat not in awaited(state):
+        return LegalMoves()  # nothing to list
     if phase == ROBBER:
         return LegalMoves(robber_moves(state, seat))
     if phase == DISCARD:
@@ -490,11 +508,13 @@ def negotiation_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
     return moves
 
 
-def trade_build_moves(state: State, seat: int, chance: Chance) -> list[Command]:
-    """The active seat's listing; its samples (development cards, an offer now and then) share one
-    ``Sampler``, made only when the listing samples."""
+def trade_build_moves(state: State, seat: int, chance: Chance) -> LegalMoves:
+    """The active seat's listing, incomplete (offers are sampled); its samples (development cards,
+    an offer now and then) share one ``Sampler``, made only when the listing samples."""
     cache = CACHES[state.board]
-    moves: list[Command] = [END_TURN]
+    moves = new_listing()  # built in place (a LegalMoves made from a list would copy it)
+    moves.complete = False
+    moves.append(END_TURN)
     hand = state.hands[seat]
     brick, grain, lumber, ore, wool = hand
     if brick and lumber:
@@ -509,7 +529,8 @@ def trade_build_moves(state: State, seat: int, chance: Chance) -> list[Command]:
         moves.extend(cache.cities[v] for v in state.buildings_of[seat] if state.level[v] == 1)
     if ore and grain and wool and state.dev_deck:
         moves.append(BUY_CARD)
-    moves.extend(bank_trade_moves(state, seat, hand))
+    if state.scenario or max(hand) >= min(state.trade_rates[seat]):  # else no kind reaches its rate
+        moves += bank_trade_moves(state, seat, hand)
     # The offer space is huge: one sampled offer is listed now and then, so that bots negotiate but
     # also play on. Whether it is listed depends on public counters and the seat's own hand (a keyed
     # draw here would cost more than the rest of the listing).
@@ -537,11 +558,9 @@ def bank_trade_moves(state: State, seat: int, hand: list[int]) -> list[Command]:
     rates = state.trade_rates[seat]
     available = [*state.bank, state.gold_supply] if state.scenario else state.bank
     cache = CACHES[state.board]
-    moves: list[Command] = []
     if min(available):  # the usual case: the bank holds every kind
-        for trades in compress(cache.trades_for_every_kind[len(available)], map(ge, holdings, rates)):
-            moves += trades
-        return moves
+        return cache.trades_for_every_kind(len(available), tuple(map(ge, holdings, rates)))
+    moves: list[Command] = []
     for give in compress(range(len(holdings)), map(ge, holdings, rates)):
         trades = cache.bank_trades[give]
         moves += [trades[receive] for receive, count in enumerate(available) if count and receive != give]

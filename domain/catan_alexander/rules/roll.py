@@ -43,26 +43,35 @@ def produce(state: State, total: int) -> ev.ResourcesProduced:
     owner = state.owner
     level = state.level
     robber = state.robber
-    owed: dict[tuple[int, int], int] = {}  # (seat, good) -> units
-    needed: dict[int, int] = {}  # good -> units owed to all
+    owed: dict[int, int] = {}  # seat * 8 + good -> units (in (seat, good) order when sorted)
     for h, product, v in state.producers[total]:
-        seat = owner[v]
-        if h != robber and seat >= 0:
-            key = (seat, product)
-            owed[key] = owed.get(key, 0) + level[v]
-            needed[product] = needed.get(product, 0) + level[v]
+        if h != robber:
+            seat = owner[v]
+            if seat >= 0:
+                key = seat * 8 + product
+                owed[key] = owed.get(key, 0) + level[v]
     short: dict[int, int] = {}  # good the bank cannot pay in full -> what its single receiver takes (0: none)
-    for good, units in needed.items():
-        available = state.gold_supply if good == GOLD else state.bank[good]
-        if available < units:
-            receivers = [seat for seat, product in owed if product == good]
-            short[good] = available if len(receivers) == 1 else 0  # blocked: nobody receives any of it
+    floor = min(min(state.bank), state.gold_supply) if state.scenario else min(state.bank)
+    if sum(owed.values()) > floor:  # the bank may be short of a good (else it pays every good in full)
+        needed: dict[int, int] = {}  # good -> units owed to all
+        for key, units in owed.items():
+            needed[key & 7] = needed.get(key & 7, 0) + units
+        for good, units in needed.items():
+            available = state.gold_supply if good == GOLD else state.bank[good]
+            if available < units:
+                receivers = [key for key in owed if key & 7 == good]
+                short[good] = available if len(receivers) == 1 else 0  # blocked: nobody receives any of it
     gains: dict[str, dict[str, int]] = {}
-    for seat, good in sorted(owed):  # seat by seat, goods in order
-        count = short.get(good, owed[seat, good]) if short else owed[seat, good]
+    for key in sorted(owed):  # seat by seat, goods in order
+        count = short.get(key & 7, owed[key]) if short else owed[key]
         if count:
-            gains.setdefault(SEAT_KEYS[seat], {})[GOODS[good]] = count
-    return ev.ResourcesProduced(gains=gains, withheld=[GOODS[good] for good in sorted(short) if not short[good]])
+            seat_gains = gains.get(SEAT_KEYS[key >> 3])
+            if seat_gains is None:
+                gains[SEAT_KEYS[key >> 3]] = {GOODS[key & 7]: count}
+            else:
+                seat_gains[GOODS[key & 7]] = count
+    withheld = [GOODS[good] for good in sorted(short) if not short[good]] if short else []
+    return ev.ResourcesProduced(gains=gains, withheld=withheld)
 
 
 SEAT_KEYS = ("0", "1", "2", "3")  # seat-keyed maps in events (JSON)

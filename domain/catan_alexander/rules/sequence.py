@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from domain.catan_alexander import events as ev
@@ -31,7 +32,7 @@ from domain.kernel import Chance, Command, Event
 def turn_start_events(state: State, chance: Chance) -> list[Event]:
     """R7/R8: TurnStarted, then one supply card each (clockwise from the new active seat)."""
     seat = (state.active + 1) % state.players
-    out: list[Event] = [ev.TurnStarted(turn=state.turn + 1, seat=seat)]
+    out: list[Event] = [turn_started(state.turn + 1, seat)]
     if state.supply_open:
         stack = state.supply
         n = state.players
@@ -44,6 +45,12 @@ def turn_start_events(state: State, chance: Chance) -> list[Event]:
                 counts[card] += 1
             out.append(ev.SupplyClosed(cards_to_bank=bundle_of(counts, RESOURCES)))
     return out
+
+
+@cache
+def turn_started(turn: int, seat: int) -> ev.TurnStarted:
+    """Events are immutable: each (turn, seat) start is built once and shared by every game."""
+    return ev.TurnStarted(turn=turn, seat=seat)
 
 
 def decide_end_turn(state: State, seat: int, command: Command, chance: Chance) -> list[Event]:
