@@ -36,8 +36,6 @@ from api.openapi import install_contract
 from api.seat_routes import seat_router
 from api.tournament_routes import tournament_router
 from domain.catalog import GAMES
-from domain.kernel import engine
-from domain.kernel.chance import Chance
 from domain.kernel.log import canonical, for_viewer
 from domain.kernel.seats import Viewer
 from domain.kernel.verification import verify_records
@@ -52,7 +50,7 @@ from infra.readside import (
     embedded_read_side,
 )
 from infra.service import CreatedGame as CreatedGameResult
-from infra.service import GameService, Invalid, Unauthorized
+from infra.service import GameService, Invalid, Unauthorized, legal_moves_answer
 from infra.settings import Settings
 from infra.tournament_service import TournamentService
 
@@ -422,19 +420,7 @@ def create_app(
     def legal_moves(game_id: str, credentials: Token) -> dict[str, Any]:
         with service.reading(game_id) as aggregate:
             seat = service.seat_for_token(aggregate, token_of(credentials))
-            match = aggregate.match
-            if seat is None:
-                return {"game": match.game.id, "version": match.version, "seat": seat, "moves": [], "complete": True}
-            # A sample (where the space is huge) drawn from a stream that is no secret of the game.
-            rng = Chance(f"legal-moves:{game_id}:{match.version}".encode())
-            moves = engine.legal_moves(match.game, match.state, seat, rng)
-            return {
-                "game": match.game.id,
-                "version": match.version,
-                "seat": seat,
-                "moves": [{"type": m.type, **m.to_dict()} for m in moves],
-                "complete": moves.complete,
-            }
+            return legal_moves_answer(game_id, aggregate.match, seat)
 
     @app.get(
         "/games/{game_id}/verify",

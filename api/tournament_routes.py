@@ -12,12 +12,11 @@ from fastapi import APIRouter, Body, Depends
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
-from api.contract import BOARD_VIEW, documented
-from domain.kernel.chance import Chance
+from api.contract import BOARD_VIEW, LEGAL_MOVES, documented
 from domain.kernel.log import GAME_ENDED, for_viewer
 from domain.tournament.rules import standings_view
 from infra.readside import ReadSide
-from infra.service import Invalid
+from infra.service import Invalid, legal_moves_answer
 from infra.tournament_service import TournamentService
 
 bearer = HTTPBearer(auto_error=False, description="The organiser's token, or a player's token")
@@ -181,17 +180,15 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
         clock = tournaments.clock_view(game_id)
         return {**view, "seat": seat, **({"clock": clock} if clock is not None else {})}
 
-    @router.get("/{tournament_id}/games/{game_id}/legal-moves", summary="The bearer player's legal commands")
+    @router.get(
+        "/{tournament_id}/games/{game_id}/legal-moves",
+        summary="The bearer player's legal commands",
+        **documented(LEGAL_MOVES),
+    )
     def tournament_legal_moves(tournament_id: str, game_id: str, credentials: Token) -> dict[str, Any]:
         _, _, seat = tournaments.seat_of(tournament_id, game_id, token_of(credentials))
         with games.reading(game_id) as aggregate:
-            match = aggregate.match
-            may_act = {*match.game.awaited(match.state), *match.game.optional(match.state)}
-            if seat not in may_act or match.is_over:
-                return {"version": match.version, "seat": seat, "moves": []}
-            rng = Chance(f"legal-moves:{game_id}:{match.version}".encode())
-            moves = match.game.legal_moves(match.state, seat, rng)
-            return {"version": match.version, "seat": seat, "moves": [{"type": m.type, **m.to_dict()} for m in moves]}
+            return legal_moves_answer(game_id, aggregate.match, seat)
 
     @router.post("/{tournament_id}/games/{game_id}/commands", summary="A command at the bearer player's seat")
     def command(

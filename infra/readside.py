@@ -20,6 +20,7 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from anyio import to_thread
@@ -87,6 +88,9 @@ class BoundedCache(Generic[K, V]):
         return len(self._entries)
 
 
+LobbyKey = tuple[datetime, str]  # (last activity, game id): the lobby's order, and a cursor's position
+
+
 class ReadSide:
     def __init__(
         self,
@@ -108,7 +112,7 @@ class ReadSide:
         store.listen(self.waiters.announced)
         self._matches: BoundedCache[tuple[str, int], Match] = BoundedCache(cache_size)
         self._rendered: BoundedCache[tuple[str, int, str], dict[str, Any]] = BoundedCache(cache_size * 4)
-        self._lobby: tuple[int, list[dict[str, Any]]] | None = None  # (lobby position, sorted entries)
+        self._lobby: tuple[int, list[tuple[LobbyKey, dict[str, Any]]]] | None = None  # (position, sorted entries)
         self._ready_target: int | None = None
         self._ready = False
         self._starting = threading.Lock()
@@ -287,15 +291,17 @@ class ReadSide:
     def scoreboard(self, game_id: str, min_version: int | None = None) -> dict[str, Any]:
         return self._render(game_id, "scoreboard", lambda match: scoreboard_entry(game_id, match), min_version or 1)
 
-    def _lobby_entries(self) -> list[dict[str, Any]]:
+    def _lobby_entries(self) -> list[tuple[LobbyKey, dict[str, Any]]]:
+        """The lobby's entries with their sort keys, most recently active first (once per change)."""
         position = self.store.position(LOBBY)
         cached = self._lobby
         if cached is not None and cached[0] == position:
             return cached[1]
         entries = [json.loads(text) for text in self.store.get_all(LOBBY, GAMES_LISTED).values()]
-        entries.sort(key=lambda e: (e["last_activity"], e["game_id"]), reverse=True)
-        self._lobby = (position, entries)
-        return entries
+        keyed = [((moment_of(e["last_activity"]), e["game_id"]), e) for e in entries]
+        keyed.sort(key=lambda pair: pair[0], reverse=True)
+        self._lobby = (position, keyed)
+        return keyed
 
     def games(
         self,
@@ -316,9 +322,9 @@ class ReadSide:
             after = decode_cursor(cursor) if cursor is not None else None
         except ValueError as error:
             raise Invalid(f"cursor is not in the form of the X-Next-Cursor this server gives: {error}") from None
-        page: list[dict[str, Any]] = []
-        for entry in self._lobby_entries():
-            if after is not None and (moment_of(entry["last_activity"]), entry["game_id"]) >= after:
+        page: list[tuple[LobbyKey, dict[str, Any]]] = []
+        for key, entry in self._lobby_entries():
+            if after is not None and key >= after:
                 continue
             if (
                 (game is None or entry["game"] == game)
@@ -326,9 +332,9 @@ class ReadSide:
                 and (players is None or entry["players"] == players)
             ):
                 if len(page) == limit:
-                    return page, encode_cursor(moment_of(page[-1]["last_activity"]), page[-1]["game_id"])
-                page.append(entry)
-        return page, None
+                    return [e for _, e in page], encode_cursor(*page[-1][0])
+                page.append((key, entry))
+        return [e for _, e in page], None
 
     def at_version(self, game_id: str, version: int, viewer: Viewer) -> dict[str, Any]:
         """The board at any past version: the nearest replay frame plus the few records after it

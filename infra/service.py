@@ -21,7 +21,8 @@ from eventsourcing.persistence import JSONTranscoder, RecordConflictError, Recor
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from domain.catalog import GAMES
-from domain.kernel.chance import SALT_BYTES, parse_contribution, salted_seed
+from domain.kernel import engine
+from domain.kernel.chance import SALT_BYTES, Chance, parse_contribution, salted_seed
 from domain.kernel.errors import BAD_INPUT, RuleViolation
 from domain.kernel.log import COMMAND_ACCEPTED, Record
 from domain.kernel.match import Match
@@ -135,6 +136,23 @@ def normalised_game_id(game_id: str) -> str:
     """The one spelling of a game id (lower case, with dashes) that every store keys by; any
     spelling ``UUID()`` accepts comes in, so the API normalises ids once, where they arrive."""
     return str(parse_game_id(game_id))
+
+
+def legal_moves_answer(game_id: str, match: Match, seat: Seat | None) -> dict[str, Any]:
+    """What ``/legal-moves`` answers: the seat's legal commands now (none for a seat that may not
+    act, or for no seat), and whether the list is complete or a sample."""
+    if seat is None:
+        return {"game": match.game.id, "version": match.version, "seat": seat, "moves": [], "complete": True}
+    # A sample (where the space is huge) drawn from a stream that is no secret of the game.
+    rng = Chance(f"legal-moves:{game_id}:{match.version}".encode())
+    moves = engine.legal_moves(match.game, match.state, seat, rng)
+    return {
+        "game": match.game.id,
+        "version": match.version,
+        "seat": seat,
+        "moves": [{"type": m.type, **m.to_dict()} for m in moves],
+        "complete": moves.complete,
+    }
 
 
 class GameService(Application[UUID]):
