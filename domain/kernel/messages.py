@@ -17,6 +17,36 @@ from typing import Any, ClassVar, Literal, Self, Union, get_args, get_origin
 from domain.kernel.errors import BAD_INPUT, UNKNOWN_COMMAND, RuleViolation
 from domain.kernel.seats import Seat
 
+_NO_VALUE = object()  # a field with a default factory left out of the call
+
+
+def _slot_init(cls: type) -> Any:
+    """The ``__init__`` the dataclass would write, with the same parameters, filling the slots
+    through their descriptors: a frozen dataclass's own sets each field with a lookup of
+    ``object.__setattr__``, which made it most of the cost of building a message (``slots=True``
+    re-creates the class, and this runs when it does, with the fields known)."""
+    params: list[str] = []
+    body: list[str] = []
+    names: dict[str, Any] = {"_NO_VALUE": _NO_VALUE}
+    for i, f in enumerate(dataclasses.fields(cls)):
+        names[f"_set{i}"] = cls.__dict__[f.name].__set__
+        if f.default is not dataclasses.MISSING:
+            names[f"_default{i}"] = f.default
+            params.append(f"{f.name}=_default{i}")
+            body.append(f"_set{i}(self, {f.name})")
+        elif f.default_factory is not dataclasses.MISSING:
+            names[f"_factory{i}"] = f.default_factory
+            params.append(f"{f.name}=_NO_VALUE")
+            body.append(f"_set{i}(self, _factory{i}() if {f.name} is _NO_VALUE else {f.name})")
+        else:
+            params.append(f.name)
+            body.append(f"_set{i}(self, {f.name})")
+    source = f"def __init__(self, {', '.join(params)}):\n" + "".join(f"    {line}\n" for line in body or ["pass"])
+    exec(source, names)  # the source is built above from the field names only
+    init = names["__init__"]
+    init.__qualname__, init.__module__ = f"{cls.__qualname__}.__init__", cls.__module__
+    return init
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Message:
@@ -28,6 +58,8 @@ class Message:
         # no super(): slotted dataclasses are re-created, which breaks its implicit cell
         if "type" not in cls.__dict__:
             cls.type = cls.__name__
+        if "__slots__" in cls.__dict__ and "__dataclass_fields__" in cls.__dict__:
+            cls.__init__ = _slot_init(cls)  # type: ignore[method-assign]
 
     def to_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in _field_names(type(self))}
