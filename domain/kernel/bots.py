@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,15 +34,17 @@ class RandomBot:
         self._range //= n
         return pick
 
-    def choose_seat(self, awaited: list[Seat]) -> Seat:
+    def choose_seat(self, awaited: Collection[Seat]) -> Seat:
+        """One of the awaited seats (a list of them, or the awaited map itself)."""
         if len(awaited) == 1:  # most of the time: no draw needed
-            return awaited[0]
+            for seat in awaited:
+                return seat
         ordered = sorted(awaited)
         return ordered[self._below(len(ordered))]
 
     def next_move(self, game: GameDefinition[Any], state: Any) -> tuple[Seat, Command]:
         """An awaited seat and its move."""
-        seat = self.choose_seat(list(game.awaited(state)))
+        seat = self.choose_seat(game.awaited(state))
         return seat, self.choose(game, state, seat)
 
     def choose(self, game: GameDefinition[Any], state: Any, seat: Seat) -> Command:
@@ -78,7 +81,7 @@ def play_random_game(
         awaited = game.awaited(state)
         if not awaited:
             raise RuntimeError(f"{game.id}: deadlock - the game is not over but awaits nobody")
-        seat = bot.choose_seat(list(awaited))
+        seat = bot.choose_seat(awaited)
         command = bot.choose(game, state, seat)
         state, new_events = engine.execute(game, state, seat, command, chance)
         events.extend(new_events)

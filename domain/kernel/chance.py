@@ -124,16 +124,14 @@ class Chance:
         for seat, value in kept:
             self.contribute(seat, value)
 
-    def _draw(self, purpose: str) -> int:
-        counter = self.counters.get(purpose, 0)
-        self.counters[purpose] = counter + 1
-        return int.from_bytes(hmac_sha256(self._key, f"{purpose}:{counter}".encode()), "big")
-
     def below(self, purpose: str, n: int) -> int:
-        """A uniform integer in ``[0, n)`` (the bias of a 256-bit modulus is below 2**-200)."""
+        """A uniform integer in ``[0, n)``: the next draw of the purpose's stream, a 256-bit number
+        taken modulo ``n`` (the bias is below 2**-200). Every other draw is made of these."""
         if n <= 0:
             raise ValueError("below() needs n >= 1")
-        return self._draw(purpose) % n
+        counter = self.counters.get(purpose, 0)
+        self.counters[purpose] = counter + 1
+        return int.from_bytes(hmac_sha256(self._key, f"{purpose}:{counter}".encode()), "big") % n
 
     def die(self, purpose: str, sides: int = 6) -> int:
         return self.below(purpose, sides) + 1
