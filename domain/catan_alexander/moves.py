@@ -104,16 +104,14 @@ class CommandCache:
             kinds: [[trades[r] for r in range(kinds) if r != give] for give, trades in enumerate(self.bank_trades)]
             for kinds in (5, 6)
         }
-        self._every_kind: dict[tuple[int, tuple[bool, ...]], list[Command]] = {}
+        # the bank trades when the bank holds every kind, per flags of the kinds the seat can give
+        # (5 flags, or with gold 6): built once per case (``trades_for_every_kind``) and shared (read-only)
+        self.every_kind: dict[tuple[bool, ...], list[Command]] = {}
 
-    def trades_for_every_kind(self, kinds: int, gives: tuple[bool, ...]) -> list[Command]:
-        """The bank trades when the bank holds every kind, for the kinds the seat can give (a flag
-        per kind): built once per case and shared (read-only)."""
-        listed = self._every_kind.get((kinds, gives))
-        if listed is None:
-            per_kind = self.trades_per_kind[kinds]
-            listed = [trade for give in compress(range(kinds), gives) for trade in per_kind[give]]
-            self._every_kind[kinds, gives] = listed
+    def trades_for_every_kind(self, gives: tuple[bool, ...]) -> list[Command]:
+        per_kind = self.trades_per_kind[len(gives)]
+        listed: list[Command] = [trade for give in compress(range(len(gives)), gives) for trade in per_kind[give]]
+        self.every_kind[gives] = listed
         return listed
 
 
@@ -530,7 +528,7 @@ def trade_build_moves(state: State, seat: int, chance: Chance) -> LegalMoves:
     if ore and grain and wool and state.dev_deck:
         moves.append(BUY_CARD)
     if state.scenario or max(hand) >= min(state.trade_rates[seat]):  # else no kind reaches its rate
-        moves += bank_trade_moves(state, seat, hand)
+        moves += bank_trade_moves(state, seat, hand, cache)
     # The offer space is huge: one sampled offer is listed now and then, so that bots negotiate but
     # also play on. Whether it is listed depends on public counters and the seat's own hand (a keyed
     # draw here would cost more than the rest of the listing).
@@ -553,13 +551,14 @@ def trade_build_moves(state: State, seat: int, chance: Chance) -> LegalMoves:
     return moves
 
 
-def bank_trade_moves(state: State, seat: int, hand: list[int]) -> list[Command]:
+def bank_trade_moves(state: State, seat: int, hand: list[int], cache: CommandCache) -> list[Command]:
     holdings = [*hand, state.gold[seat]] if state.scenario else hand
     rates = state.trade_rates[seat]
     available = [*state.bank, state.gold_supply] if state.scenario else state.bank
-    cache = CACHES[state.board]
     if min(available):  # the usual case: the bank holds every kind
-        return cache.trades_for_every_kind(len(available), tuple(map(ge, holdings, rates)))
+        gives = tuple(map(ge, holdings, rates))
+        listed = cache.every_kind.get(gives)
+        return listed if listed is not None else cache.trades_for_every_kind(gives)
     moves: list[Command] = []
     for give in compress(range(len(holdings)), map(ge, holdings, rates)):
         trades = cache.bank_trades[give]

@@ -105,6 +105,9 @@ class State:
     trade_rates: list[list[int]] = field(default_factory=list)  # per seat, per good: bank rate (R38)
     longest_road: int | None = None
     largest_army: int | None = None
+    # R53: who is entitled to each card, kept as road lengths and armies change (``claim_special_cards``)
+    road_claim: int | None = None
+    army_claim: int | None = None
     # scenario
     position: int = 0
     tokens_on_board: dict[int, str] = field(default_factory=dict)  # crossing -> task (hidden)
@@ -147,6 +150,8 @@ class State:
                 sorted((h, product, v) for h, product, corners in hexes for v in corners if self.owner[v] >= 0)
                 for hexes in self.producing_hexes
             ]
+        if "road_claim" not in saved:  # a snapshot from before the fields: its cards are where R53 puts them
+            self.road_claim, self.army_claim = self.longest_road, self.largest_army
 
     def add_producer(self, vertex: int) -> None:
         """A building on ``vertex``: its producing hexes now look at it."""

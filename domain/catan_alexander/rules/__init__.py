@@ -45,7 +45,12 @@ from domain.catan_alexander.rules.payment import bid_capacity
 from domain.catan_alexander.rules.roll import robber_victims
 from domain.catan_alexander.rules.sequence import advance
 from domain.catan_alexander.rules.setup import initial_state, normalize_options
-from domain.catan_alexander.rules.specials import recompute_road_lengths, road_length, special_card_holder
+from domain.catan_alexander.rules.specials import (
+    claim_special_cards,
+    recompute_road_lengths,
+    road_length,
+    special_card_holder,
+)
 from domain.catan_alexander.rules.trade import use_harbour
 from domain.catan_alexander.state import State
 from domain.kernel.sections import Rules, assemble_rules
@@ -63,6 +68,7 @@ __all__ = [
     "advance",
     "bid_capacity",
     "bundle_of",
+    "claim_special_cards",
     "decide",
     "evolve",
     "founding_spots",

@@ -18,7 +18,12 @@ from domain.catan_alexander.data import (
 )
 from domain.catan_alexander.rules.general import bundle_of, can_pay, parse_edge_ref, parse_vertex_ref, pay_cost, refuse
 from domain.catan_alexander.rules.rewards import task_done
-from domain.catan_alexander.rules.specials import component_edges, longest_trail, recompute_road_lengths
+from domain.catan_alexander.rules.specials import (
+    claim_special_cards,
+    component_edges,
+    longest_trail,
+    recompute_road_lengths,
+)
 from domain.catan_alexander.rules.trade import use_harbour
 from domain.catan_alexander.state import FOUNDING_ROAD, FOUNDING_SETTLEMENT, TURN_START, State
 from domain.kernel import Chance, Event
@@ -218,6 +223,7 @@ def on_road_built(state: State, e: ev.RoadBuilt) -> None:
     network = component_edges(state, e.seat, a)
     if len(network) > state.road_length[e.seat]:  # else no trail of it can be longer than the longest
         state.road_length[e.seat] = max(state.road_length[e.seat], longest_trail(state, e.seat, network))
+        claim_special_cards(state)
 
 
 def on_city_built(state: State, e: ev.CityBuilt) -> None:

@@ -11,6 +11,7 @@ from domain.catan_alexander.data import DEVELOPMENT_COST, RESOURCE_INDEX, RESOUR
 from domain.catan_alexander.rules.building import ROAD_MESSAGES, legal_road_edges, road_refusal
 from domain.catan_alexander.rules.general import add_goods, bundle_of, can_pay, parse_edge_ref, pay_cost, refuse
 from domain.catan_alexander.rules.roll import robber_events
+from domain.catan_alexander.rules.specials import claim_special_cards
 from domain.catan_alexander.state import State
 from domain.kernel import Chance, Command, Event
 from domain.kernel.errors import BAD_INPUT
@@ -105,6 +106,7 @@ def play_card(state: State, seat: int, card: str) -> None:
 def on_knight_played(state: State, e: ev.KnightPlayed) -> None:
     play_card(state, e.seat, "knight")
     state.army[e.seat] += 1
+    claim_special_cards(state)
 
 
 def on_road_building_played(state: State, e: ev.RoadBuildingPlayed) -> None:

@@ -53,14 +53,14 @@ def end_reason(state: State) -> str | None:
             if reaches(state, s, SCENARIO_GOAL):
                 return "vp14"
         return None
-    if state.phase in (FOUNDING_SETTLEMENT, FOUNDING_ROAD):
-        return None
     seat = state.active
     if (
         state.settlements[seat] + 2 * state.cities[seat] + 4 + len(state.dev_hand[seat]) + len(state.dev_new[seat])
         < BASE_GOAL
     ):
         return None  # the usual case: 10 VP out of reach even with both special cards and only VP cards
+    if state.phase in (FOUNDING_SETTLEMENT, FOUNDING_ROAD):
+        return None
     return "vp10" if reaches(state, seat, BASE_GOAL) else None
 
 

@@ -9,6 +9,7 @@ from domain.catan_alexander import events as ev
 from domain.catan_alexander.commands import PayBid
 from domain.catan_alexander.data import GOODS, KNIGHT_BID_VALUE, RESOURCE_INDEX, TASK_ACCEPTS
 from domain.catan_alexander.rules.general import add_goods, bundle_of, holds, parse_bundle, refuse
+from domain.catan_alexander.rules.specials import claim_special_cards
 from domain.catan_alexander.state import AUCTION_REOPEN, DEFAULT_DISCARD, REWARD, State
 from domain.kernel import Chance, Event
 from domain.kernel.errors import BAD_INPUT
@@ -66,6 +67,7 @@ def on_bid_paid(state: State, e: ev.BidPaid) -> None:
     add_goods(state, e.seat, e.items, -1)
     if e.knights:
         state.army[e.seat] -= e.knights
+        claim_special_cards(state)
         state.dev_deck.extend(["knight"] * e.knights)  # R25: under the deck
     state.phase = REWARD
 

@@ -75,6 +75,7 @@ def produce(state: State, total: int) -> ev.ResourcesProduced:
 
 
 SEAT_KEYS = ("0", "1", "2", "3")  # seat-keyed maps in events (JSON)
+SEAT_OF_KEY = {key: seat for seat, key in enumerate(SEAT_KEYS)}
 
 
 # per seat, per outcome of the draw: the roll (events are immutable, so these are built once and shared)
@@ -174,7 +175,7 @@ def on_dice_rolled(state: State, e: ev.DiceRolled) -> None:
 
 def on_resources_produced(state: State, e: ev.ResourcesProduced) -> None:
     for seat, gains in e.gains.items():
-        add_goods(state, int(seat), gains, +1)
+        add_goods(state, SEAT_OF_KEY[seat], gains, +1)
     state.phase = ALEXANDER if state.scenario else TRADE_BUILD  # after_roll_phase, asked on every roll
 
 

@@ -120,35 +120,29 @@ def special_card_holder(holder: int | None, values: list[int], threshold: int) -
     return None
 
 
+def claim_special_cards(state: State) -> None:
+    """R53, asked whenever a road length or an army changes: who is entitled to each card now.
+    The automatic step ``special_card_events`` hands a card over while its claim is not its holder.
+    (A holder's claim on his own card stays his: ``special_card_holder`` keeps what it gave.)"""
+    state.road_claim = special_card_holder(state.longest_road, state.road_length, LONGEST_ROAD_MIN)
+    state.army_claim = special_card_holder(state.largest_army, state.army, LARGEST_ARMY_MIN)
+
+
 def special_card_events(state: State) -> list[Event]:
-    # Asked after every step: whether ``special_card_holder`` would leave each card where it is
-    # (with nobody while no sole leader reaches the threshold, with its holder while he has the
-    # highest value) is settled first, without asking it.
-    lengths, army = state.road_length, state.army
-    holder, best = state.longest_road, max(lengths)
-    if holder is None:
-        road_stays = best < LONGEST_ROAD_MIN or lengths.count(best) > 1
-    else:
-        road_stays = lengths[holder] == best >= LONGEST_ROAD_MIN
-    if not road_stays:
-        holder = special_card_holder(state.longest_road, lengths, LONGEST_ROAD_MIN)
-        length = lengths[holder] if holder is not None else best
-        return [ev.LongestRoadChanged(holder=holder, length=length)]
-    holder, best = state.largest_army, max(army)
-    if holder is None:
-        army_stays = best < LARGEST_ARMY_MIN or army.count(best) > 1
-    else:
-        army_stays = army[holder] == best >= LARGEST_ARMY_MIN
-    if not army_stays:
-        holder = special_card_holder(state.largest_army, army, LARGEST_ARMY_MIN)
-        size = army[holder] if holder is not None else best
-        return [ev.LargestArmyChanged(holder=holder, size=size)]
+    """R53: the card whose claim is not its holder changes hands, Longest Road first."""
+    if state.road_claim != state.longest_road:
+        holder, lengths = state.road_claim, state.road_length
+        return [ev.LongestRoadChanged(holder=holder, length=lengths[holder] if holder is not None else max(lengths))]
+    if state.army_claim != state.largest_army:
+        holder, army = state.army_claim, state.army
+        return [ev.LargestArmyChanged(holder=holder, size=army[holder] if holder is not None else max(army))]
     return []
 
 
 def recompute_road_lengths(state: State, seats: Iterable[int]) -> None:
     for s in seats:
         state.road_length[s] = road_length(state, s)
+    claim_special_cards(state)
 
 
 def on_longest_road_changed(state: State, e: ev.LongestRoadChanged) -> None:

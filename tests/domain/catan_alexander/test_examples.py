@@ -24,7 +24,7 @@ from domain.catan_alexander.commands import (
     RollDice,
 )
 from domain.catan_alexander.data import RESOURCE_INDEX
-from domain.catan_alexander.rules import public_vp, total_vp
+from domain.catan_alexander.rules import claim_special_cards, public_vp, total_vp
 from domain.catan_alexander.state import (
     ADVISOR_CHOICE,
     ALEXANDER,
@@ -63,6 +63,7 @@ def test_ex1_battle_auction_karel_and_jana() -> None:
     set_hand(state, 0, gold=3, ore=1, wool=1, grain=2)
     state.army = [2, 0, 0, 3]
     state.largest_army = 3
+    claim_special_cards(state)  # R53 for the position set by hand
     bank_before = list(state.bank)
     supply_before = state.gold_supply
     jana_before = (list(state.hands[1]), state.gold[1], state.army[1])
@@ -311,6 +312,7 @@ def battle_won(knights: int, gold: int) -> tuple[State, list]:
     state.tokens_on_board[38] = "battle"
     set_hand(state, 1, gold=gold)
     state.army[1] = knights
+    claim_special_cards(state)  # R53 for the position set by hand
     run(state, 1, MoveAlexander())
     return state, bids(state, [(1, 4), (2, None), (3, None), (0, None)])
 
@@ -403,6 +405,7 @@ def ex14_state(c_roads: int, d_roads: int) -> State:
     road_chain(state, 2, route[44 - c_roads : 45])
     road_chain(state, 3, route[45 : 46 + d_roads])
     state.longest_road = 1
+    claim_special_cards(state)  # R53 for the position set by hand
     return state
 
 
@@ -451,6 +454,7 @@ def test_ex16_largest_army_lost_in_a_battle_and_fourteen_vp_outside_ones_turn() 
     state.dev_hand[1] = ["victory_point"]
     state.army = [4, 3, 0, 0]
     state.largest_army = 0
+    claim_special_cards(state)  # R53 for the position set by hand
     assert total_vp(state, 1) == 12
     turn(state, 0, ALEXANDER, roll=5)
     state.position = 37

@@ -32,7 +32,13 @@ from domain.catan_alexander.commands import (
 )
 from domain.catan_alexander.data import RESOURCE_INDEX, hex_corners
 from domain.catan_alexander.moves import TRADE_ACTIVE, TRADE_OTHERS
-from domain.catan_alexander.rules import normalize_options, road_length, special_card_holder, total_vp
+from domain.catan_alexander.rules import (
+    claim_special_cards,
+    normalize_options,
+    road_length,
+    special_card_holder,
+    total_vp,
+)
 from domain.catan_alexander.state import (
     ALEXANDER,
     AUCTION,
@@ -245,6 +251,7 @@ def test_r28_a_temple_settlement_can_become_a_city_in_the_same_turn() -> None:
 def test_knights_are_accepted_only_in_a_battle() -> None:
     state, _ = new_game(4)
     state.army[0] = 1
+    claim_special_cards(state)  # R53 for the position set by hand
     state.auction = Auction(crossing=2, task="famine", high_bid=3, high_bidder=0)
     state.phase = PAYMENT
     refused(state, 0, PayBid(items={}, knights=1), "E_NOT_ACCEPTED")
@@ -465,6 +472,7 @@ def test_a_knight_before_the_roll_returns_to_the_roll() -> None:
 def test_r47_third_knight_takes_largest_army() -> None:
     state = trading(0)
     state.army[0] = 2
+    claim_special_cards(state)  # R53 for the position set by hand
     state.dev_hand[0] = ["knight"]
     events = run(state, 0, PlayKnight(hex=[1, 2], steal_from=None))
     assert types(events)[-1] == "LargestArmyChanged" and state.largest_army == 0
@@ -765,6 +773,7 @@ def test_r55_victory_points() -> None:
     build(state, 2, "N(8,2)", city=True)
     state.longest_road = 2
     state.largest_army = 2
+    claim_special_cards(state)  # R53 for the position set by hand
     state.advisors["second"] = 2
     state.dev_hand[2] = ["victory_point", "knight"]
     state.dev_new[2] = ["victory_point"]
