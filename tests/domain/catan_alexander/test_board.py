@@ -176,3 +176,14 @@ def test_a_snapshot_from_before_the_producers_field_finds_them_again() -> None:
     older = State.__new__(State)
     older.__setstate__(saved)
     assert older.producers == state.producers and any(state.producers)
+
+
+def test_a_snapshot_from_before_the_special_card_claims_finds_them_again() -> None:
+    for seed in (b"claims-a", b"claims-b", b"claims-c"):
+        state, _ = partly_played(4, 600, seed=seed, options={"board": "base"})
+        saved = state.__getstate__()
+        del saved["road_claim"], saved["army_claim"]
+        older = State.__new__(State)
+        older.__setstate__(saved)
+        assert (older.road_claim, older.army_claim) == (state.road_claim, state.army_claim)
+        assert older == state
