@@ -243,7 +243,7 @@ def legal_moves(state: State, seat: int, chance: Chance) -> list[Command]:
             return LegalMoves()  # nothing to list
         first = ROLL if phase == BEFORE_ROLL else MOVE_ALEXANDER
         hand = state.dev_hand[seat]
-        if state.played_dev or not hand:
+        if state.played_dev or PLAYABLE_CARDS.isdisjoint(hand):  # none, or victory points only
             return [first]
         moves = new_listing()
         moves.complete = SAMPLED_DEV_CARDS.isdisjoint(hand)
@@ -278,6 +278,7 @@ def legal_moves(state: State, seat: int, chance: Chance) -> list[Command]:
 
 
 SAMPLED_DEV_CARDS = frozenset({"knight", "road_building", "year_of_plenty"})
+PLAYABLE_CARDS = SAMPLED_DEV_CARDS | {"monopoly"}  # victory point cards are never played
 
 
 # -- pieces of the listing ---------------------------------------------------------------------
@@ -359,12 +360,8 @@ def robber_moves(state: State, seat: int) -> list[Command]:
             for v in buildings:
                 for h in vertex_hexes[v]:
                     victims[h] |= bit
-    moves: list[Command] = []
-    robber = state.robber
-    for h, (on_hex, listed) in enumerate(zip(victims, CACHES[state.board].robber_moves, strict=True)):
-        if h != robber:
-            moves.extend(listed[on_hex])
-    return moves
+    robber, listed = state.robber, CACHES[state.board].robber_moves
+    return [move for h, on_hex in enumerate(victims) if h != robber for move in listed[h][on_hex]]
 
 
 def dev_card_moves(state: State, seat: int, rng: Sampler) -> list[Command]:
@@ -527,13 +524,12 @@ def trade_build_moves(state: State, seat: int, chance: Chance) -> LegalMoves:
         moves.extend(cache.cities[v] for v in state.buildings_of[seat] if state.level[v] == 1)
     if ore and grain and wool and state.dev_deck:
         moves.append(BUY_CARD)
-    if state.scenario or max(hand) >= min(state.trade_rates[seat]):  # else no kind reaches its rate
-        moves += bank_trade_moves(state, seat, hand, cache)
+    moves += bank_trade_moves(state, seat, hand, cache)
     # The offer space is huge: one sampled offer is listed now and then, so that bots negotiate but
     # also play on. Whether it is listed depends on public counters and the seat's own hand (a keyed
     # draw here would cost more than the rest of the listing).
     offer_listed = (state.turn * 31 + state.next_offer_id * 7 + sum(hand)) % OFFER_LISTING_ODDS == 0
-    cards_listed = not state.played_dev and state.dev_hand[seat]
+    cards_listed = not state.played_dev and not PLAYABLE_CARDS.isdisjoint(state.dev_hand[seat])
     rng = Sampler(chance) if cards_listed or offer_listed else None
     if cards_listed and rng is not None:
         moves.extend(dev_card_moves(state, seat, rng))
@@ -553,14 +549,15 @@ def trade_build_moves(state: State, seat: int, chance: Chance) -> LegalMoves:
 
 def bank_trade_moves(state: State, seat: int, hand: list[int], cache: CommandCache) -> list[Command]:
     holdings = [*hand, state.gold[seat]] if state.scenario else hand
-    rates = state.trade_rates[seat]
+    gives = tuple(map(ge, holdings, state.trade_rates[seat]))  # per kind: the seat holds its rate
+    if True not in gives:
+        return []
     available = [*state.bank, state.gold_supply] if state.scenario else state.bank
     if min(available):  # the usual case: the bank holds every kind
-        gives = tuple(map(ge, holdings, rates))
         listed = cache.every_kind.get(gives)
         return listed if listed is not None else cache.trades_for_every_kind(gives)
     moves: list[Command] = []
-    for give in compress(range(len(holdings)), map(ge, holdings, rates)):
+    for give in compress(range(len(holdings)), gives):
         trades = cache.bank_trades[give]
         moves += [trades[receive] for receive, count in enumerate(available) if count and receive != give]
     return moves

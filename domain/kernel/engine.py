@@ -70,12 +70,13 @@ def admit(game: GameDefinition[S], state: S, seat: Seat, payload: Any) -> Comman
 def settle(game: GameDefinition[S], state: S, chance: Chance, into: list[Event]) -> S:
     """Apply automatic events until a seat is awaited or the game is over."""
     produced = 0
+    advance, evolve = game.advance, game.evolve
     while True:
-        events = game.advance(state, chance)
+        events = advance(state, chance)
         if not events:
             return state
         for event in events:
-            state = game.evolve(state, event)
+            state = evolve(state, event)
             into.append(event)
         produced += len(events)
         if produced > MAX_AUTOMATIC_EVENTS:
@@ -97,8 +98,9 @@ def execute(game: GameDefinition[S], state: S, seat: Seat, command: Command, cha
     """
     check_turn(game, state, seat, command.type)
     events = list(game.decide(state, seat, command, chance))
+    evolve = game.evolve
     for event in events:
-        state = game.evolve(state, event)
+        state = evolve(state, event)
     state = settle(game, state, chance, events)
     return state, events
 
