@@ -30,6 +30,7 @@ MOVE = "move"
 ACTIONS = "actions"
 TURN_OVER = "turn_over"  # after TurnEnded: the next TurnStarted or GameEnded follows
 OVER = "over"
+STEPS = (SETUP, MOVE, ACTIONS, TURN_OVER, OVER)
 
 
 def empty_hand() -> dict[str, int]:

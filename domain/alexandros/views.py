@@ -3,7 +3,7 @@ once the game has ended nothing is hidden any more, so every hand and the supply
 
 from __future__ import annotations
 
-from typing import NotRequired
+from typing import Literal, NotRequired, cast
 
 from typing_extensions import TypedDict  # the API's schemas (pydantic) need this one before Python 3.12
 
@@ -33,11 +33,15 @@ class AlexandrosGovernorView(TypedDict):
     seat: int
 
 
+# ``state.STEPS`` spelled out for the contract's enum (a test holds the two equal)
+AlexandrosStep = Literal["setup", "move", "actions", "turn_over", "over"]
+
+
 class AlexandrosView(TypedDict):
     """The public state, the viewer's own hand, and after the end every hand and the supply order."""
 
     board: str
-    step: str
+    step: AlexandrosStep
     viewer: Viewer
     current_seat: int
     turn: int
@@ -84,7 +88,7 @@ def province_views(state: AlexandrosState) -> list[AlexandrosProvinceView]:
 def view(state: AlexandrosState, viewer: Viewer) -> AlexandrosView:
     result: AlexandrosView = {
         "board": BOARD_ID,
-        "step": state.step,
+        "step": cast(AlexandrosStep, state.step),
         "viewer": viewer,
         "current_seat": state.seat,
         "turn": state.turn,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired
+from typing import Literal, NotRequired, cast
 
 from typing_extensions import TypedDict  # the API's schemas (pydantic) need this one before Python 3.12
 
@@ -88,12 +88,34 @@ class CatanAlexanderRevealedView(TypedDict):
     supply_stack: list[str]
 
 
+# ``state.PHASES`` spelled out for the contract's enum (a test holds the two equal)
+CatanAlexanderPhase = Literal[
+    "BEFORE_ROLL",
+    "ALEXANDER",
+    "DISCARD",
+    "ROBBER",
+    "AUCTION",
+    "PAYMENT",
+    "DEFAULT_DISCARD",
+    "ADVISOR_CHOICE",
+    "TRADE_BUILD",
+    "FOUNDING_SETTLEMENT",
+    "FOUNDING_ROAD",
+    "GAME_OVER",
+    "SETUP",
+    "TURN_START",
+    "AUCTION_CLOSE",
+    "AUCTION_REOPEN",
+    "REWARD",
+]
+
+
 class CatanAlexanderView(TypedDict):
     """Everything the viewer may know (§8), nothing more."""
 
     game: Literal["catan_alexander"]
     board: str
-    phase: str
+    phase: CatanAlexanderPhase
     turn: int
     active: int
     awaited: dict[str, list[str]]
@@ -165,7 +187,7 @@ def view(state: State, viewer: Viewer) -> CatanAlexanderView:
     return {
         "game": "catan_alexander",
         "board": state.board,
-        "phase": state.phase,
+        "phase": cast(CatanAlexanderPhase, state.phase),
         "turn": state.turn,
         "active": state.active,
         "awaited": {str(s): list(c) for s, c in awaited(state).items()},

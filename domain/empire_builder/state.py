@@ -13,6 +13,7 @@ REALLOCATION = "reallocation"
 TURNS = "turns"
 CAMPAIGN_OVER = "campaign_over"
 GAME_OVER = "game_over"
+PHASES = (SETUP, ALLOCATION, TURN_ORDER, ROUND_START, REALLOCATION, TURNS, CAMPAIGN_OVER, GAME_OVER)
 
 # Steps of the active seat's turn (R26)
 MOVE = "move"

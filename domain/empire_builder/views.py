@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired
+from typing import Literal, NotRequired, cast
 
 from typing_extensions import TypedDict  # the API's schemas (pydantic) need this one before Python 3.12
 
@@ -68,13 +68,31 @@ class EmpireBuilderSealedCommitView(TypedDict):
     cities: int
 
 
+# ``state.PHASES`` and the names of §4 for the awaited turn steps (``PUBLIC_TURN_PHASES``),
+# spelled out for the contract's enum (a test holds them equal)
+EmpireBuilderPhase = Literal[
+    "setup",
+    "allocation",
+    "turn_order",
+    "round_start",
+    "reallocation",
+    "turns",
+    "campaign_over",
+    "game_over",
+    "turn_move",
+    "turn_build",
+    "turn_order_choice",
+]
+PUBLIC_TURN_PHASES = ("turn_move", "turn_build", "turn_order_choice")
+
+
 class EmpireBuilderView(TypedDict):
     """What one viewer may know: everything public, plus the viewer's own sealed commit."""
 
     game: Literal["empire_builder"]
     viewer: Viewer
     options: EmpireBuilderOptionsView
-    phase: str
+    phase: EmpireBuilderPhase
     awaited: dict[str, list[str]]
     campaign: int
     round: int
@@ -94,14 +112,14 @@ class EmpireBuilderView(TypedDict):
     winners: list[int]
 
 
-def public_phase(state: State, waiting: dict[int, tuple[str, ...]]) -> str:
+def public_phase(state: State, waiting: dict[int, tuple[str, ...]]) -> EmpireBuilderPhase:
     """The state names of §4 (the command awaited), or the automatic phase's own name."""
     if state.phase == TURNS and waiting:
         command = next(iter(waiting.values()))[0]
         return "turn_move" if command == "move_armies" else "turn_build"
     if state.phase == TURN_ORDER and waiting:
         return "turn_order_choice"
-    return state.phase
+    return cast(EmpireBuilderPhase, state.phase)
 
 
 def _seat_view(state: State, seat: int, boxes_known: bool) -> EmpireBuilderSeatView:

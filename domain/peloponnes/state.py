@@ -26,6 +26,21 @@ INCOME = "income"
 DISASTER = "disaster"
 SCORING = "scoring"
 ENDED = "ended"
+PHASES = (
+    SETUP,
+    DEALING,
+    SOLO_SETUP,
+    ROUND_END,
+    REVEAL,
+    SUPPLY,
+    BIDDING,
+    TURN_ORDER,
+    PLACEMENT,
+    INCOME,
+    DISASTER,
+    SCORING,
+    ENDED,
+)
 
 AUCTION = "auction"
 CONQUEST = "conquest"

@@ -4,7 +4,7 @@ civilizations not dealt, which the view shows once the game has ended and reveal
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, cast
 
 from typing_extensions import TypedDict  # the API's schemas (pydantic) need this one before Python 3.12
 
@@ -64,6 +64,24 @@ class PeloponnesResultView(TypedDict):
     rank: int
 
 
+# ``state.PHASES`` spelled out for the contract's enum (a test holds the two equal)
+PeloponnesPhase = Literal[
+    "setup",
+    "dealing",
+    "solo_setup",
+    "round_end",
+    "reveal",
+    "supply",
+    "bidding",
+    "turn_order",
+    "placement",
+    "income",
+    "disaster",
+    "scoring",
+    "ended",
+]
+
+
 class PeloponnesView(TypedDict):
     """The public table of Peloponnes (the same for every viewer)."""
 
@@ -71,7 +89,7 @@ class PeloponnesView(TypedDict):
     players: int
     solo_level: int | None
     round: int
-    phase: str
+    phase: PeloponnesPhase
     turn_order: list[int]
     auction: list[PeloponnesSlotView]
     conquest: list[PeloponnesSlotView]
@@ -136,7 +154,7 @@ def view(state: State, viewer: Viewer) -> PeloponnesView:
         "players": state.players,
         "solo_level": state.solo_level,
         "round": state.round,
-        "phase": state.phase,
+        "phase": cast(PeloponnesPhase, state.phase),
         "turn_order": list(state.turn_order),
         "auction": [
             {"tile_id": s.tile_id, "bidder": s.bidder, "amount": s.amount} for s in state.display if s.row == "auction"

@@ -8,17 +8,25 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
 from api.contract import board_view_name, board_view_union, view_type
+from domain.alexandros import state as alexandros_state
+from domain.alexandros import views as alexandros_views
 from domain.catalog import GAME_PACKAGES, GAMES
+from domain.catan_alexander import state as catan_state
+from domain.catan_alexander import views as catan_views
+from domain.empire_builder import state as empire_builder_state
+from domain.empire_builder import views as empire_builder_views
 from domain.kernel.bots import RandomBot
 from domain.kernel.chance import Chance
 from domain.kernel.log import Record
 from domain.kernel.match import Match
+from domain.peloponnes import state as peloponnes_state
+from domain.peloponnes import views as peloponnes_views
 from projections.board import board_view
 
 # (players, options) of the games the bots play, per game: every player count's edge and the options.
@@ -165,3 +173,24 @@ def test_the_advisor_hand_down_has_its_declared_type() -> None:
         view = game.view(match.state, viewer)
         assert view["advisor_choice"] == {"giver": 0, "card": "second", "eligible": [1, 2]}
         check(adapter, view, f"catan_alexander, a hand-down, viewer {viewer}")
+
+
+# game -> (the view's field, its type, the state module's phases and any names only the view gives)
+PHASE_TYPES: dict[str, tuple[str, Any, tuple[str, ...]]] = {
+    "peloponnes": ("phase", peloponnes_views.PeloponnesPhase, peloponnes_state.PHASES),
+    "empire_builder": (
+        "phase",
+        empire_builder_views.EmpireBuilderPhase,
+        empire_builder_state.PHASES + empire_builder_views.PUBLIC_TURN_PHASES,
+    ),
+    "alexandros": ("step", alexandros_views.AlexandrosStep, alexandros_state.STEPS),
+    "catan_alexander": ("phase", catan_views.CatanAlexanderPhase, catan_state.PHASES),
+}
+
+
+@pytest.mark.parametrize("game_id", sorted(PHASE_TYPES))
+def test_the_contracts_phase_enum_is_the_games_phases(game_id: str) -> None:
+    field, literal, phases = PHASE_TYPES[game_id]
+    assert sorted(get_args(literal)) == sorted(phases)
+    schema = TypeAdapter(view_type(game_id)).json_schema()
+    assert sorted(schema["properties"][field]["enum"]) == sorted(phases)

@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
+from api.contract import board_view_model
 from domain.catalog import GAMES
 from domain.tournament.verification import verify_bundle
 from infra.service import GameService
@@ -53,6 +54,7 @@ def test_a_tournament_over_http(client: TestClient, clock: FakeClock) -> None:
         for token in players:
             view = client.get(f"/tournaments/{tid}/games/{game_id}", headers=bearer(token)).json()
             assert "clock" in view and view["seat"] in (0, 1)
+            assert set(view) <= set(board_view_model("peloponnes").model_fields)  # every key is in the contract
             moves = client.get(f"/tournaments/{tid}/games/{game_id}/legal-moves", headers=bearer(token)).json()
             if moves["moves"]:
                 clock.advance(1000)
