@@ -24,7 +24,10 @@ def _slot_init(cls: type) -> Any:
     """The ``__init__`` the dataclass would write, with the same parameters, filling the slots
     through their descriptors: a frozen dataclass's own sets each field with a lookup of
     ``object.__setattr__``, which made it most of the cost of building a message (``slots=True``
-    re-creates the class, and this runs when it does, with the fields known)."""
+    re-creates the class, and this runs when it does, with the fields known). A class with a
+    keyword-only or an ``init=False`` field keeps the dataclass's own."""
+    if any(f.kw_only or not f.init for f in dataclasses.fields(cls)):
+        return cls.__dict__["__init__"]
     params: list[str] = []
     body: list[str] = []
     names: dict[str, Any] = {"_NO_VALUE": _NO_VALUE}

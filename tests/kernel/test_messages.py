@@ -26,6 +26,18 @@ def test_a_message_is_built_with_every_kind_of_field() -> None:
     assert built.to_dict() == {"required": 1, "defaulted": None, "listed": []}
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class KeywordOnly(Event):
+    first: int
+    second: int = dataclasses.field(default=0, kw_only=True)
+
+
+def test_a_message_with_a_keyword_only_field_keeps_the_dataclasss_init() -> None:
+    assert KeywordOnly(1, second=2).second == 2
+    with pytest.raises(TypeError):
+        KeywordOnly(1, 2)  # type: ignore[misc]
+
+
 def test_a_message_refuses_what_the_dataclass_refuses() -> None:
     with pytest.raises(TypeError):
         Sample()  # type: ignore[call-arg]

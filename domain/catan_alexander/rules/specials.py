@@ -122,8 +122,9 @@ def special_card_holder(holder: int | None, values: list[int], threshold: int) -
 
 def claim_special_cards(state: State) -> None:
     """R53, asked whenever a road length or an army changes: who is entitled to each card now.
-    The automatic step ``special_card_events`` hands a card over while its claim is not its holder.
-    (A holder's claim on his own card stays his: ``special_card_holder`` keeps what it gave.)"""
+    The automatic step ``special_card_events`` hands a card over while its claim is not its holder
+    (once it has, the claim asked again names the new holder: ``special_card_holder`` keeps a card
+    with a holder who has the highest value, so nothing is left to settle)."""
     state.road_claim = special_card_holder(state.longest_road, state.road_length, LONGEST_ROAD_MIN)
     state.army_claim = special_card_holder(state.largest_army, state.army, LARGEST_ARMY_MIN)
 
