@@ -85,6 +85,7 @@ def played_until(site: Site, created: CreatedGame, seed: str, wanted: Callable[[
 
 
 def open_as(page: Any, site: Site, created: CreatedGame, seat: int) -> None:
+    page.goto("about:blank")  # another seat's token differs in the hash only, which loads no page
     page.goto(f"{site.url}/viewer?game={created.game_id}#token={created.tokens[seat]}")
     page.wait_for_selector(f'#board[data-perspective="seat:{seat}"]')
     page.wait_for_selector(f'#moves[data-seat="{seat}"]')
@@ -325,6 +326,13 @@ def test_the_catan_trade_form_offers_counts_to_a_chosen_player(page: Any, site: 
     valid_per_schema("catan_alexander", sent[-1])
     (offer,) = seat_view(site, created, seat)["state"]["offers"]
     assert offer["give"] == {give: 1} and offer["receive"] == {receive: 2}
+
+    # the partner's moves answer the offer, and say what it trades
+    open_as(page, site, created, partner)
+    answers = page.locator('#move-list button[data-type="respond_trade"]')
+    answers.first.wait_for()
+    terms = f"(Seat {seat + 1} gives 1 {give} for 2 {receive})"
+    assert f"Decline offer {offer['offer_id']} {terms}" in answers.all_inner_texts()
 
 
 def test_the_alexandros_form_places_governors_on_chosen_spaces(page: Any, site: Site) -> None:

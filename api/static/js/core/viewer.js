@@ -558,7 +558,7 @@ function renderMoves() {
   const list = $('move-list');
   const moves = app.moves ? app.moves.moves : [];
   const filter = $('move-filter').value.trim().toLowerCase();
-  let shown = moves.map((move, index) => ({ move, index, label: app.module.describeMove(move, app.data) }));
+  let shown = moves.map((move, index) => ({ move, index, label: app.module.describeMove(move, app.data, app.shown) }));
   if (app.target) shown = shown.filter(({ move }) => keysOf(move).includes(app.target));
   if (filter) shown = shown.filter(({ label }) => label.toLowerCase().includes(filter));
   const heading = $('moves-heading');

@@ -233,7 +233,7 @@ export default {
     }
   },
 
-  describeMove(move, data) {
+  describeMove(move, data, view) {
     switch (move.type) {
       case 'roll_dice': return 'Roll the dice';
       case 'move_alexander': return "Move Alexander's army";
@@ -245,9 +245,9 @@ export default {
       case 'pay_bid': return `Pay ${bundle(move.items)}${move.knights ? ` and ${move.knights} knights` : ''}`;
       case 'choose_advisor_recipient': return `Hand the advisor to ${seatName(move.seat)}`;
       case 'offer_trade': return `Offer ${bundle(move.give)} for ${bundle(move.receive)}${move.to ? ` to ${move.to.map(seatName).join(', ')}` : ''}`;
-      case 'respond_trade': return `${move.accept ? 'Accept' : 'Decline'} offer ${move.offer_id}`;
-      case 'confirm_trade': return `Trade with ${seatName(move.partner)} (offer ${move.offer_id})`;
-      case 'cancel_trade': return `Withdraw offer ${move.offer_id}`;
+      case 'respond_trade': return `${move.accept ? 'Accept' : 'Decline'} offer ${move.offer_id}${offerTerms(view, move.offer_id)}`;
+      case 'confirm_trade': return `Trade with ${seatName(move.partner)}: offer ${move.offer_id}${offerTerms(view, move.offer_id)}`;
+      case 'cancel_trade': return `Withdraw offer ${move.offer_id}${offerTerms(view, move.offer_id)}`;
       case 'bank_trade': return `Trade ${move.lots || 1}× ${move.give} with the bank for ${move.receive}`;
       case 'build_road': return move.edge ? `Build a road ${move.edge.join('–')}` : 'Build a road';
       case 'build_settlement': return move.vertex ? `Build a settlement at ${move.vertex}` : 'Build a settlement';
@@ -300,6 +300,12 @@ export default {
     }
   },
 };
+
+/** What an open offer of the shown view trades, for the moves that answer, confirm or withdraw it. */
+function offerTerms(view, offerId) {
+  const offer = (view?.state?.offers || []).find((o) => o.offer_id === offerId);
+  return offer ? ` (${seatName(offer.maker)} gives ${bundle(offer.give)} for ${bundle(offer.receive)})` : '';
+}
 
 function hexName(data, hex) {
   if (!hex) return 'a hex';
