@@ -176,7 +176,7 @@ def on_dice_rolled(state: State, e: ev.DiceRolled) -> None:
 def on_resources_produced(state: State, e: ev.ResourcesProduced) -> None:
     for seat, gains in e.gains.items():
         add_goods(state, SEAT_OF_KEY[seat], gains, +1)
-    state.phase = ALEXANDER if state.scenario else TRADE_BUILD  # after_roll_phase, asked on every roll
+    state.phase = after_roll_phase(state)
 
 
 def on_discards_required(state: State, e: ev.DiscardsRequired) -> None:

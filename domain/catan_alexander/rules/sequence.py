@@ -80,8 +80,9 @@ def advance(state: State, chance: Chance) -> list[Event]:
         return []
     if phase == SETUP:
         return setup_events(state, chance)
-    if state.road_claim != state.longest_road or state.army_claim != state.largest_army:
-        return special_card_events(state)
+    events = special_card_events(state)
+    if events:
+        return events
     if state.scenario:
         events = advisor_events(state)
         if events:
