@@ -15,6 +15,7 @@ tournament, nor a tournament to a game's record except through the game service'
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 import time
@@ -36,11 +37,14 @@ from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.chance import SALT_BYTES
 from domain.kernel.log import GAME_ENDED, GENESIS, Record, for_viewer
+from domain.kernel.match import Match
 from domain.kernel.seats import Seat
 from domain.tournament import rules
-from domain.tournament.clock import GameClock
+from domain.tournament.clock import GameClock, missing_timeouts, timeout_problem
+from domain.tournament.config import FORFEIT
 from domain.tournament.log import (
     ADJUDICATED,
+    FORFEIT_GAME,
     PLAYER_REGISTERED,
     REPLACE_PLAYER,
     RESULT_RECORDED,
@@ -54,7 +58,7 @@ from domain.tournament.log import (
 )
 from domain.tournament.seeds import clock_bot_seed, table_seed
 from domain.tournament.verification import BUNDLE_FORMAT
-from infra.aggregate import record_of
+from infra.aggregate import GameAggregate, record_of
 from infra.service import (
     CommandResult,
     Conflict,
@@ -65,6 +69,7 @@ from infra.service import (
     ServiceError,
     StaleVersion,
     Unauthorized,
+    parse_game_id,
     token_hash,
 )
 from infra.tournament_aggregate import TableIndex, TournamentAggregate, table_index_id
@@ -73,6 +78,9 @@ from infra.tournament_aggregate import TableIndex, TournamentAggregate, table_in
 RESULTS_TRACKING = "Alexandria:GameEnded"
 MAX_CLOCK_MOVES = 10_000  # a safety bound on moves the clock rule plays in one go
 MAX_CLOCKS_KEPT = 512
+MAX_PLAY_ATTEMPTS = 8  # a clocked command decided again this often at most while other writers move the game
+
+log = logging.getLogger(__name__)
 
 
 class TournamentNotFound(ServiceError):
@@ -310,20 +318,67 @@ class TournamentService(EventSourcedProjection[UUID]):
         has been recorded and ruled on."""
         aggregate, table, seat = self.seat_of(tournament_id, game_id, player_token)
         state = aggregate.log.state
-        if state.settings.time_control is not None or state.forfeited(game_id):
+        if state.settings.time_control is not None:
+            return seat, self._play_clocked(
+                tournament_id, table, seat, payload, expected_version, command_id, contribution
+            )
+        if state.forfeited(game_id):
             self.enforce_clock(tournament_id, game_id)
             aggregate = self.load(tournament_id)
             state = aggregate.log.state
         if table.players[seat] in state.forfeited(game_id):
             raise Conflict(f"player {table.players[seat]} has forfeited game {game_id}; the bot plays the seat")
-        at = None
-        if state.settings.time_control is not None:
-            at = max(self.now(), self._clock(aggregate, table).last_stamp)
         token = aggregate.seat_tokens[game_id][seat]
-        _, result = self.games.execute(game_id, token, payload, expected_version, command_id, contribution, at=at)
+        _, result = self.games.execute(game_id, token, payload, expected_version, command_id, contribution)
         if result.records[-1].type == GAME_ENDED:
             self.follow_results()
         return seat, result
+
+    def _play_clocked(
+        self,
+        tournament_id: str,
+        table: Table,
+        seat: Seat,
+        payload: dict[str, Any],
+        expected_version: int | None,
+        command_id: str | None,
+        contribution: str | None,
+    ) -> CommandResult:
+        """A command of a clocked game: its stamp is chosen first, every timeout due at that stamp
+        is recorded and ruled on, then the command is executed at the version that was checked
+        (if the game moved meanwhile, everything is decided again)."""
+        game_id = table.game_id
+        for _ in range(MAX_PLAY_ATTEMPTS):
+            now = self.now()
+            self.enforce_clock(tournament_id, game_id, now)
+            aggregate = self.load(tournament_id)
+            state = aggregate.log.state
+            if table.players[seat] in state.forfeited(game_id):
+                raise Conflict(f"player {table.players[seat]} has forfeited game {game_id}; the bot plays the seat")
+            with self._clocked_game(aggregate, table) as clock:
+                at = max(now, clock.last_stamp)
+                if clock.out_of_time(at) and not clock.match.is_over:
+                    continue  # a clock ran out since the look: rule on it first
+                token = aggregate.seat_tokens[game_id][seat]
+                try:
+                    _, result = self.games.execute(
+                        game_id,
+                        token,
+                        payload,
+                        clock.version if expected_version is None else expected_version,
+                        command_id,
+                        contribution,
+                        at=at,
+                    )
+                except StaleVersion:
+                    if expected_version is not None:
+                        raise
+                    self._drop_cached_game(game_id)
+                    continue  # another writer moved the game: decide again at its new version
+            if result.records[-1].type == GAME_ENDED:
+                self.follow_results()
+            return result
+        raise Conflict(f"game {game_id} kept moving while this command waited; send it again")
 
     def clock_view(self, game_id: str) -> dict[str, Any] | None:
         """The clocks of a clocked tournament game (None for any other game)."""
@@ -334,7 +389,8 @@ class TournamentService(EventSourcedProjection[UUID]):
         table = aggregate.log.state.table_of(game_id)
         if table is None or aggregate.log.state.settings.time_control is None:
             return None
-        return self._clock(aggregate, table).view(self.now())
+        with self._clocked_game(aggregate, table) as clock:
+            return clock.view(self.now())
 
     def enforce_clocks(self, tournament_id: str) -> int:
         """Apply the clock rule in every running game of the tournament (what a clock worker does);
@@ -344,78 +400,137 @@ class TournamentService(EventSourcedProjection[UUID]):
             self.enforce_clock(tournament_id, t.game_id) for t in state.tables() if t.game_id not in state.results
         )
 
-    def enforce_clock(self, tournament_id: str, game_id: str) -> int:
-        """Record every timeout that is due in one game and apply the tournament's rule: the
-        random bot (with a stream derived from the master seed) moves for the seat; under the
-        forfeit rule the seat then stays the bot's for the rest of the game. Seats forfeited by
-        adjudication are moved for the same way. Returns how many moves were played."""
+    def enforce_clock(self, tournament_id: str, game_id: str, now: int | None = None) -> int:
+        """Record every timeout that is due in one game (by ``now``, the server's time by default)
+        and apply the tournament's rule: the random bot (with a stream derived from the master
+        seed) moves for the seat; under the forfeit rule the seat then stays the bot's for the
+        rest of the game. Seats forfeited by adjudication are moved for the same way. Returns how
+        many moves were played.
+
+        Everything is decided against the game as the store has it now (the clock is fed from the
+        store's records, and a cached game that another process moved on is dropped), under the
+        game's lock; the rule's move is executed at the version that was looked at, and only once
+        it is recorded is its ``TimedOut`` recorded, checked as the verifier checks it first. A
+        move that lost a race to another command is decided again."""
         played = 0
         while played < MAX_CLOCK_MOVES:
             aggregate = self.load(tournament_id)
             state = aggregate.log.state
             table = state.table_of(game_id)
-            if table is None or state.ended is not None:
-                return played
-            with self.games.reading(game_id) as game:
-                match = game.match
+            if table is None or state.ended is not None or game_id in state.voided():
+                break
+            forfeited = {table.players.index(p) for p in state.forfeited(game_id) if p in table.players}
+            if state.settings.time_control is None:
+                if not forfeited or not self._move_for_forfeited(aggregate, table, forfeited):
+                    break
+                played += 1
+                continue
+            with self._clocked_game(aggregate, table) as clock:
+                self._record_missing_timeouts(tournament_id, table, clock)
+                match = clock.match
                 if match.is_over:
                     break
-                version = match.version
-                awaited = sorted(match.game.awaited(match.state))
-            forfeited = {table.players.index(p) for p in state.forfeited(game_id)}
-            control = state.settings.time_control
-            now = self.now()
-            seat: Seat | None = None
-            stamp: int | None = None
-            if control is not None:
-                clock = self._clock(aggregate, table)
-                flagged = clock.out_of_time(now)
-                if flagged:
-                    seat = flagged[0]
-                    expiry = clock.expiry(seat)
-                    assert expiry is not None
-                    # Stamped when it is seen (the next request or the clock worker): the seats
-                    # that follow are not charged for a timeout nobody had noticed yet.
-                    stamp = max(now, clock.last_stamp)
-                    if seat not in forfeited:
-                        self._record_timeout(tournament_id, game_id, seat, version, expiry)
-                elif forfeited & set(awaited):
-                    seat = min(forfeited & set(awaited))
-                    stamp = max(now, clock.last_stamp)
-            elif forfeited & set(awaited):
-                seat = min(forfeited & set(awaited))
-            if seat is None:
-                break
-            if not self._bot_move(aggregate, table, seat, version, stamp):
-                continue  # another request moved first: look again
-            played += 1
+                version = clock.version
+                at = max(self.now() if now is None else now, clock.last_stamp)
+                flagged = clock.out_of_time(at)
+                seat = flagged[0] if flagged else min(forfeited & set(match.game.awaited(match.state)), default=None)
+                if seat is None:
+                    break
+                if not self._bot_move(aggregate, table, seat, match, version, at):
+                    continue  # another writer moved first: look again
+                played += 1
+                if flagged and seat not in forfeited:
+                    self._record_timeout(tournament_id, table, seat, version)
         if played:
             self.follow_results()
         return played
 
-    def _record_timeout(self, tournament_id: str, game_id: str, seat: Seat, version: int, expiry: int) -> None:
-        with self._changing(tournament_id) as aggregate:
-            state = aggregate.log.state
-            if any(t["game_id"] == game_id and t["seat"] == seat and t["version"] == version for t in state.timeouts):
-                return  # recorded already (the move that follows it is what is missing)
-            aggregate.append(TIMED_OUT, rules.timed_out(state, game_id, seat, version, expiry, self.now()))
-            self.save(aggregate)
+    def _move_for_forfeited(self, aggregate: TournamentAggregate, table: Table, forfeited: set[Seat]) -> bool:
+        """An unclocked game: the bot moves for a forfeited seat the game awaits, if any."""
+        with self._current_game(table.game_id) as game:
+            match = game.match
+            seat = None if match.is_over else min(forfeited & set(match.game.awaited(match.state)), default=None)
+            return seat is not None and self._bot_move(aggregate, table, seat, match, game.version, None)
 
-    def _bot_move(self, aggregate: TournamentAggregate, table: Table, seat: Seat, version: int, at: int | None) -> bool:
+    def _record_missing_timeouts(self, tournament_id: str, table: Table, clock: GameClock) -> None:
+        """A rule's move recorded without its ``TimedOut`` (the process stopped between the two):
+        the timeout is recorded now, as it is due."""
+        state = self.load(tournament_id).log.state
+        recorded = [t for t in state.timeouts if t["game_id"] == table.game_id]
+        for due in missing_timeouts(clock, recorded, _forfeit_rule(state), _ruled_forfeits(state, table)):
+            if due.mover == due.seat:
+                self._record_timeout(tournament_id, table, due.seat, due.version)
+
+    def _record_timeout(self, tournament_id: str, table: Table, seat: Seat, version: int) -> None:
+        """Record the timeout whose rule's move the game's record has at ``version`` + 1, once, and
+        only if the verifier would accept it against the record as the store has it."""
+        for _ in range(MAX_PLAY_ATTEMPTS):
+            aggregate = self.load(tournament_id)
+            clock = self._clock(aggregate, table)
+            due = next((d for d in clock.due if d.version == version and d.seat == seat), None)
+            problem = "no seat ran out there" if due is None else timeout_problem(clock, seat, version, due.expired_at)
+            if due is None or problem is not None:
+                log.error(
+                    "game %s: not recording a timeout of seat %s at %s: %s", table.game_id, seat, version, problem
+                )
+                return
+            try:
+                with self._changing(tournament_id) as changing:
+                    state = changing.log.state
+                    if any(
+                        t["game_id"] == table.game_id and t["seat"] == seat and t["version"] == version
+                        for t in state.timeouts
+                    ):
+                        return  # recorded already (by another process, or before a restart)
+                    data = rules.timed_out(state, table.game_id, seat, version, due.expired_at, self.now())
+                    changing.append(TIMED_OUT, data)
+                    self.save(changing)
+                return
+            except Conflict:
+                continue  # the tournament changed meanwhile (another process): look again
+
+    def _bot_move(
+        self, aggregate: TournamentAggregate, table: Table, seat: Seat, match: Match, version: int, at: int | None
+    ) -> bool:
+        """The random bot's move for the seat in ``match`` (the game at ``version``), executed at that
+        version; False when another command was recorded first."""
         bot = RandomBot(clock_bot_seed(aggregate.seed, aggregate.log.state.tournament_id, table.game_id, version))
-        with self.games.reading(table.game_id) as game:
-            if game.version != version:
-                return False
-            command = bot.choose(game.match.game, game.match.state, seat)
+        command = bot.choose(match.game, match.state, seat)
         token = aggregate.seat_tokens[table.game_id][seat]
         try:
             self.games.execute(table.game_id, token, {"type": command.type, **command.to_dict()}, version, at=at)
         except StaleVersion:
+            self._drop_cached_game(table.game_id)
             return False
         return True
 
+    @contextmanager
+    def _clocked_game(self, aggregate: TournamentAggregate, table: Table) -> Iterator[GameClock]:
+        """The game's clocks as the store's records leave them, with the game held still in this
+        process; a cached game that is behind the store (another process wrote) is dropped, so the
+        command that follows is decided on the game as it is."""
+        with self.games.reading(table.game_id) as game:
+            clock = self._clock(aggregate, table)
+            if game.version != clock.version:
+                self._drop_cached_game(table.game_id)
+            yield clock
+
+    @contextmanager
+    def _current_game(self, game_id: str) -> Iterator[GameAggregate]:
+        """The game as the store has it now, held still in this process."""
+        with self.games.reading(game_id) as game:
+            if not self.games.records(game_id, after=game.version, through=game.version + 1):
+                yield game
+                return
+            self._drop_cached_game(game_id)
+            yield self.games.load(game_id)
+
+    def _drop_cached_game(self, game_id: str) -> None:
+        self.games._evict(parse_game_id(game_id))
+
     def _clock(self, aggregate: TournamentAggregate, table: Table) -> GameClock:
-        """The game's clocks, kept in process and fed the records added since they were last read."""
+        """The game's clocks, kept in process and fed the records added to the store since they
+        were last read (so they are never behind the store, whoever wrote)."""
         with self._clocks_lock:
             state = aggregate.log.state
             control = state.settings.time_control
@@ -521,3 +636,17 @@ class TournamentService(EventSourcedProjection[UUID]):
         if self.repository.cache is not None:
             for uuid in list(self._locks):
                 self._evict(uuid)
+
+
+def _forfeit_rule(state: TournamentState) -> bool:
+    control = state.settings.time_control
+    return control is not None and control.on_timeout == FORFEIT
+
+
+def _ruled_forfeits(state: TournamentState, table: Table) -> set[Seat]:
+    """The seats of a table forfeited by an organiser's ruling (the bot plays them, with no timeout)."""
+    return {
+        table.players.index(a["player"])
+        for a in state.adjudications
+        if a["kind"] == FORFEIT_GAME and a["game_id"] == table.game_id and a["player"] in table.players
+    }

@@ -6,7 +6,7 @@ from __future__ import annotations
 from domain.catan_alexander import hidden
 from domain.catan_alexander.commands import COMMANDS
 from domain.catan_alexander.events import EVENTS
-from domain.catan_alexander.moves import awaited, legal_moves, optional
+from domain.catan_alexander.moves import awaited, clocked, legal_moves, optional
 from domain.catan_alexander.rules import advance, decide, evolve, initial_state, normalize_options
 from domain.catan_alexander.scoring import scoreboard
 from domain.catan_alexander.state import GAME_OVER, State
@@ -32,4 +32,5 @@ GAME: GameDefinition[State] = GameDefinition(
     scoreboard=scoreboard,
     optional=optional,
     reshuffle_hidden=hidden.reshuffle_hidden,
+    clocked=clocked,
 )

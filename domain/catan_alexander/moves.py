@@ -198,6 +198,16 @@ def awaited(state: State) -> dict[int, tuple[str, ...]]:
     return NOBODY
 
 
+def clocked(state: State) -> set[int]:
+    """The seats whose tournament clocks run: the awaited ones, except that answering a trade offer
+    runs no clock. The offer is the active player's, whose own clock runs all the while (and who may
+    confirm, cancel or end the turn, which closes every offer), so the wait for answers is bounded
+    by the offerer's time and no addressee can be flagged for another player's offer."""
+    if state.phase == TRADE_BUILD:
+        return {state.active}
+    return set(awaited(state))
+
+
 def unanswered_addressees(state: State) -> set[int]:
     """Other seats with an open offer they have not answered yet. The game waits for that one
     answer (so that random games exercise trades); answering again is optional, which keeps every

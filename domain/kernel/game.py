@@ -71,6 +71,9 @@ class GameDefinition(Generic[S]):
       anyone has seen). The platform calls it when a game's chance changes under it: on a fork
       (new seed) and when a seat contributes chance. By default a game holds no pre-ordered
       hidden stack and returns ``[]``.
+    - ``clocked(state)``: the seats whose tournament clocks run now (``clocked_seats``); by default
+      (None) every awaited seat. A game narrows it where a seat is awaited for an answer that
+      another seat's own clock already bounds (Catan: answers to a trade offer).
     - The last event of every game is ``GameEnded`` with a ``seed`` field (``chance.seed_hex``).
     """
 
@@ -92,6 +95,11 @@ class GameDefinition(Generic[S]):
     scoreboard: Callable[[S], Scoreboard]
     optional: Callable[[S], Mapping[Seat, tuple[str, ...]]] = lambda _state: {}
     reshuffle_hidden: Callable[[S, Chance], list[Event]] = lambda _state, _chance: []
+    clocked: Callable[[S], Iterable[Seat]] | None = None
+
+    def clocked_seats(self, state: S) -> set[Seat]:
+        """The seats whose clocks run now: the awaited ones unless the game says otherwise."""
+        return set(self.awaited(state) if self.clocked is None else self.clocked(state))
 
     # Built once per definition (``Match.apply_record`` asks for every record); treat as read-only.
     @cached_property
