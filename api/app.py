@@ -39,6 +39,7 @@ from domain.catalog import GAMES
 from domain.kernel.log import canonical, for_viewer
 from domain.kernel.seats import Viewer
 from domain.kernel.verification import verify_records
+from infra.clock_keeper import ClockKeeper
 from infra.paging import CURSOR_PATTERN
 from infra.readside import (
     BOARDS,
@@ -145,14 +146,27 @@ def create_app(
     settings: Settings | None = None,
     tournaments: TournamentService | None = None,
     cors_origins: Sequence[str] | None = None,
+    keep_clocks: bool = True,
 ) -> FastAPI:
-    """The API; ``cors_origins`` None: from the settings (``ALEXANDRIA_CORS_ORIGINS``; unset: no CORS)."""
+    """The API; ``cors_origins`` None: from the settings (``ALEXANDRIA_CORS_ORIGINS``; unset: no CORS).
+    ``keep_clocks``: while it serves, a background thread applies the clock rule of the running
+    clocked tournament games (one process of those sharing the read-model store at a time, by
+    lease); an in-memory event store has none (its requests and ``POST /tournaments/{id}/clocks``
+    apply the rule)."""
     reads = read_side or embedded_read_side(service)
+    tournaments = tournaments or TournamentService(service)
+    keeper = ClockKeeper(tournaments, reads.store)
+    background_clocks = keep_clocks and service.env.get("SQLITE_DBNAME") != ":memory:"
+    if background_clocks:
+        service.on_closing(keeper.stop)  # before the store it reads is closed
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         reads.start()  # the embedded projector (reads and writes start it too, lifespan or not)
+        if background_clocks:
+            keeper.start()
         yield
+        keeper.stop()
         reads.close()
 
     app = FastAPI(
@@ -175,8 +189,8 @@ def create_app(
     shutdown = app.state.shutdown = Shutdown()
     app.state.service = service
     app.state.read_side = reads
+    app.state.clock_keeper = keeper
     app.include_router(seat_router(service, reads))
-    tournaments = tournaments or TournamentService(service)
     app.include_router(tournament_router(tournaments, reads))
     app.include_router(web.router)
     app.include_router(catalog_routes.router)

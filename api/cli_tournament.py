@@ -78,31 +78,55 @@ def verify(bundle: Path, as_json: bool) -> None:
 
 
 @tournament.command()
-@click.argument("tournament_ids", nargs=-1, required=True, metavar="TOURNAMENT_ID...")
+@click.argument("tournament_ids", nargs=-1, metavar="[TOURNAMENT_ID]...")
 @click.option(
     "--every", type=click.FloatRange(0.05, 3600), default=1.0, show_default=True, help="seconds between looks"
 )
 @click.option("--once", is_flag=True, help="look once, then exit")
 def clocks(tournament_ids: tuple[str, ...], every: float, once: bool) -> None:
-    """A clock worker: record every timeout that is due in these tournaments (in the configured
-    store) and apply their clock rule, now and every few seconds."""
+    """A clock worker for a store no server keeps the clocks of (`serve` keeps them by itself):
+    record every timeout that is due in the running clocked tournaments (or only these) and apply
+    their clock rule, now and from then on. Refuses to start while another process keeps them."""
     import signal
     import threading
 
-    tournaments = TournamentService(build_service(Settings()))
+    from infra.clock_keeper import ClockKeeper, ClocksKeptElsewhere
+    from infra.readside import read_model_store
+
+    settings = Settings()
+    try:
+        store = read_model_store(settings)
+    except ValueError as problem:
+        raise click.ClickException(str(problem)) from None
+    tournaments = TournamentService(build_service(settings))
+    keeper = ClockKeeper(tournaments, store, interval=every, role="clock-worker")
+    try:
+        keeper.take_lease()
+    except ClocksKeptElsewhere as refusal:
+        raise click.ClickException(str(refusal)) from None
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
-    while True:
-        for tournament_id in tournament_ids:
-            try:
-                moves = tournaments.enforce_clocks(tournament_id)
-            except ServiceError as problem:
-                raise click.ClickException(f"{problem.code}: {problem.message}") from None
-            if moves:
-                click.echo(f"{tournament_id}: the clock rule played {moves} moves", err=True)
-        if once or stop.wait(every):
-            return
+    try:
+        while True:
+            if not keeper.hold_lease():
+                raise click.ClickException("another process took the clocks' lease (this worker renewed it too late)")
+            if tournament_ids:
+                for tournament_id in tournament_ids:
+                    try:
+                        moves = tournaments.enforce_clocks(tournament_id)
+                    except ServiceError as problem:
+                        raise click.ClickException(f"{problem.code}: {problem.message}") from None
+                    if moves:
+                        click.echo(f"{tournament_id}: the clock rule played {moves} moves", err=True)
+            else:
+                moves = keeper.step()
+                if moves:
+                    click.echo(f"the clock rule played {moves} moves", err=True)
+            if once or stop.wait(every):
+                return
+    finally:
+        keeper.release_lease()
 
 
 @tournament.command()

@@ -445,6 +445,32 @@ class TournamentService(EventSourcedProjection[UUID]):
             self.follow_results()
         return played
 
+    def next_clock_look(self, tournament_id: str, game_id: str, now: int, least_ms: int) -> int | None:
+        """When the clock keeper must look at the game again (ms; None: never, its clocks are done):
+        when its first running clock runs out, and no later than the earliest moment any other
+        clock could (but not within ``least_ms`` of now for those: that bound moves with every
+        look); every ``least_ms`` while a forfeited seat's moves are the bot's to play."""
+        state = self.load(tournament_id).log.state
+        table = state.table_of(game_id)
+        if (
+            table is None
+            or state.settings.time_control is None
+            or state.ended is not None
+            or game_id in state.voided()
+            or game_id in state.results
+        ):
+            return None
+        aggregate = self.load(tournament_id)
+        with self._clocked_game(aggregate, table) as clock:
+            possible = clock.earliest_possible_expiry(now)
+            if possible is None:
+                return None
+            if state.forfeited(game_id):
+                return now + least_ms
+            running = clock.next_expiry()
+            later = max(possible, now + least_ms)
+            return later if running is None else min(running, later)
+
     def _move_for_forfeited(self, aggregate: TournamentAggregate, table: Table, forfeited: set[Seat]) -> bool:
         """An unclocked game: the bot moves for a forfeited seat the game awaits, if any."""
         with self._current_game(table.game_id) as game:
