@@ -12,6 +12,7 @@ from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.errors import NOT_YOUR_TURN, RuleViolation
 from domain.tournament import rules
+from domain.tournament.clock import GameClock, timeout_problems
 from domain.tournament.log import Table
 from domain.tournament.verification import verify_bundle
 from infra.service import Conflict, StaleVersion
@@ -145,3 +146,119 @@ def test_a_clock_worker_records_a_timeout_nobody_asked_about(tournaments: Tourna
     clock.advance(2001)
     assert tournaments.enforce_clocks(tid) >= 1
     assert tournaments.state(tid).timeouts
+
+
+def catan_at_an_open_offer(tournaments: TournamentService, clock: FakeClock) -> tuple[str, Table, list[str], int]:
+    """A clocked Catan table played by bots until the active player may trade and holds goods;
+    the active player then offers a trade to every other seat (who are then awaited)."""
+    settings = {"rounds": 1, "table_size": 3, "time_control": {"base_seconds": 600, "increment_seconds": 1}}
+    created = tournaments.create("catan_alexander", settings, master_seed=b"catan-clock", salted=False)
+    tid = created.tournament_id
+    tokens = [tournaments.register(tid, created.organiser_token, f"p{i}").token for i in range(3)]
+    tournaments.seat_next_round(tid, created.organiser_token)
+    table = tournaments.state(tid).tables()[0]
+    bot = RandomBot(b"catan-clock-bots")
+    for _ in range(2_000):
+        with tournaments.games.reading(table.game_id) as aggregate:
+            state = aggregate.match.state
+            game = aggregate.match.game
+            version = aggregate.version
+            active = state.active
+            trading = state.phase == "TRADE_BUILD" and not state.offers
+            held = [i for i, n in enumerate(state.hands[active]) if n > 0] if trading else []
+            if held and len(held) < 5:
+                wanted = next(i for i in range(5) if i not in held)
+                names = ("brick", "grain", "lumber", "ore", "wool")
+                offer = {"type": "offer_trade", "give": {names[held[0]]: 1}, "receive": {names[wanted]: 1}}
+                break
+            seat, command = bot.next_move(game, state)
+        clock.advance(10)
+        payload: dict[str, Any] = {"type": command.type, **command.to_dict()}
+        tournaments.play(tid, table.game_id, tokens[table.players[seat]], payload, expected_version=version)
+    else:
+        raise AssertionError("the bots never reached a trade")
+    tournaments.play(tid, table.game_id, tokens[table.players[active]], offer)
+    return tid, table, tokens, active
+
+
+def test_answering_a_catan_offer_runs_no_clock_and_the_offerers_does(
+    tournaments: TournamentService, clock: FakeClock
+) -> None:
+    tid, table, _, active = catan_at_an_open_offer(tournaments, clock)
+    with tournaments.games.reading(table.game_id) as aggregate:
+        match = aggregate.match
+        addressees = set(match.game.awaited(match.state)) - {active}
+    assert addressees  # the game waits for their answers
+    before = tournaments.clock_view(table.game_id)
+    assert before is not None
+    clock.advance(60_000)
+    view = tournaments.clock_view(table.game_id)
+    assert view is not None
+    seats = {s["seat"]: s for s in view["seats"]}
+    assert seats[active]["running"] and not any(seats[s]["running"] for s in addressees)
+    for seat in addressees:  # an answer's wait costs the addressee nothing
+        assert seats[seat]["remaining_ms"] == before["seats"][seat]["remaining_ms"]
+    assert seats[active]["remaining_ms"] == before["seats"][active]["remaining_ms"] - 60_000
+    # Nobody answers and the active player waits: only the offerer's clock can run out, and the
+    # game goes on by the rule's move for that seat (it never stalls on the answers).
+    clock.advance(seats[active]["remaining_ms"] + 1)
+    assert tournaments.enforce_clock(tid, table.game_id) >= 1
+    state = tournaments.state(tid)
+    assert [t["seat"] for t in state.timeouts][:1] == [active]
+    assert all(t["seat"] not in addressees or t["version"] > state.timeouts[0]["version"] for t in state.timeouts)
+
+
+def test_an_answer_to_an_offer_adds_no_increment(tournaments: TournamentService, clock: FakeClock) -> None:
+    tid, table, tokens, active = catan_at_an_open_offer(tournaments, clock)
+    with tournaments.games.reading(table.game_id) as aggregate:
+        offer_id = max(aggregate.match.state.offers)
+        addressee = min(set(aggregate.match.game.awaited(aggregate.match.state)) - {active})
+    before = tournaments.clock_view(table.game_id)
+    assert before is not None
+    clock.advance(100)
+    answer = {"type": "respond_trade", "offer_id": offer_id, "accept": False}
+    tournaments.play(tid, table.game_id, tokens[table.players[addressee]], answer)
+    after = tournaments.clock_view(table.game_id)
+    assert after is not None
+    assert after["seats"][addressee]["remaining_ms"] == before["seats"][addressee]["remaining_ms"]
+
+
+def test_a_rules_move_recorded_without_its_timeout_gets_it_on_the_next_look(
+    tournaments: TournamentService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process stops between the rule's move and its TimedOut: the next look records it."""
+    tid, organiser, _ = clocked_tournament(tournaments, "random_move")
+    table = tournaments.state(tid).tables()[0]
+    record_timeout = tournaments._record_timeout
+
+    def stopped(*_: Any) -> None:
+        raise RuntimeError("the process stopped here")
+
+    monkeypatch.setattr(tournaments, "_record_timeout", stopped)
+    clock.advance(2001)
+    with pytest.raises(RuntimeError):
+        tournaments.enforce_clock(tid, table.game_id)
+    assert not tournaments.state(tid).timeouts  # the move is in the game's record, its timeout is not
+    monkeypatch.setattr(tournaments, "_record_timeout", record_timeout)
+    tournaments.enforce_clock(tid, table.game_id)
+    state = tournaments.state(tid)
+    first_move = next(r for r in tournaments.games.records(table.game_id) if r.type == "CommandAccepted")
+    assert state.timeouts and state.timeouts[0]["version"] == first_move.position - 1
+
+
+def test_a_dropped_timeout_is_a_problem_of_the_record(tournaments: TournamentService, clock: FakeClock) -> None:
+    tid, _, tokens = clocked_tournament(tournaments, "random_move")
+    table = play_with_a_slow_player(tournaments, clock, tid, tokens)
+    state = tournaments.state(tid)
+    control = state.settings.time_control
+    assert control is not None
+    records = tournaments.games.records(table.game_id)
+    clock_ = GameClock(GAMES.get("peloponnes"), 3, state.settings.options, control, state.round_times[0])
+    clock_.feed(records)
+    timeouts = [t for t in state.timeouts if t["game_id"] == table.game_id]
+    assert timeout_problems(clock_, timeouts, forfeit_rule=False) == []
+    dropped = timeouts[1:]
+    problems = timeout_problems(clock_, dropped, forfeit_rule=False)
+    assert len(problems) == 1 and "no timeout is recorded" in problems[0]
+    moved = [{**timeouts[0], "version": timeouts[0]["version"] - 2}, *timeouts[1:]]
+    assert any("is not on its clock" in p for p in timeout_problems(clock_, moved, forfeit_rule=False))
