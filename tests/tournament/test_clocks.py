@@ -227,7 +227,7 @@ def test_a_rules_move_recorded_without_its_timeout_gets_it_on_the_next_look(
     tournaments: TournamentService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The process stops between the rule's move and its TimedOut: the next look records it."""
-    tid, organiser, _ = clocked_tournament(tournaments, "random_move")
+    tid, _, _ = clocked_tournament(tournaments, "random_move")
     table = tournaments.state(tid).tables()[0]
     record_timeout = tournaments._record_timeout
 
