@@ -93,6 +93,9 @@ def serve(host: str | None, port: int | None) -> None:
 
     SIGTERM or Ctrl-C stops it gracefully: live streams end at once (clients resume with
     Last-Event-ID), other requests get ALEXANDRIA_SHUTDOWN_GRACE_SECONDS to finish.
+
+    It applies the clock rule of clocked tournaments by itself (a background thread; of several
+    servers sharing the read models, one at a time, by lease).
     """
     from api.app import create_app
     from api.lifecycle import run_server
@@ -109,6 +112,7 @@ def serve(host: str | None, port: int | None) -> None:
     click.echo(f"Alexandria serving on http://{host}:{port} (API docs at http://{host}:{port}/docs)")
     click.echo(f"event store: {settings.database_url}")
     click.echo(f"read models: {'Redis ' + settings.redis_url if settings.redis_url else 'SQLite beside the events'}")
+    click.echo("tournament clocks: kept by this server (by one server at a time of those sharing the read models)")
     # What start-up made (modules, the app and its routes, schemas) lives as long as the process:
     # out of the collector's generations, it is not walked again by every full collection, a
     # pause of its own in the middle of a command.

@@ -355,9 +355,10 @@ class TournamentService(EventSourcedProjection[UUID]):
             state = aggregate.log.state
             if table.players[seat] in state.forfeited(game_id):
                 raise Conflict(f"player {table.players[seat]} has forfeited game {game_id}; the bot plays the seat")
+            ruled = state.ended is None and game_id not in state.voided()  # else the rule plays no more
             with self._clocked_game(aggregate, table) as clock:
                 at = max(now, clock.last_stamp)
-                if clock.out_of_time(at) and not clock.match.is_over:
+                if ruled and clock.out_of_time(at) and not clock.match.is_over:
                     continue  # a clock ran out since the look: rule on it first
                 token = aggregate.seat_tokens[game_id][seat]
                 try:
@@ -412,8 +413,8 @@ class TournamentService(EventSourcedProjection[UUID]):
         game's lock; the rule's move is executed at the version that was looked at, and only once
         it is recorded is its ``TimedOut`` recorded, checked as the verifier checks it first. A
         move that lost a race to another command is decided again."""
-        played = 0
-        while played < MAX_CLOCK_MOVES:
+        played = lost = 0
+        while played < MAX_CLOCK_MOVES and lost < MAX_PLAY_ATTEMPTS:
             aggregate = self.load(tournament_id)
             state = aggregate.log.state
             table = state.table_of(game_id)
@@ -437,6 +438,7 @@ class TournamentService(EventSourcedProjection[UUID]):
                 if seat is None:
                     break
                 if not self._bot_move(aggregate, table, seat, match, version, at):
+                    lost += 1
                     continue  # another writer moved first: look again
                 played += 1
                 if flagged and seat not in forfeited:
