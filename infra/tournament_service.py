@@ -352,11 +352,13 @@ class TournamentService(EventSourcedProjection[UUID]):
             now = self.now()
             self.enforce_clock(tournament_id, game_id, now)
             aggregate = self.load(tournament_id)
-            state = aggregate.log.state
-            if table.players[seat] in state.forfeited(game_id):
-                raise Conflict(f"player {table.players[seat]} has forfeited game {game_id}; the bot plays the seat")
-            ruled = state.ended is None and game_id not in state.voided()  # else the rule plays no more
             with self._clocked_game(aggregate, table) as clock:
+                # Read under the game's lock: a timeout of the seat recorded meanwhile is seen.
+                aggregate = self.load(tournament_id)
+                state = aggregate.log.state
+                if table.players[seat] in state.forfeited(game_id):
+                    raise Conflict(f"player {table.players[seat]} has forfeited game {game_id}; the bot plays the seat")
+                ruled = state.ended is None and game_id not in state.voided()  # else the rule plays no more
                 at = max(now, clock.last_stamp)
                 if ruled and clock.out_of_time(at) and not clock.match.is_over:
                     continue  # a clock ran out since the look: rule on it first
