@@ -23,13 +23,10 @@ BASE_MS = 30_000
 INCREMENT_MS = 1_000
 
 
-def clocked_event(tournaments: TournamentService, players: int, game: str = "peloponnes") -> tuple[str, str]:
-    settings = {
-        "rounds": 1,
-        "table_size": 4,
-        "time_control": {"base_seconds": BASE_MS / 1000, "increment_seconds": INCREMENT_MS / 1000},
-    }
-    created = tournaments.create(game, settings, master_seed=b"keeper", salted=False)
+def clocked_event(tournaments: TournamentService, players: int, rule: str = "random_move") -> tuple[str, str]:
+    control = {"base_seconds": BASE_MS / 1000, "increment_seconds": INCREMENT_MS / 1000, "on_timeout": rule}
+    settings = {"rounds": 1, "table_size": 4, "time_control": control}
+    created = tournaments.create("peloponnes", settings, master_seed=b"keeper", salted=False)
     tid = created.tournament_id
     for i in range(players):
         tournaments.register(tid, created.organiser_token, f"p{i:02}")
@@ -68,10 +65,11 @@ def run_to_the_end(keeper: ClockKeeper, clock: FakeClock, tournaments: Tournamen
         assert passes < 50_000
 
 
+@pytest.mark.parametrize("rule", ["random_move", "forfeit"])
 def test_a_clocked_16_player_event_nobody_plays_times_out_and_verifies(
-    tournaments: TournamentService, clock: FakeClock
+    tournaments: TournamentService, clock: FakeClock, rule: str
 ) -> None:
-    tid, organiser = clocked_event(tournaments, 16)
+    tid, organiser = clocked_event(tournaments, 16, rule)
     keeper = ClockKeeper(tournaments, MemoryStore())
     assert keeper.step() == 0  # nobody has run out yet
     assert len(keeper.watched) == 4
@@ -87,10 +85,13 @@ def test_a_clocked_16_player_event_nobody_plays_times_out_and_verifies(
         records = tournaments.games.records(table.game_id)
         assert all(isinstance(r.data["at"], int) for r in records if r.type == "CommandAccepted")
         timeouts = [t for t in state.timeouts if t["game_id"] == table.game_id]
-        assert timeout_problems(clock_of(tournaments, state, table.game_id), timeouts, forfeit_rule=False) == []
-        # every command of the game is the rule's move for a seat out of time
+        forfeits = rule == "forfeit"
+        assert timeout_problems(clock_of(tournaments, state, table.game_id), timeouts, forfeit_rule=forfeits) == []
         commands = [r for r in records if r.type == "CommandAccepted"]
-        assert len(timeouts) == len(commands)
+        if forfeits:  # each seat once: the bot has it from then on
+            assert sorted(t["seat"] for t in timeouts) == [0, 1, 2, 3]
+        else:  # every command of the game is the rule's move for a seat out of time
+            assert len(timeouts) == len(commands)
     tournaments.end(tid, organiser)
     bundle = json.loads(json.dumps(tournaments.bundle(tid)))
     report = verify_bundle(bundle, GAMES.get)
