@@ -123,9 +123,10 @@ def test_a_clock_worker_beside_a_server_leaves_no_500_and_no_timeout_off_its_clo
         while not current_match(server_games, game_id).is_over:
             clock.advance(100)
             statuses.append(players_move(http, server_games, tid, game_id, tokens, table))
+            assert len(statuses) < 5_000
             if len(statuses) % 25 == 0:
                 worker.enforce_clocks(tid)  # the worker keeps writing now and then
-        assert statuses.count(200) > len(statuses) // 2
+        assert 200 in statuses  # the server plays on after the other writer (never stuck on its stale game)
         state = server.state(tid)
         assert state.timeouts and timeouts_on_their_clocks(server_games, state, game_id) == []
         assert http.post(f"/tournaments/{tid}/end", headers=organiser).status_code == 200
