@@ -262,3 +262,21 @@ def test_a_dropped_timeout_is_a_problem_of_the_record(tournaments: TournamentSer
     assert len(problems) == 1 and "no timeout is recorded" in problems[0]
     moved = [{**timeouts[0], "version": timeouts[0]["version"] - 2}, *timeouts[1:]]
     assert any("is not on its clock" in p for p in timeout_problems(clock_, moved, forfeit_rule=False))
+
+
+def test_the_service_records_no_timeout_its_verifier_would_reject(
+    tournaments: TournamentService, clock: FakeClock
+) -> None:
+    """A timeout asked for where the record shows none due (a stale look, a lost race) is not
+    recorded: the check is the verifier's own, against the store's record."""
+    tid, _, _ = clocked_tournament(tournaments, "random_move")
+    table = tournaments.state(tid).tables()[0]
+    version = len(tournaments.games.records(table.game_id))
+    clock.advance(2001)
+    for seat in range(3):  # out of time now, but no rule's move follows any of them at this version
+        tournaments._record_timeout(tid, table, seat, version)
+        tournaments._record_timeout(tid, table, seat, version - 1)
+    assert tournaments.state(tid).timeouts == []
+    tournaments.enforce_clock(tid, table.game_id)
+    state = tournaments.state(tid)
+    assert state.timeouts and state.timeouts[0]["version"] == version
