@@ -336,13 +336,14 @@ class Projector:
     @contextmanager
     def _wake_ups(self) -> Iterator[News]:
         recorder = self.service.recorder
-        if type(recorder).__module__ != "eventsourcing.postgres":
+        postgres = sys.modules.get("eventsourcing.postgres")  # loaded only in the scale-out mode
+        if postgres is None or not isinstance(recorder, postgres.PostgresApplicationRecorder):
             yield News(self._news.clear, self._news.wait)
             return
         from psycopg.sql import SQL, Identifier  # the scale-out mode only
 
-        with recorder.datastore.get_connection() as connection:  # type: ignore[attr-defined]
-            connection.execute(SQL("LISTEN {0}").format(Identifier(recorder.channel_name)))  # type: ignore[attr-defined]
+        with recorder.datastore.get_connection() as connection:
+            connection.execute(SQL("LISTEN {0}").format(Identifier(recorder.channel_name)))
 
             def forget() -> None:
                 for _ in connection.notifies(timeout=0):

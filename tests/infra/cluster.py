@@ -15,14 +15,29 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import httpx
+import psycopg
 
 from infra.bootstrap import build_service
 from infra.service import GameService
 from infra.settings import Settings
 from tests.support.http import auth
 from tests.support.server import REPO, free_port, wait_until_serving
+
+
+def drop_connections(database_url: str) -> int:
+    """Have PostgreSQL drop every connection to the database (what a restart or failover does),
+    but this one's own; how many it dropped."""
+    database = urlparse(database_url).path.lstrip("/")
+    with psycopg.connect(database_url, autocommit=True) as admin:
+        dropped = admin.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = %s AND pid <> pg_backend_pid()",
+            (database,),
+        ).fetchone()
+    return int(dropped[0]) if dropped is not None else 0
 
 
 class Cluster:
