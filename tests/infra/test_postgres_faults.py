@@ -5,9 +5,11 @@ timeouts (``docs/faults.md``: the figures and how to measure them)."""
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import httpx
 import pytest
@@ -17,6 +19,7 @@ from infra.readmodels import MemoryStore
 from infra.redis_store import RedisStore
 from projections.registry import PROJECTION_NAMES
 from tests.infra.cluster import Cluster, drop_connections
+from tests.infra.tcp_proxy import CuttableProxy
 from tests.support.http import auth
 from tests.support.server import START_SECONDS
 
@@ -26,6 +29,7 @@ pytestmark = [pytest.mark.services, pytest.mark.slow]
 # to accept a command and 27 s to serve its read after two drops); a loaded machine may be slow.
 RECOVERY_BOUND_SECONDS = 10.0
 DROPS_APART_SECONDS = 4.0
+OUTAGE_SECONDS = 6.0  # longer than the pool's wait for a connection (5 s): requests give up meanwhile
 
 
 def until_served(client: httpx.Client, deadline: float, request: Any) -> httpx.Response:
@@ -112,3 +116,39 @@ def test_commands_and_reads_recover_at_once_when_postgresql_drops_every_connecti
     finally:
         cluster.stop()
         store.close()
+
+
+def test_commands_and_reads_recover_at_once_when_postgresql_answers_again_after_an_outage(
+    database_url: str, redis_url: str, redis_prefix: str, tmp_path: Path
+) -> None:
+    """PostgreSQL away for a while (a restart as the clients see it: connections dropped, new
+    ones refused), with a command waiting meanwhile; measured from when it answers again."""
+    address = urlparse(database_url)
+    proxy = CuttableProxy(address.hostname or "127.0.0.1", address.port or 5432)
+    through_proxy = address._replace(netloc=f"{address.username or 'postgres'}@127.0.0.1:{proxy.port}").geturl()
+    cluster = Cluster(through_proxy, redis_url, redis_prefix, tmp_path)
+    store = RedisStore(redis_url, redis_prefix)
+    try:
+        api = cluster.start_api()
+        cluster.start_projector()
+        with httpx.Client(timeout=60) as client:
+            game = projected_game(client, api, store, "before", seconds=START_SECONDS)
+            waiting = projected_game(client, api, store, "waiting")
+            proxy.cut()
+            command = {"type": "commit_guess", "guess": 2, "command_id": "during-the-outage"}
+            during = threading.Thread(
+                target=client.post,
+                args=(f"{api}/games/{waiting['game_id']}/commands",),
+                kwargs={"json": command, "headers": auth(waiting["seats"][0]["token"])},
+            )
+            during.start()  # a request that waits for a connection while PostgreSQL is away
+            time.sleep(OUTAGE_SECONDS)
+            proxy.restore()
+            answering = time.monotonic()
+            accepted, read = recovery(client, api, game, answering)
+            during.join(timeout=RECOVERY_BOUND_SECONDS)
+        print(f"\nseconds after PostgreSQL answered again until a command was accepted, and its read: {accepted, read}")
+    finally:
+        cluster.stop()
+        store.close()
+        proxy.close()
