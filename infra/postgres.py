@@ -123,6 +123,7 @@ def schema_lock(datastore: PostgresDatastore) -> Iterator[None]:
     kwargs = dict((given() if callable(given) else given) or {})
     if datastore.pool.get_password_func is not None:
         kwargs["password"] = datastore.pool.get_password_func()
+    kwargs.setdefault("connect_timeout", 10)  # a server out of reach fails the start-up, not hangs it
     with psycopg.connect(**kwargs, autocommit=True) as connection:
         connection.execute("SELECT pg_advisory_lock(%s)", (SCHEMA_LOCK_KEY,))
         yield
