@@ -52,7 +52,6 @@ import sqlite3
 import sys
 import threading
 import time
-import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -61,7 +60,7 @@ from typing import Any, NamedTuple, cast
 from eventsourcing.persistence import InterfaceError, Notification, OperationalError
 
 from infra.aggregate import StoredGameEvent, record_of
-from infra.readmodels import Cursor, ReadModelStore, json_text
+from infra.readmodels import Cursor, ReadModelStore, json_text, lease_owner
 from infra.retrying import Backoff
 from infra.service import GameService
 from projections.base import ProjectedRecord, Projection
@@ -167,7 +166,7 @@ class Projector:
         self.projections = list(projections if projections is not None else all_projections())
         self.batch_size = batch_size
         self.lease_seconds = lease_seconds
-        self.owner = f"projector-{uuid.uuid4().hex[:12]}"
+        self.owner = lease_owner("projector")
         self.lost_races = 0  # batches another worker committed first (after a lease ran out)
         self._written = {p.name: WrittenDocuments() for p in self.projections}
         self._lease_until: dict[str, float] = {}  # (monotonic) until when this runner surely holds a lease
@@ -336,13 +335,14 @@ class Projector:
     @contextmanager
     def _wake_ups(self) -> Iterator[News]:
         recorder = self.service.recorder
-        if type(recorder).__module__ != "eventsourcing.postgres":
+        postgres = sys.modules.get("eventsourcing.postgres")  # loaded only in the scale-out mode
+        if postgres is None or not isinstance(recorder, postgres.PostgresApplicationRecorder):
             yield News(self._news.clear, self._news.wait)
             return
         from psycopg.sql import SQL, Identifier  # the scale-out mode only
 
-        with recorder.datastore.get_connection() as connection:  # type: ignore[attr-defined]
-            connection.execute(SQL("LISTEN {0}").format(Identifier(recorder.channel_name)))  # type: ignore[attr-defined]
+        with recorder.datastore.get_connection() as connection:
+            connection.execute(SQL("LISTEN {0}").format(Identifier(recorder.channel_name)))
 
             def forget() -> None:
                 for _ in connection.notifies(timeout=0):

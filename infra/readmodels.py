@@ -19,9 +19,12 @@ listener (``listen``) that wakes its waiting readers (``infra.waiting``).
 from __future__ import annotations
 
 import json
+import os
+import socket
 import sqlite3
 import threading
 import time
+import uuid
 from abc import ABC, abstractmethod
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -40,6 +43,46 @@ Announcements = Sequence[tuple[str, dict[str, Any]]]
 class Cursor(NamedTuple):
     generation: int  # incremented by every reset
     position: int  # the notification id of the last record applied (0: none)
+
+
+def _started(pid: int) -> str | None:
+    """When process ``pid`` started (clock ticks since boot, Linux's /proc), or None: no such
+    process, or no /proc to ask."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            # The command name may hold spaces and parentheses: the fields after it are plain.
+            return stat.read().rpartition(")")[2].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def _pid_namespace() -> str:
+    try:
+        return os.readlink("/proc/self/ns/pid")
+    except OSError:
+        return ""
+
+
+def lease_owner(kind: str) -> str:
+    """A lease owner's name, unique, that also says which process holds the lease: its machine,
+    its pid namespace, its pid and when that pid started (a pid is used again, never with the
+    same start). A store can then tell a lease held by a process that was killed (``kill -9``:
+    no chance to release it) and take it at once instead of waiting for it to run out."""
+    here = f"{socket.gethostname()}|{_pid_namespace()}|{os.getpid()}|{_started(os.getpid()) or ''}"
+    return f"{kind}-{uuid.uuid4().hex[:12]}@{here}"
+
+
+def owner_gone(owner: str) -> bool:
+    """True when ``owner`` (made by ``lease_owner``) names a process of this machine and pid
+    namespace that no longer runs; False when it runs, or when there is no telling."""
+    _, at, where = owner.rpartition("@")
+    parts = where.split("|")
+    if not at or len(parts) != 4 or not parts[2].isdigit() or not parts[3]:
+        return False
+    host, namespace, pid, started = parts
+    if host != socket.gethostname() or namespace != _pid_namespace() or int(pid) == os.getpid():
+        return False
+    return _started(int(pid)) != started
 
 
 class ReadModelStore(ABC):
@@ -345,7 +388,9 @@ class SqliteStore(ReadModelStore):
             row = connection.execute(
                 "SELECT owner, expires FROM readmodel_leases WHERE projection = ?", (projection,)
             ).fetchone()
-            if row is not None and row[0] != owner and row[1] > now:
+            # A lease of a killed process is free at once: a server restarted after kill -9
+            # would otherwise serve stale reads until the lease it held before ran out.
+            if row is not None and row[0] != owner and row[1] > now and not owner_gone(row[0]):
                 return False
             connection.execute(
                 "INSERT INTO readmodel_leases (projection, owner, expires) VALUES (?, ?, ?) "

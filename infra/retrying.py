@@ -8,9 +8,13 @@ import threading
 
 class Backoff:
     """Waits that grow from ``first`` to ``longest`` seconds while ``what`` keeps failing, with a
-    log line when it is lost (once), each retry, and when it is back."""
+    log line when it is lost (once), each retry, and when it is back.
 
-    def __init__(self, what: str, log: logging.Logger, first: float = 0.1, longest: float = 5.0) -> None:
+    At most a second between attempts: an attempt on a back-end that is still away costs one
+    refused connection, and a worker should be back within a second of its back-end (a longer
+    wait only adds to the time its readers see stale data after a restart)."""
+
+    def __init__(self, what: str, log: logging.Logger, first: float = 0.1, longest: float = 1.0) -> None:
         self.what = what
         self.log = log
         self.first = first

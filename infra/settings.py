@@ -79,7 +79,9 @@ def eventsourcing_env(settings: Settings) -> dict[str, str]:
     if url.scheme in ("postgres", "postgresql"):
         return {
             **common,
-            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            # eventsourcing's PostgreSQL store, made safe against dropped connections and against
+            # processes that create its tables at the same moment (infra/postgres.py).
+            "PERSISTENCE_MODULE": "infra.postgres:Factory",
             "POSTGRES_DBNAME": url.path.removeprefix("/") or "postgres",
             "POSTGRES_HOST": url.hostname or "127.0.0.1",
             "POSTGRES_PORT": str(url.port or 5432),

@@ -13,16 +13,32 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import httpx
+import psycopg
 
 from infra.bootstrap import build_service
 from infra.service import GameService
 from infra.settings import Settings
 from tests.support.http import auth
 from tests.support.server import REPO, free_port, wait_until_serving
+
+
+def drop_connections(database_url: str) -> int:
+    """Have PostgreSQL drop every connection to the database (what a restart or failover does),
+    but this one's own; how many it dropped."""
+    database = urlparse(database_url).path.lstrip("/")
+    with psycopg.connect(database_url, autocommit=True) as admin:
+        dropped = admin.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = %s AND pid <> pg_backend_pid()",
+            (database,),
+        ).fetchone()
+    return int(dropped[0]) if dropped is not None else 0
 
 
 class Cluster:
@@ -39,8 +55,12 @@ class Cluster:
         self.log_dir = log_dir
         self.apis: list[str] = []
         self.processes: list[subprocess.Popen[bytes]] = []
-        # Create the tables once, here: workers starting together would race to create them.
-        self.service: GameService = build_service(self.settings)
+
+    @cached_property
+    def service(self) -> GameService:
+        """The test's own service on the cluster's event store (made when first asked for, so that
+        the workers may be the first to create the tables)."""
+        return build_service(self.settings)
 
     def _start(self, name: str, *args: str) -> subprocess.Popen[bytes]:
         log = (self.log_dir / f"{name}.log").open("ab")
@@ -51,12 +71,20 @@ class Cluster:
         return process
 
     def start_api(self) -> str:
-        port = free_port()
-        process = self._start(f"api-{port}", "serve", "--port", str(port))
-        url = f"http://127.0.0.1:{port}"
-        wait_until_serving(url, process, self.log_dir / f"api-{port}.log")
-        self.apis.append(url)
-        return url
+        return self.start_together(apis=1)[0]
+
+    def start_together(self, apis: int, projectors: int = 0) -> list[str]:
+        """Start API workers and projection workers at the same moment (as a container platform
+        starts replicas), then wait until each API worker serves; their URLs."""
+        ports = [free_port() for _ in range(apis)]
+        started = [self._start(f"api-{port}", "serve", "--port", str(port)) for port in ports]
+        for _ in range(projectors):
+            self.start_projector()
+        urls = [f"http://127.0.0.1:{port}" for port in ports]
+        for url, port, process in zip(urls, ports, started, strict=True):
+            wait_until_serving(url, process, self.log_dir / f"api-{port}.log")
+        self.apis.extend(urls)
+        return urls
 
     def start_projector(self) -> subprocess.Popen[bytes]:
         return self._start("projector", "project")
@@ -77,7 +105,8 @@ class Cluster:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill(process)
-        self.service.close()
+        if "service" in self.__dict__:
+            self.service.close()
 
 
 @dataclass

@@ -1,0 +1,127 @@
+"""The embedded server killed (``kill -9``) and started again, a few times: its reads are current
+at once after each restart, whatever lease the killed process held on its read models.
+
+A killed process never releases its projection leases. The restarted server's projector used to
+wait for them to run out (up to five seconds after the kill), serving the read models as the
+killed process left them meanwhile: clients that chose their seat from ``GET /games/{id}`` saw an
+old turn, and none of their commands was accepted for seconds after a restart. A lease now names
+the process that holds it, and a lease of a process that no longer runs is free at once.
+"""
+
+from __future__ import annotations
+
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from infra.bootstrap import build_service
+from infra.readmodels import SqliteStore, lease_owner, readmodels_path
+from infra.settings import Settings
+from tests.support.http import auth
+from tests.support.server import REPO, start_server
+
+KILLS = 3
+# A bound on a hang, not a speed (the restarted server's reads are current in milliseconds).
+CURRENT_WITHIN_SECONDS = 10.0
+
+
+def kill(process: subprocess.Popen[bytes]) -> None:
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+
+
+def guess(url: str, game: dict[str, Any], seat: int) -> int:
+    response = httpx.post(
+        f"{url}/games/{game['game_id']}/commands",
+        json={"type": "commit_guess", "guess": 4},
+        headers=auth(game["seats"][seat]["token"]),
+    )
+    assert response.status_code == 200, response.text
+    return int(response.json()["version"])
+
+
+def as_if_restarted_at_once(events: Path) -> None:
+    """Leave the killed process's leases as a restart right after the kill finds them: running
+    for a while yet (a loaded machine takes longer to start a server than a lease lasts, which
+    would hide the wait)."""
+    with sqlite3.connect(readmodels_path(str(events))) as connection:
+        held = connection.execute("UPDATE readmodel_leases SET expires = ?", (time.time() + 60,)).rowcount
+    assert held > 0, "the killed server should have held its projections' leases"
+
+
+HOLD_A_LEASE = """
+import sys, time
+from infra.readmodels import SqliteStore, lease_owner
+assert SqliteStore(sys.argv[1]).acquire_lease("boards", lease_owner("projector"), ttl=60)
+print("held", flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_lease_of_a_killed_process_is_free_at_once_and_a_running_ones_is_not(tmp_path: Path) -> None:
+    path = tmp_path / "readmodels.sqlite"
+    store = SqliteStore(path)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_A_LEASE, str(path)], cwd=REPO, stdout=subprocess.PIPE, env={"PYTHONPATH": str(REPO)}
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == b"held\n"
+        assert not store.acquire_lease("boards", lease_owner("projector"), ttl=5), "its holder still runs"
+        kill(holder)
+        assert store.acquire_lease("boards", lease_owner("projector"), ttl=5), "its holder was killed"
+        # Owners that say nothing of their process keep their lease until it runs out.
+        assert store.acquire_lease("frames", "someone", ttl=60)
+        assert not store.acquire_lease("frames", lease_owner("projector"), ttl=5)
+    finally:
+        kill(holder)
+        store.close()
+
+
+@pytest.mark.slow
+def test_reads_are_current_at_once_after_each_kill_and_restart(tmp_path: Path) -> None:
+    events, log = tmp_path / "events.sqlite", tmp_path / "server.log"
+    process, url = start_server(events, log)
+    body = {"game": "sealed_guess", "players": 2, "seed": "restarts", "options": {"rounds": 100}}
+    game = httpx.post(f"{url}/games", json=body).json()
+    seat = 0
+    waits = []
+    try:
+        for _ in range(KILLS):
+            version = guess(url, game, seat)
+            seat = 1 - seat
+            # The projector has applied it (and holds its leases) when the server is killed.
+            assert httpx.get(f"{url}/games/{game['game_id']}", params={"min_version": version}).status_code == 200
+            kill(process)
+            # A command committed but never projected, as when the kill comes between the two.
+            service = build_service(Settings(database_url=f"sqlite:///{events}"))
+            try:
+                _, result = service.execute(
+                    game["game_id"], game["seats"][seat]["token"], {"type": "commit_guess", "guess": 1}
+                )
+            finally:
+                service.close()
+            seat = 1 - seat
+            as_if_restarted_at_once(events)
+
+            process, url = start_server(events, log)
+            serving = time.monotonic()
+            deadline = serving + CURRENT_WITHIN_SECONDS
+            while True:
+                view = httpx.get(f"{url}/games/{game['game_id']}", params={"min_version": result.version}, timeout=30)
+                if view.status_code == 200:
+                    break
+                assert view.status_code == 503 and view.json()["error"]["code"] == "READ_MODEL_BEHIND", view.text
+                assert time.monotonic() < deadline, f"reads not current {CURRENT_WITHIN_SECONDS} s after a restart"
+            waits.append(time.monotonic() - serving)
+            assert waits[-1] < CURRENT_WITHIN_SECONDS, f"reads not current {CURRENT_WITHIN_SECONDS} s after a restart"
+            assert view.json()["version"] == result.version
+        print(f"\nseconds after each restart until a read served the last committed command: {waits}")
+    finally:
+        kill(process)
