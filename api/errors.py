@@ -26,7 +26,7 @@ RULE_STATUS = {
     kernel_errors.GAME_OVER: 409,
     UNKNOWN_GAME: 422,
     kernel_errors.BAD_PLAYER_COUNT: 422,
-    kernel_errors.BAD_OPTIONS: 422,
+    kernel_errors.BAD_OPTIONS: 400,  # an option off its schema, or with options it does not go with
     SEATS_FULL: 409,
     SEAT_TAKEN_ALREADY: 409,
     NAME_TAKEN: 409,
