@@ -69,10 +69,10 @@ def test_every_option_of_every_game_refuses_wrong_types_floats_huge_and_negative
 def test_numbers_json_carries_that_are_no_numbers_are_refused(client: TestClient) -> None:
     """``NaN``, ``Infinity`` and a number too large for a float reach the check as floats."""
     for literal in ("NaN", "Infinity", "-Infinity", "1e400", "8e0", "8.000"):
-        body = '{"game": "catan_alexander", "players": 3, "options": {"starting_gold": %s}}' % literal
+        body = '{"game": "catan_alexander", "players": 3, "options": {"starting_gold": ' + literal + "}}"
         refused = client.post("/games", content=body, headers={"Content-Type": "application/json"})
         assert refused.status_code == 400 and refused.json()["error"]["code"] == "BAD_OPTIONS", (literal, refused.text)
-    digits = '{"game": "empire_builder", "players": 3, "options": {"oldest_seat": %s}}' % ("9" * 5000)
+    digits = '{"game": "empire_builder", "players": 3, "options": {"oldest_seat": ' + "9" * 5000 + "}}"
     huge = client.post("/games", content=digits, headers={"Content-Type": "application/json"})
     assert huge.status_code == 400, huge.text
     assert client.get("/games").json() == []
