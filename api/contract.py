@@ -422,7 +422,8 @@ ERROR_STATUSES: dict[int, str] = {
     409: "Conflict with the game's state: STALE_VERSION, NOT_YOUR_TURN, WRONG_PHASE, GAME_OVER, "
     "VERSION_NOT_REACHED, a reused command id, a game that has not ended (fork) or not started",
     413: "The request body is too large (PAYLOAD_TOO_LARGE)",
-    429: "Too many games created from this address (RATE_LIMITED): retry after Retry-After seconds",
+    429: "Too many games created (tournaments and their tables too) or joined from this address (RATE_LIMITED): "
+    "retry after Retry-After seconds",
     422: "A rule refuses it: the rule's code (e.g. CANNOT_AFFORD), or UNKNOWN_GAME, BAD_PLAYER_COUNT",
     503: "The read model has not caught up yet (READ_MODEL_BEHIND): retry shortly",
 }

@@ -42,9 +42,12 @@ class Settings(BaseSettings):
     max_seed_chars: int = 256
     max_options_bytes: int = 4_096  # the options object as compact JSON
     max_command_bytes: int = 4_096  # a command's fields as compact JSON
-    # Games created (POST /games, forks) per client address, in the `limits` library's notation
+    # Games created (POST /games, forks, tournaments) per client address, in the `limits` library's notation
     # ("60/minute", "10/second;200/hour"); "" for none. Shared through Redis in the scale-out mode.
+    # A tournament counts as one creation, and seating a round as one per table.
     creation_rate_limit: str = "60/minute"
+    # Seats taken by name (POST /games/{id}/join) per client address, in the same notation.
+    join_rate_limit: str = "60/minute"
     # A stop ends live streams at once and waits this long for other requests in flight.
     shutdown_grace_seconds: int = 5
 
