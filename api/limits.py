@@ -9,18 +9,21 @@ The bounds are settings (``infra/settings.py``, ``ALEXANDRIA_*``).
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+import h11
 import limits
 import limits.storage
 import limits.strategies
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from api.errors import error_response
 from domain.kernel.log import canonical
@@ -187,6 +190,65 @@ class BodySizeLimit:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+class RequestDeadlineProtocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol (h11) with a deadline for each request to arrive whole: its
+    headers and its body within ``deadline_seconds`` of the connection opening, or of the answer
+    to the request before it. A client that sends slowly or stops half way (slowloris) is cut
+    off then; uvicorn has a keep-alive timeout, but none for a request that has begun to arrive.
+    A request that has arrived whole is answered however long the answer takes (live streams)."""
+
+    deadline_seconds: float = 5.0
+    _deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)  # type: ignore[arg-type]
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.conn.their_state is h11.DONE:
+            self._disarm()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing() and self.conn.their_state is not h11.DONE:
+            self._arm()  # the next request on this connection
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._deadline = self.loop.call_later(self.deadline_seconds, self._cut_off)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _cut_off(self) -> None:
+        self._deadline = None
+        if self.conn.their_state is not h11.DONE and not self.transport.is_closing():
+            self.transport.close()
+
+
+def server_options(settings: Settings) -> dict[str, Any]:
+    """How ``serve`` runs uvicorn (``uvicorn.Config`` arguments): the request deadline, the largest
+    request head, and forwarded headers (``X-Forwarded-For``, the address the limits count by)
+    believed only from the proxies the settings name, none by default."""
+    deadline = settings.request_timeout_seconds
+    protocol = type("RequestDeadlineH11", (RequestDeadlineProtocol,), {"deadline_seconds": deadline})
+    proxies = settings.forwarded_allow_ips.strip()
+    return {
+        "http": protocol,
+        "timeout_keep_alive": max(1, math.ceil(deadline)),
+        "h11_max_incomplete_event_size": settings.max_header_bytes,
+        "proxy_headers": bool(proxies),
+        "forwarded_allow_ips": proxies,
+    }
 
 
 def install_limits(app: FastAPI, settings: Settings) -> FieldBounds:

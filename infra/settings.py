@@ -48,6 +48,14 @@ class Settings(BaseSettings):
     creation_rate_limit: str = "60/minute"
     # Seats taken by name (POST /games/{id}/join) per client address, in the same notation.
     join_rate_limit: str = "60/minute"
+    # A request's headers and body must arrive within this many seconds (from the connection's
+    # opening, or the previous answer on it), or the connection is closed; a request head (its
+    # line and headers) has at most max_header_bytes.
+    request_timeout_seconds: float = 5.0
+    max_header_bytes: int = 16_384
+    # The proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (comma separated
+    # addresses or networks, "*" for any); unset: none, the peer's address is the client's.
+    forwarded_allow_ips: str = ""
     # A stop ends live streams at once and waits this long for other requests in flight.
     shutdown_grace_seconds: int = 5
 
