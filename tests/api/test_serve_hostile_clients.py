@@ -6,6 +6,7 @@ bound a hang, not a speed: a loaded 2-core machine is slow)."""
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import time
 from collections.abc import Iterator
@@ -95,6 +96,21 @@ def test_requests_that_never_finish_their_headers_or_body_are_closed(server: str
     assert still_open == 0, f"{still_open} of 30 slow connections still open after {CLOSED_WITHIN} s: {left}"
     # The server goes on answering everyone else.
     assert httpx.get(f"{server}/healthz", timeout=10).status_code == 200
+
+
+def test_a_request_head_above_the_limit_is_refused_at_once(server: str) -> None:
+    """The head (request line and headers) is bounded (ALEXANDRIA_MAX_HEADER_BYTES, 16 KiB)."""
+    sock = connect(server)
+    sock.setblocking(True)
+    sock.settimeout(CLOSED_WITHIN)
+    with contextlib.suppress(OSError):  # the server may close before it has read all of it
+        sock.sendall(PARTIAL_HEAD + b"x" * 40_000)
+    answer = b""
+    with contextlib.suppress(OSError):
+        while chunk := sock.recv(65_536):
+            answer += chunk
+    sock.close()
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
 
 
 def test_a_request_that_arrived_whole_is_answered_past_the_deadline(server: str) -> None:
