@@ -14,8 +14,6 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
-from disarm import skeleton_key
-
 from domain.kernel.errors import RuleViolation
 
 BAD_NAME = "BAD_NAME"
@@ -57,6 +55,10 @@ def player_name(raw: Any, max_length: int) -> str:
 def name_key(name: str) -> str:
     """What two names are compared by: their confusable skeleton, case-folded and with runs of
     spaces as one, so that names which look alike have one key."""
+    # Imported here: its tables cost every process tens of milliseconds at start, and only a
+    # join or a registration compares names.
+    from disarm import skeleton_key
+
     return skeleton_key(name)
 
 
