@@ -472,4 +472,6 @@ def create_app(
         created = service.fork(game_id, body.version)
         return created_game(created)
 
+    # Outermost, so that every answer carries them, the limits' refusals too.
+    app.add_middleware(web.SecurityHeaders)
     return app

@@ -99,6 +99,7 @@ def serve(host: str | None, port: int | None) -> None:
     """
     from api.app import create_app
     from api.lifecycle import run_server
+    from api.limits import server_options
     from infra.readside import build_read_side
 
     settings = Settings()
@@ -120,7 +121,7 @@ def serve(host: str | None, port: int | None) -> None:
     # The background projectors hand the GIL to a request after 1 ms rather than 5 ms (Python's
     # default): a command waits for it after each of its I/O steps (its commit, the thread hops).
     sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
-    run_server(app, host, port, settings.shutdown_grace_seconds)
+    run_server(app, host, port, settings.shutdown_grace_seconds, **server_options(settings))
 
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:

@@ -415,15 +415,16 @@ class Error(BaseModel):
 # -- documenting a route's answers --------------------------------------------------------------------
 
 ERROR_STATUSES: dict[int, str] = {
-    400: "Bad input (BAD_INPUT, UNKNOWN_COMMAND): the message names the field",
+    400: "Bad input (BAD_INPUT, UNKNOWN_COMMAND, BAD_OPTIONS, BAD_NAME): the message names the field",
     403: "The token may not do this (FORBIDDEN), e.g. it is not the organiser's",
     401: "The token is not a seat token of this game (BAD_TOKEN), or a command was sent without one",
     404: "There is no such game (UNKNOWN_GAME_ID)",
     409: "Conflict with the game's state: STALE_VERSION, NOT_YOUR_TURN, WRONG_PHASE, GAME_OVER, "
     "VERSION_NOT_REACHED, a reused command id, a game that has not ended (fork) or not started",
     413: "The request body is too large (PAYLOAD_TOO_LARGE)",
-    429: "Too many games created from this address (RATE_LIMITED): retry after Retry-After seconds",
-    422: "A rule refuses it: the rule's code (e.g. CANNOT_AFFORD), or UNKNOWN_GAME, BAD_PLAYER_COUNT, BAD_OPTIONS",
+    429: "Too many games created (tournaments and their tables too) or joined from this address (RATE_LIMITED): "
+    "retry after Retry-After seconds",
+    422: "A rule refuses it: the rule's code (e.g. CANNOT_AFFORD), or UNKNOWN_GAME, BAD_PLAYER_COUNT",
     503: "The read model has not caught up yet (READ_MODEL_BEHIND): retry shortly",
 }
 

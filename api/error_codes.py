@@ -43,7 +43,7 @@ def _modules() -> list[str]:
         package = importlib.import_module(layer)
         names += [m.name for m in pkgutil.walk_packages(package.__path__, prefix=f"{layer}.")]
     for game in GAMES.all():
-        names += [f.__module__ for f in (game.decide, game.evolve, game.advance, game.normalize_options)]
+        names += [f.__module__ for f in (game.decide, game.evolve, game.advance, game.option_rules)]
     return list(dict.fromkeys(names))
 
 

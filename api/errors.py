@@ -11,7 +11,8 @@ from starlette.routing import Match, Route
 from api.contract import validation_message
 from domain.kernel import errors as kernel_errors
 from domain.kernel.errors import RuleViolation
-from domain.kernel.match import NAME_TAKEN, SEAT_TAKEN_ALREADY, SEATS_FULL
+from domain.kernel.match import SEAT_TAKEN_ALREADY, SEATS_FULL
+from domain.kernel.names import BAD_NAME, NAME_TAKEN
 from domain.kernel.registry import UNKNOWN_GAME
 from infra import service
 from infra.readside import ReadModelBehind, VersionNotReached
@@ -25,10 +26,11 @@ RULE_STATUS = {
     kernel_errors.GAME_OVER: 409,
     UNKNOWN_GAME: 422,
     kernel_errors.BAD_PLAYER_COUNT: 422,
-    kernel_errors.BAD_OPTIONS: 422,
+    kernel_errors.BAD_OPTIONS: 400,  # an option off its schema, or with options it does not go with
     SEATS_FULL: 409,
     SEAT_TAKEN_ALREADY: 409,
     NAME_TAKEN: 409,
+    BAD_NAME: 400,
     kernel_errors.ALREADY_CONTRIBUTED: 409,
 }
 SERVICE_STATUS: dict[type[service.ServiceError], int] = {

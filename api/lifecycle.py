@@ -13,7 +13,7 @@ import signal
 import socket
 import threading
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import anyio
 import uvicorn
@@ -88,10 +88,11 @@ class _StreamClosingServer(uvicorn.Server):
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
-def run_server(app: FastAPI, host: str, port: int, grace_seconds: int) -> None:
-    """Serve ``app`` until SIGTERM or SIGINT, then stop as described above and return."""
+def run_server(app: FastAPI, host: str, port: int, grace_seconds: int, **options: Any) -> None:
+    """Serve ``app`` until SIGTERM or SIGINT, then stop as described above and return; ``options``
+    are more ``uvicorn.Config`` arguments (``api.limits.server_options``)."""
     config = uvicorn.Config(
-        app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=max(grace_seconds, 1)
+        app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=max(grace_seconds, 1), **options
     )
     # uvicorn raises the signal that stopped it again once it is done, to whatever handler was
     # there before it: a stop that went as planned is a normal exit (status 0, no traceback).

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from pydantic import Field
 
 from api.contract import SeatJoined, StrictBody, documented
+from api.limits import take_join_slot
 from domain.kernel.match import MAX_NAME_LENGTH
 from infra.readside import ReadSide
 from infra.service import GameService
@@ -22,7 +23,8 @@ def seat_router(service: GameService, reads: ReadSide) -> APIRouter:
     @router.post(
         "/games/{game_id}/join",
         summary="Take an open seat by name; the answer holds the seat's token (shown to the joiner only)",
-        **documented(SeatJoined, 400, 404, 409, 413, status=201),
+        dependencies=[Depends(take_join_slot)],
+        **documented(SeatJoined, 400, 404, 409, 413, 429, status=201),
     )
     def join(game_id: str, body: Join) -> SeatJoined:
         joined = service.join(game_id, body.name, body.seat)

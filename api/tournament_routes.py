@@ -6,6 +6,7 @@ Tokens: the organiser's token (from ``POST /tournaments``) for organising; each 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends
@@ -13,6 +14,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
 from api.contract import BOARD_VIEW, LEGAL_MOVES, documented
+from api.limits import tables_admission, take_creation_slot
 from domain.kernel.log import GAME_ENDED, for_viewer
 from domain.tournament.rules import standings_view
 from infra.readside import ReadSide
@@ -21,6 +23,8 @@ from infra.tournament_service import TournamentService
 
 bearer = HTTPBearer(auto_error=False, description="The organiser's token, or a player's token")
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+# Seating a round asks the creation limit for one game per table before it creates any.
+TablesAdmission = Annotated[Callable[[int], None], Depends(tables_admission)]
 
 
 def token_of(credentials: HTTPAuthorizationCredentials | None) -> str | None:
@@ -94,12 +98,20 @@ def tournament_view(tournaments: TournamentService, tournament_id: str) -> dict[
 def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRouter:
     # Every tournament route may refuse as the tournament service does (the Error schema).
     refusals = documented(None, 400, 401, 403, 404, 409, 413, 422)["responses"]
+    rate_limited: dict[int | str, dict[str, Any]] = {429: documented(None, 429)["responses"][429]}
     router = APIRouter(
         prefix="/tournaments", tags=["tournaments"], responses={k: v for k, v in refusals.items() if k != 200}
     )
     games = tournaments.games
 
-    @router.post("", status_code=201, response_model=CreatedTournamentOut, summary="Create a tournament")
+    @router.post(
+        "",
+        status_code=201,
+        response_model=CreatedTournamentOut,
+        summary="Create a tournament (counts as a game created, against the client's creation limit)",
+        dependencies=[Depends(take_creation_slot)],
+        responses=rate_limited,
+    )
     def create(body: CreateTournament) -> CreatedTournamentOut:
         created = tournaments.create(
             body.game, body.settings, body.master_seed.encode() if body.master_seed is not None else None
@@ -117,9 +129,14 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
         registered = tournaments.register(tournament_id, token_of(credentials), body.name)
         return RegisteredPlayerOut(**vars(registered))
 
-    @router.post("/{tournament_id}/rounds", status_code=201, summary="Seat the next round (organiser)")
-    def seat_round(tournament_id: str, credentials: Token) -> dict[str, Any]:
-        seated = tournaments.seat_next_round(tournament_id, token_of(credentials))
+    @router.post(
+        "/{tournament_id}/rounds",
+        status_code=201,
+        summary="Seat the next round (organiser); each table counts as a game created by this client",
+        responses=rate_limited,
+    )
+    def seat_round(tournament_id: str, credentials: Token, admit_tables: TablesAdmission) -> dict[str, Any]:
+        seated = tournaments.seat_next_round(tournament_id, token_of(credentials), admit_tables)
         return seated
 
     @router.get("/{tournament_id}/standings", summary="Live standings, tie-breaks and ratings")

@@ -42,9 +42,20 @@ class Settings(BaseSettings):
     max_seed_chars: int = 256
     max_options_bytes: int = 4_096  # the options object as compact JSON
     max_command_bytes: int = 4_096  # a command's fields as compact JSON
-    # Games created (POST /games, forks) per client address, in the `limits` library's notation
+    # Games created (POST /games, forks, tournaments) per client address, in the `limits` library's notation
     # ("60/minute", "10/second;200/hour"); "" for none. Shared through Redis in the scale-out mode.
+    # A tournament counts as one creation, and seating a round as one per table.
     creation_rate_limit: str = "60/minute"
+    # Seats taken by name (POST /games/{id}/join) per client address, in the same notation.
+    join_rate_limit: str = "60/minute"
+    # A request's headers and body must arrive within this many seconds (from the connection's
+    # opening, or the previous answer on it), or the connection is closed; a request head (its
+    # line and headers) has at most max_header_bytes.
+    request_timeout_seconds: float = 5.0
+    max_header_bytes: int = 16_384
+    # The proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (comma separated
+    # addresses or networks, "*" for any); unset: none, the peer's address is the client's.
+    forwarded_allow_ips: str = ""
     # A stop ends live streams at once and waits this long for other requests in flight.
     shutdown_grace_seconds: int = 5
 

@@ -250,13 +250,18 @@ class TournamentService(EventSourcedProjection[UUID]):
 
     # -- organising -------------------------------------------------------------------------------
 
-    def seat_next_round(self, tournament_id: str, organiser_token: str | None) -> dict[str, Any]:
-        """Seat the next round and create each table's game with its derived seed."""
+    def seat_next_round(
+        self, tournament_id: str, organiser_token: str | None, admit_tables: Callable[[int], None] | None = None
+    ) -> dict[str, Any]:
+        """Seat the next round and create each table's game with its derived seed. ``admit_tables``
+        (the API's creation limit) may refuse the round's number of games before any is created."""
         self.follow_results()
         with self._changing(tournament_id) as aggregate:
             self._check_organiser(aggregate, organiser_token)
             state = aggregate.log.state
             seating = rules.plan_round(state, aggregate.seed)
+            if admit_tables is not None:
+                admit_tables(len(seating.tables))
             config = state.settings
             number = len(state.rounds) + 1
             created = [

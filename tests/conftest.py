@@ -9,5 +9,6 @@ from tests.kernel.fixture_game import GAME as SEALED_GUESS
 GAMES.register(SEALED_GUESS)
 
 # The suite is one client creating hundreds of games a minute, in process and in the servers it
-# starts (which inherit this); the tests of the creation limit set their own.
+# starts (which inherit this), and joining as many; the tests of the limits set their own.
 os.environ.setdefault("ALEXANDRIA_CREATION_RATE_LIMIT", "")
+os.environ.setdefault("ALEXANDRIA_JOIN_RATE_LIMIT", "")

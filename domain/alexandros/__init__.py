@@ -6,7 +6,7 @@ from typing import Any
 
 from domain.alexandros import hidden
 from domain.alexandros.commands import COMMANDS
-from domain.alexandros.data import BOARD_ID
+from domain.alexandros.data import BOARD_ID, OPTIONS
 from domain.alexandros.events import EVENTS
 from domain.alexandros.moves import legal_moves
 from domain.alexandros.rules import advance, awaited, decide, evolve, is_over
@@ -39,7 +39,8 @@ GAME: GameDefinition[AlexandrosState] = GameDefinition(
     max_players=4,
     commands=COMMANDS,
     events=EVENTS,
-    normalize_options=normalize_options,
+    option_rules=normalize_options,
+    options=OPTIONS,
     initial_state=initial_state,
     advance=advance,
     decide=decide,

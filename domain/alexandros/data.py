@@ -13,6 +13,8 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+from domain.kernel.options import OptionSpec
+
 _HERE = Path(__file__).parent
 
 
@@ -174,3 +176,13 @@ def parse_side(value: Any) -> int | None:
         if a is not None and b is not None:
             return SIDE_ID.get((a, b))
     return None
+
+
+OPTIONS = (
+    OptionSpec(
+        name="board",
+        description="the board (the game has no variants; one board)",
+        schema={"type": "string", "enum": [BOARD_ID], "default": BOARD_ID},
+    ),
+)
+"""The options of a game (``GameDefinition.options``): their schemas are what clients are shown."""

@@ -3,7 +3,7 @@ the standard base game as the option ``board = "base"``."""
 
 from __future__ import annotations
 
-from domain.catan_alexander import hidden
+from domain.catan_alexander import data, hidden
 from domain.catan_alexander.commands import COMMANDS
 from domain.catan_alexander.events import EVENTS
 from domain.catan_alexander.moves import awaited, clocked, legal_moves, optional
@@ -20,7 +20,8 @@ GAME: GameDefinition[State] = GameDefinition(
     max_players=4,
     commands=COMMANDS,
     events=(*EVENTS, hidden.HiddenStacksReshuffled),
-    normalize_options=normalize_options,
+    option_rules=normalize_options,
+    options=data.OPTIONS,
     initial_state=initial_state,
     advance=advance,
     decide=decide,

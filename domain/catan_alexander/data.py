@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from domain.kernel.options import OptionSpec
+
 HERE = Path(__file__).parent
 
 RESOURCES = ("brick", "grain", "lumber", "ore", "wool")  # canonical order (§2.1)
@@ -313,3 +315,25 @@ BASE_SPIRAL: tuple[Hex, ...] = tuple(tuple(h) for h in BASE_RAW["spiral"])  # ty
 TOKEN_CROSSINGS = tuple(i for i, kind in enumerate(ALEXANDER.route_kinds) if kind == "token")
 TEMPLE_CROSSINGS = tuple(i for i, kind in enumerate(ALEXANDER.route_kinds) if kind == "temple")
 PERSEPOLIS_POSITION = len(ALEXANDER.route) - 2  # p = 51: X51 passed
+
+
+OPTIONS = (
+    OptionSpec(
+        name="board",
+        description="the scenario board of Alexander's campaign, or the base game's board (rules 7.1)",
+        schema={"type": "string", "enum": ["alexander", "base"], "default": "alexander"},
+    ),
+    OptionSpec(
+        name="layout",
+        description="base board only: the beginner layout or a random one",
+        schema={"type": "string", "enum": ["beginner", "random"], "default": "beginner"},
+        requires={"board": "base"},
+    ),
+    OptionSpec(
+        name="starting_gold",
+        description="scenario board only: the gold each seat starts with",
+        schema={"type": "integer", "enum": [8, 0], "default": 8},
+        requires={"board": "alexander"},
+    ),
+)
+"""The options of a game (``GameDefinition.options``): their schemas are what clients are shown."""

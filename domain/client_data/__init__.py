@@ -17,29 +17,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 from domain.catalog import GAMES
 from domain.kernel.game import GameDefinition
 from domain.kernel.messages import Message
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class OptionSpec:
-    """One game option as a client's form shows it. ``schema`` is JSON Schema; ``players`` lists the
-    player counts the option applies to (empty: all); ``requires`` the values other options must have
-    for it to apply (e.g. a layout for the base board only). Checked against ``normalize_options``
-    by the tests, so it cannot drift from the rules."""
-
-    name: str
-    description: str
-    schema: dict[str, Any]
-    players: tuple[int, ...] = ()
-    requires: dict[str, Any] = dataclasses.field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "description": self.description,
-            "schema": self.schema,
-            "players": list(self.players),
-            "requires": self.requires,
-        }
+from domain.kernel.options import OptionSpec
 
 
 def json_schema_of(hint: Any) -> dict[str, Any]:
@@ -94,7 +72,7 @@ def client_data(game_id: str) -> dict[str, Any]:
     """Everything static a client needs for one game; an unknown game raises RuleViolation(UNKNOWN_GAME)."""
     game = GAMES.get(game_id)
     module = _game_module(game.id)
-    options: tuple[OptionSpec, ...] = module.OPTIONS
+    options: tuple[OptionSpec, ...] = game.options
     static: Callable[[], dict[str, Any]] = module.static
     return {
         "game": game.id,

@@ -11,15 +11,6 @@ import math
 from typing import Any
 
 from domain.alexandros import data
-from domain.client_data import OptionSpec
-
-OPTIONS = (
-    OptionSpec(
-        name="board",
-        description="the board (the game has no variants; one board)",
-        schema={"type": "string", "enum": [data.BOARD_ID], "default": data.BOARD_ID},
-    ),
-)
 
 ROW_HEIGHT = math.sqrt(3) / 2
 

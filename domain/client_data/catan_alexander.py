@@ -13,27 +13,6 @@ import math
 from typing import Any
 
 from domain.catan_alexander import data
-from domain.client_data import OptionSpec
-
-OPTIONS = (
-    OptionSpec(
-        name="board",
-        description="the scenario board of Alexander's campaign, or the base game's board (rules 7.1)",
-        schema={"type": "string", "enum": ["alexander", "base"], "default": "alexander"},
-    ),
-    OptionSpec(
-        name="layout",
-        description="base board only: the beginner layout or a random one",
-        schema={"type": "string", "enum": ["beginner", "random"], "default": "beginner"},
-        requires={"board": "base"},
-    ),
-    OptionSpec(
-        name="starting_gold",
-        description="scenario board only: the gold each seat starts with",
-        schema={"type": "integer", "enum": [8, 0], "default": 8},
-        requires={"board": "alexander"},
-    ),
-)
 
 SQRT3 = math.sqrt(3)
 

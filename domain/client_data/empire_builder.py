@@ -7,28 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from domain.client_data import OptionSpec
 from domain.empire_builder import data
 
 LAYOUT_FILE = Path(data.__file__).parent / "layout.json"
-
-OPTIONS = (
-    OptionSpec(
-        name="short_game",
-        description="the short game: campaigns 2 to 4 only, final awards halved (variant V2)",
-        schema={"type": "boolean", "default": False},
-    ),
-    OptionSpec(
-        name="region_scoring_variant",
-        description="the region awards of variant V1 at the end (most cities, temples, buildings per region)",
-        schema={"type": "boolean", "default": False},
-    ),
-    OptionSpec(
-        name="oldest_seat",
-        description="the seat of the oldest player, who breaks the first campaign's ties (0 = the first seat)",
-        schema={"type": "integer", "minimum": 0, "default": 0},
-    ),
-)
 
 
 def layout() -> dict[str, Any]:

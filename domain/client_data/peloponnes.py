@@ -5,17 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from domain.client_data import OptionSpec
 from domain.peloponnes import data
-
-OPTIONS = (
-    OptionSpec(
-        name="solo_level",
-        description="difficulty of the solo game (rules section 7): fewer auction slots, more extra incomes",
-        schema={"type": "integer", "enum": sorted(data.SOLO_LEVELS), "default": 1},
-        players=(1,),
-    ),
-)
 
 
 def static() -> dict[str, Any]:

@@ -5,6 +5,7 @@ Rules: shared/games/empire_builder.md. The map (board.json) is a reconstruction 
 
 from __future__ import annotations
 
+from domain.empire_builder import data
 from domain.empire_builder.commands import COMMANDS
 from domain.empire_builder.events import EVENTS
 from domain.empire_builder.moves import legal_moves
@@ -21,7 +22,8 @@ GAME: GameDefinition[State] = GameDefinition(
     max_players=5,
     commands=COMMANDS,
     events=EVENTS,
-    normalize_options=normalize_options,
+    option_rules=normalize_options,
+    options=data.OPTIONS,
     initial_state=initial_state,
     advance=advance,
     decide=decide,

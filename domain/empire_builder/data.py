@@ -7,6 +7,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from domain.kernel.options import OptionSpec
+
 _HERE = Path(__file__).parent
 _COMPONENTS = json.loads((_HERE / "components.json").read_text(encoding="utf-8"))
 
@@ -108,3 +110,24 @@ SHORT_CAMPAIGNS = _campaign_span("short")  # V2
 ALL_SPLITS: tuple[tuple[int, int, int, int], ...] = tuple(
     (a, b, c, CUBES - a - b - c) for a, b, c in itertools.product(range(CUBES + 1), repeat=3) if a + b + c <= CUBES
 )
+
+
+OPTIONS = (
+    OptionSpec(
+        name="short_game",
+        description="the short game: campaigns 2 to 4 only, final awards halved (variant V2)",
+        schema={"type": "boolean", "default": False},
+    ),
+    OptionSpec(
+        name="region_scoring_variant",
+        description="the region awards of variant V1 at the end (most cities, temples, buildings per region)",
+        schema={"type": "boolean", "default": False},
+    ),
+    OptionSpec(
+        name="oldest_seat",
+        description="the seat of the oldest player, who breaks the first campaign's ties (0 = the first seat)",
+        # The last seat of the largest game; the rules refuse a seat the game at hand does not have.
+        schema={"type": "integer", "minimum": 0, "maximum": 4, "default": 0},
+    ),
+)
+"""The options of a game (``GameDefinition.options``): their schemas are what clients are shown."""

@@ -14,6 +14,7 @@ from typing import Any, Generic, TypeVar
 
 from domain.kernel.chance import Chance
 from domain.kernel.messages import Command, Event
+from domain.kernel.options import OptionSpec, check_option_types
 from domain.kernel.seats import Seat, Viewer
 
 S = TypeVar("S")
@@ -49,7 +50,10 @@ class LegalMoves(list[Command]):
 class GameDefinition(Generic[S]):
     """Everything the platform needs to run one game.
 
-    - ``normalize_options(players, options)`` checks options and fills defaults
+    - ``options`` declares each option with its JSON Schema (what the catalog shows clients).
+      ``normalize_options(players, options)`` checks given options against those schemas
+      (``domain.kernel.options``: one typed check for every game), then hands them to the game's
+      ``option_rules(players, options)``, which checks which apply together and fills defaults
       (raises ``RuleViolation``); the result is recorded in ``GameCreated``.
     - ``initial_state(players, options)`` is the state before any event.
     - ``advance(state, chance)`` returns the next automatic events (setup, reveals,
@@ -83,7 +87,7 @@ class GameDefinition(Generic[S]):
     max_players: int
     commands: tuple[type[Command], ...]
     events: tuple[type[Event], ...]
-    normalize_options: Callable[[int, dict[str, Any]], dict[str, Any]]
+    option_rules: Callable[[int, dict[str, Any]], dict[str, Any]]
     initial_state: Callable[[int, dict[str, Any]], S]
     advance: Callable[[S, Chance], list[Event]]
     decide: Callable[[S, Seat, Command, Chance], list[Event]]
@@ -96,10 +100,15 @@ class GameDefinition(Generic[S]):
     optional: Callable[[S], Mapping[Seat, tuple[str, ...]]] = lambda _state: {}
     reshuffle_hidden: Callable[[S, Chance], list[Event]] = lambda _state, _chance: []
     clocked: Callable[[S], Iterable[Seat]] | None = None
+    options: tuple[OptionSpec, ...] = ()
 
     def clocked_seats(self, state: S) -> set[Seat]:
         """The seats whose clocks run now: the awaited ones unless the game says otherwise."""
         return set(self.awaited(state) if self.clocked is None else self.clocked(state))
+
+    def normalize_options(self, players: int, options: Any) -> dict[str, Any]:
+        """The options recorded for a new game of ``players``: typed by their schemas, then the game's rules."""
+        return self.option_rules(players, check_option_types(self.options, options))
 
     # Built once per definition (``Match.apply_record`` asks for every record); treat as read-only.
     @cached_property

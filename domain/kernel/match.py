@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.kernel import engine
 from domain.kernel.chance import Chance, parse_contribution
-from domain.kernel.errors import ALREADY_CONTRIBUTED, BAD_INPUT, RuleViolation
+from domain.kernel.errors import ALREADY_CONTRIBUTED, RuleViolation
 from domain.kernel.game import GameDefinition
 from domain.kernel.log import (
     COMMAND_ACCEPTED,
@@ -21,6 +21,8 @@ from domain.kernel.log import (
     make_record,
 )
 from domain.kernel.messages import Command, Event
+from domain.kernel.names import NAME_TAKEN as NAME_TAKEN  # a join's refusal
+from domain.kernel.names import check_name_free, player_name
 from domain.kernel.seats import Seat
 
 # A seat taken by name in a game created with open seats (a platform record, public).
@@ -28,7 +30,6 @@ SEAT_TAKEN = "SeatTaken"
 # Refusals of a join (the platform's, not a game rule's).
 SEATS_FULL = "SEATS_FULL"
 SEAT_TAKEN_ALREADY = "SEAT_TAKEN"
-NAME_TAKEN = "NAME_TAKEN"
 MAX_NAME_LENGTH = 40
 
 
@@ -97,11 +98,8 @@ class Match:
         Raises ``RuleViolation`` and changes nothing when the join is refused."""
         if not self.waiting:
             raise RuleViolation(SEATS_FULL, "this game has no open seats")
-        if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME_LENGTH:
-            raise RuleViolation(BAD_INPUT, f"name must be 1 to {MAX_NAME_LENGTH} characters")
-        name = name.strip()
-        if name.casefold() in {n.casefold() for n in self.names.values()}:
-            raise RuleViolation(NAME_TAKEN, f"{name!r} already sits at this game; choose another name")
+        name = player_name(name, MAX_NAME_LENGTH)
+        check_name_free(name, self.names.values())
         if seat is None:
             seat = self.open_seats[0]
         elif seat not in self.open_seats:

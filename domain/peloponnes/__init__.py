@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from domain.kernel import GameDefinition
+from domain.peloponnes import data
 from domain.peloponnes.commands import COMMANDS
 from domain.peloponnes.events import EVENTS
 from domain.peloponnes.moves import legal_moves
@@ -18,7 +19,8 @@ GAME: GameDefinition[State] = GameDefinition(
     max_players=5,
     commands=COMMANDS,
     events=EVENTS,
-    normalize_options=normalize_options,
+    option_rules=normalize_options,
+    options=data.OPTIONS,
     initial_state=initial_state,
     advance=advance,
     decide=decide,

@@ -7,6 +7,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from domain.kernel.options import OptionSpec
+
 _HERE = Path(__file__).parent
 
 GOODS = ("wood", "stone", "food")
@@ -149,3 +151,14 @@ def population_income(population: int) -> tuple[int, int]:
 def conquest_price(tile_id: str) -> int:
     """R16: a conquest tile costs exactly its minimum bid + 3."""
     return TILES[tile_id].min_bid + CONQUEST_SURCHARGE
+
+
+OPTIONS = (
+    OptionSpec(
+        name="solo_level",
+        description="difficulty of the solo game (rules section 7): fewer auction slots, more extra incomes",
+        schema={"type": "integer", "enum": sorted(SOLO_LEVELS), "default": 1},
+        players=(1,),
+    ),
+)
+"""The options of a game (``GameDefinition.options``): their schemas are what clients are shown."""

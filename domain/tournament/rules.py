@@ -4,11 +4,15 @@ append, or raises ``RuleViolation`` (nothing recorded)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from domain.kernel.chance import Chance, seed_commitment
 from domain.kernel.errors import RuleViolation
 from domain.kernel.game import GameDefinition, Scoreboard
+from domain.kernel.names import BAD_NAME as BAD_NAME  # a registration's refusals
+from domain.kernel.names import NAME_TAKEN as NAME_TAKEN
+from domain.kernel.names import check_name_free, player_name
 from domain.tournament import pairing
 from domain.tournament.config import BALANCED, TournamentConfig, normalize_config
 from domain.tournament.log import (
@@ -23,8 +27,6 @@ from domain.tournament.seeds import pairing_seed
 from domain.tournament.standings import ratings, standings
 
 REGISTRATION_CLOSED = "REGISTRATION_CLOSED"
-NAME_TAKEN = "NAME_TAKEN"
-BAD_NAME = "BAD_NAME"
 NOT_ENOUGH_PLAYERS = "NOT_ENOUGH_PLAYERS"
 ROUND_NOT_FINISHED = "ROUND_NOT_FINISHED"
 NO_ROUNDS_LEFT = "NO_ROUNDS_LEFT"
@@ -53,19 +55,18 @@ def _open(state: TournamentState) -> None:
         raise RuleViolation(TOURNAMENT_OVER, "the tournament has ended")
 
 
-def _name(name: Any) -> str:
-    if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-        raise RuleViolation(BAD_NAME, f"a player's name is 1 to {MAX_NAME} characters")
-    return name.strip()
+def _name(name: Any, taken: Iterable[str]) -> str:
+    """The one name rule of joins too (``domain.kernel.names``): refuses BAD_NAME and NAME_TAKEN."""
+    name = player_name(name, MAX_NAME)
+    check_name_free(name, taken)
+    return name
 
 
 def register(state: TournamentState, name: Any, at: int) -> dict[str, Any]:
     _open(state)
     if state.rounds:
         raise RuleViolation(REGISTRATION_CLOSED, "registration closed when the first round was seated")
-    name = _name(name)
-    if name.casefold() in (n.casefold() for n in state.names):
-        raise RuleViolation(NAME_TAKEN, f"a player named {name!r} is registered already")
+    name = _name(name, state.names)
     if len(state.names) >= MAX_PLAYERS:
         raise RuleViolation(REGISTRATION_CLOSED, f"a tournament takes at most {MAX_PLAYERS} players")
     return {"player": len(state.names), "name": name, "at": at}
@@ -216,9 +217,7 @@ def adjudicated(state: TournamentState, request: dict[str, Any], at: int) -> dic
             )
         record["player"] = player
     if kind == REPLACE_PLAYER:
-        name = _name(request.get("name"))
-        if any(n.casefold() == name.casefold() for i, n in enumerate(state.names) if i != player):
-            raise RuleViolation(NAME_TAKEN, f"a player named {name!r} is registered already")
+        name = _name(request.get("name"), (n for i, n in enumerate(state.names) if i != player))
         record["name"] = name
         return record
     game_id = request.get("game_id")

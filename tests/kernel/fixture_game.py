@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.kernel import Chance, Command, Event, GameDefinition, RuleViolation, Scoreboard, Viewer
+from domain.kernel.options import OptionSpec
 
 DEFAULT_ROUNDS = 3
 
@@ -127,7 +128,12 @@ GAME: GameDefinition[State] = GameDefinition(
     max_players=3,
     commands=(CommitGuess,),
     events=(GuessCommitted, DieRolled, GameEnded),
-    normalize_options=normalize_options,
+    option_rules=normalize_options,
+    options=(
+        OptionSpec(
+            "rounds", "rounds to play", {"type": "integer", "minimum": 1, "maximum": 1000, "default": DEFAULT_ROUNDS}
+        ),
+    ),
     initial_state=initial_state,
     advance=advance,
     decide=decide,

@@ -43,7 +43,7 @@ def normalize_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
     if "layout" in options:
         raise RuleViolation("BAD_OPTIONS", "layout belongs to the base board only")
     gold = options.get("starting_gold", 8)
-    if gold not in (0, 8) or isinstance(gold, bool):
+    if type(gold) is not int or gold not in (0, 8):
         raise RuleViolation("BAD_OPTIONS", "starting_gold must be 8 or 0")
     return {"board": "alexander", "starting_gold": gold}
 
