@@ -31,7 +31,7 @@ from domain.kernel.errors import RuleViolation
 from domain.kernel.game import GameDefinition
 from domain.kernel.log import COMMAND_ACCEPTED, GAME_ENDED, GENESIS, Record, canonical
 from domain.kernel.match import Match
-from domain.kernel.verification import check_chain, verify_and_reexecute
+from domain.kernel.verification import JsonRefused, check_chain, read_json, verify_and_reexecute
 from domain.tournament import rules
 from domain.tournament.clock import GameClock
 from domain.tournament.config import FORFEIT, normalize_config
@@ -112,6 +112,21 @@ class TournamentReport:
             "problems": self.problems,
             "findings": [f.to_dict() for f in self.findings],
         }
+
+
+def verify_bundle_text(
+    content: bytes | str, find_game: FindGame, fingerprint: str | None = None, commitment: str | None = None
+) -> TournamentReport:
+    """Check a bundle as a file holds it, however malformed (not UTF-8, not JSON, empty, duplicate
+    keys, NaN, nested beyond reason): a report, never an exception."""
+    try:
+        text = content.decode("utf-8") if isinstance(content, bytes) else content
+        bundle = read_json(text)
+    except (UnicodeDecodeError, JsonRefused) as bad:
+        report = TournamentReport(fingerprint=GENESIS, chain_ok=False, master_seed_ok=None)
+        report.findings.append(Finding(THE_BUNDLE, None, f"cannot read the bundle as JSON ({_short(str(bad))})"))
+        return report
+    return verify_bundle(bundle, find_game, fingerprint, commitment)
 
 
 def verify_bundle(
