@@ -366,12 +366,11 @@ def _normalised(record: dict[str, Any]) -> dict[str, Any]:
 KEY_ORDER = ("type", "data", "viewers", "public", "chance", "digest", "prev", "hash", "position")
 
 
-def _compare(stored: dict[str, Any], rebuilt: Record, what: str, hidden_allowed: bool = False) -> None:
-    """The stored record must be exactly the rebuilt one (as exported, revealed); a running game's
-    record (``hidden_allowed``) may also hold a private record as a spectator sees it."""
+def _compare(stored: dict[str, Any], rebuilt: Record, what: str) -> None:
+    """The stored record must be exactly the rebuilt one (as exported, revealed)."""
     expected = _normalised(for_viewer(rebuilt, None, reveal_all=True))
     found = _normalised(stored)
-    if expected == found or (hidden_allowed and _normalised(for_viewer(rebuilt, None, reveal_all=False)) == found):
+    if expected == found:
         return
     key = next(k for k in KEY_ORDER if expected.get(k) != found.get(k))
     p = rebuilt.position
@@ -406,7 +405,6 @@ class _Checker:
         self.records = records
         self.find_game = find_game
         self.given_seed = given_seed
-        self.complete = False
         self.match: Match | None = None
         self.position = 1
         self.chain_ok = False
@@ -435,7 +433,7 @@ class _Checker:
                 f"not the published {_short(commitment)}",
                 commitment,
             )
-        complete = self.complete = records[-1]["type"] == GAME_ENDED
+        complete = records[-1]["type"] == GAME_ENDED
         ends = [i for i, r in enumerate(records, start=1) if r["type"] == GAME_ENDED]
         if ends and not complete:  # a complete record's re-execution finds an early end in its place
             after = ends[0] + 1
@@ -462,7 +460,7 @@ class _Checker:
             self.position = rebuilt.position
             if rebuilt.position > len(records):
                 raise self._missing(rebuilt)
-            _compare(records[rebuilt.position - 1], rebuilt, what, not complete)
+            _compare(records[rebuilt.position - 1], rebuilt, what)
         if match is not None and seed is not None:
             self._reexecute(match, len(expected) + 1, len(records))
             self.seed_ok = True
@@ -642,6 +640,12 @@ class _Checker:
                 "position 1: the seed revealed for this unfinished game does not match the commitment in GameCreated",
                 f"a seed whose sha256 is {created['seed_commitment']}",
             )
+        hidden = next(
+            (r for r in self.records if r["type"] == COMMAND_ACCEPTED and "command_id" not in r["data"]), None
+        )
+        if hidden is not None:  # re-execution needs every command whole, as a revealed export holds it
+            p = hidden["position"]
+            raise Problem(p, f"position {p}: the record is not revealed, though its seed is", "the revealed record")
         return seed
 
     def _revealed_seed(self, created: dict[str, Any]) -> bytes:
@@ -737,7 +741,7 @@ class _Checker:
                 if rebuilt.position > end:
                     raise self._missing(rebuilt)
                 try:
-                    _compare(self.records[rebuilt.position - 1], rebuilt, "re-execution", not self.complete)
+                    _compare(self.records[rebuilt.position - 1], rebuilt, "re-execution")
                 except Problem:
                     self.seed_ok = False
                     raise
