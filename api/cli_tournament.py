@@ -73,10 +73,11 @@ def verify(bundle: Path, fingerprint: str | None, commitment: str | None, as_jso
     else:
         console = Console()
         verdict = "[green]verified[/green]" if report.ok else "[red]NOT verified[/red]"
-        console.print(f"{bundle}: {verdict}; {report.games_checked} games checked in {elapsed:.2f} s")
+        checked = f"{report.games_checked} games checked in {elapsed:.2f} s"
+        console.print(f"{escape(str(bundle))}: {verdict}; {checked}", soft_wrap=True)
         for line in report.problems:
-            console.print(f"  [red]✗[/red] {escape(line)}", highlight=False)
-        console.print(f"fingerprint: {report.fingerprint}")
+            console.print(f"  [red]✗[/red] {escape(line)}", highlight=False, soft_wrap=True)
+        console.print(f"fingerprint: {report.fingerprint}", soft_wrap=True)
     if not report.ok:
         sys.exit(1)
 
