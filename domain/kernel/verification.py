@@ -146,12 +146,43 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
+MAX_NESTING = 128  # records nest a dozen levels deep; a reader's stack is not the limit to find out
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def _too_deep(text: str) -> bool:
+    """Whether the JSON text nests beyond ``MAX_NESTING`` (counted outside strings). Checked before
+    parsing: a RecursionError inside the C parser can leave the interpreter's own depth count
+    wrong (CPython 3.11), so it is never provoked."""
+    brackets = _NOT_A_BRACKET.sub("", _JSON_STRING.sub("", text))
+    dropped = 0
+    while dropped < MAX_NESTING:  # each pass drops the innermost level (in C)
+        fewer = brackets.replace("[]", "").replace("{}", "")
+        if fewer == brackets:
+            break
+        brackets, dropped = fewer, dropped + 1
+    depth = dropped
+    for bracket in brackets:  # what is left: deep, or not well formed
+        depth += 1 if bracket in "[{" else -1
+        if depth > MAX_NESTING:
+            return True
+    return False
+
+
 def read_json(text: str | bytes) -> Any:
     """The one JSON reader of records, exports and bundles: strict where ``json.loads`` is lenient.
 
     A duplicate key would let two readers see two contents under one hash (the last one wins in
     Python, the first in others), and NaN, Infinity or a literal beyond a float are not the
     canonical form any hash was computed over. Deep nesting is refused, not a crash."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            raise JsonRefused(f"not UTF-8 text ({bad})") from None
+    if _too_deep(text):
+        raise JsonRefused(f"the value is nested too deeply (more than {MAX_NESTING} levels)")
     try:
         return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_refuse_constant, parse_float=_finite)
     except JsonRefused:
