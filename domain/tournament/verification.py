@@ -354,7 +354,7 @@ class _BundleChecker:
         """The master seed (and the seeds of games that never ended) that ``TournamentEnded`` reveals."""
         last, n = self.raw[-1], len(self.raw)
         if last["type"] != TOURNAMENT_ENDED:
-            self.on_log(n, "the tournament has not ended: its master seed is still secret")
+            self.on_log(n + 1, f"the log ends at position {n}: the tournament has not ended, its master seed is secret")
             return
         data = last["data"]
         seed_hex = data["master_seed"]
@@ -480,9 +480,14 @@ class _BundleChecker:
         state = self.log.state
         table = self._table(data["game_id"], position)
         game = self._game(table)
+        if game.ok and not game.complete:
+            n = len(game.raw)
+            self.on_game(
+                table, n + 1, f"the record ends at position {n} without GameEnded, but {THE_LOG} records a result"
+            )
+            raise self._stop(position, f"a result is recorded for game {table.game_id}, but its game has not ended")
         if game.match is None or not game.complete:
-            why = "its record does not verify" if not game.ok else "its game has not ended"
-            raise self._stop(position, f"a result is recorded for game {table.game_id}, but {why}", table.game_id)
+            raise self._stop(position, f"a result is recorded for game {table.game_id}, but its record does not verify")
         if table.game_id in state.results:
             raise self._stop(position, f"a second result for game {table.game_id}", table.game_id)
         scoreboard = game.match.game.scoreboard(game.match.state)
@@ -624,7 +629,10 @@ class _BundleChecker:
         void = self.voids.get(table.game_id)
         if void is None:
             if not game.complete and self.log.state.ended is not None:
-                self.on_game(table, len(game.raw), "the game never ended, and it is not voided")
+                n = len(game.raw)
+                self.on_game(
+                    table, n + 1, f"the record ends at position {n}: the game never ended, and it is not voided"
+                )
             return
         position, data = void
         version, fingerprint = data.get("game_version"), data.get("game_fingerprint")

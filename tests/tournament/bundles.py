@@ -112,3 +112,35 @@ def reexecuted_with_stamps(records: list[dict[str, Any]], stamps: dict[int, int]
         stamp = stamps.get(len(out) + 1, data.get("at"))
         out.extend(match.execute(data["seat"], command, data["command_id"], data.get("contribution"), stamp))
     return [for_viewer(r, None, reveal_all=True) for r in out]
+
+
+@functools.cache
+def _clocked() -> str:
+    from tests.tournament.test_clocks import clocked_tournament, play_with_a_slow_player
+
+    service = build_service(Settings(database_url="sqlite:///:memory:"))
+    clock = FakeClock()
+    tournaments = TournamentService(service, now=clock)
+    try:
+        tid, organiser, tokens = clocked_tournament(tournaments, "random_move")
+        table = play_with_a_slow_player(tournaments, clock, tid, tokens)
+        clock.advance(1000)
+        rulings = [
+            {"kind": "replace", "player": 1, "name": "Eve", "reason": "p1 fell ill"},
+            {"kind": "correct", "game_id": table.game_id, "placings": [1, 2, 3], "scores": [3, 2, 1], "reason": "r"},
+        ]
+        for ruling in rulings:
+            tournaments.adjudicate(tid, organiser, ruling)
+            clock.advance(1000)
+        tournaments.end(tid, organiser)
+        return json.dumps(tournaments.bundle(tid))
+    finally:
+        tournaments.close()
+        service.close()
+
+
+def clocked_bundle() -> Bundle:
+    """A fresh copy of a clocked Peloponnes tournament whose slow player ran out of time, with a
+    player replaced and the result corrected: a log with a record of every kind."""
+    loaded: Bundle = json.loads(_clocked())
+    return loaded
