@@ -26,7 +26,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.kernel.chance import creator_seed_of, seed_commitment
+from domain.kernel.bots import RandomBot
+from domain.kernel.chance import Chance, creator_seed_of, seed_commitment
 from domain.kernel.errors import RuleViolation
 from domain.kernel.game import GameDefinition
 from domain.kernel.log import COMMAND_ACCEPTED, GAME_ENDED, GENESIS, Record, canonical
@@ -50,7 +51,7 @@ from domain.tournament.log import (
     TournamentLog,
 )
 from domain.tournament.pairing import Seating
-from domain.tournament.seeds import table_seed
+from domain.tournament.seeds import clock_bot_seed, table_seed
 
 BUNDLE_FORMAT = "alexandria-tournament-bundle/1"
 BUNDLE_KEYS = ("format", "tournament_id", "fingerprint", "tournament", "games")
@@ -664,11 +665,17 @@ class _BundleChecker:
         due = {(t["version"], t["seat"]): (q, t) for q, t in timeouts}
         followed: set[int] = set()
         forfeited_by_clock: dict[int, int] = {}  # player -> the version the forfeit rule took the seat
+        # The game as the records before each command leave it: the clock rule's moves are the
+        # random bot's, with the stream derived for this game and version.
+        shadow = Match(definition, len(table.players), state.settings.options, Chance(b"clock-check"))
         for record in game.records:
             command = record.type == COMMAND_ACCEPTED
             if command and not self._check_stamp(table, record, clock, due, followed, forfeited_by_clock):
                 return
+            if command and self._by_the_rule(table, record, due, forfeited_by_clock):
+                self._check_rule_move(table, record, shadow)
             clock.feed([record])
+            shadow.apply_record(record)
         for q, t in timeouts:
             if q not in followed:
                 self.on_log(
@@ -677,6 +684,40 @@ class _BundleChecker:
                     "its move",
                     table.game_id,
                 )
+
+    def _by_the_rule(
+        self,
+        table: Table,
+        record: Record,
+        due: dict[tuple[int, int], tuple[int, dict[str, Any]]],
+        forfeited_by_clock: dict[int, int],
+    ) -> bool:
+        """Whether the clock rule made this command: the move after the seat's timeout, or any move
+        of a seat the bot has taken (forfeited by the clock earlier, or by a ruling before its stamp;
+        a forfeited player's own commands are refused)."""
+        version, mover, stamp = record.position - 1, record.data["seat"], record.data["at"]
+        player = table.players[mover]
+        if (version, mover) in due or forfeited_by_clock.get(player, version) < version:
+            return True
+        return any(at < stamp and g == table.game_id and who == player for at, g, who in self.forfeits_at)
+
+    def _check_rule_move(self, table: Table, record: Record, shadow: Match) -> None:
+        if self.master_seed is None:
+            return
+        version, seat = record.position - 1, record.data["seat"]
+        seed = clock_bot_seed(self.master_seed, self.log.state.tournament_id, table.game_id, version)
+        try:
+            command = RandomBot(seed).choose(shadow.game, shadow.state, seat)
+        except RuntimeError:  # no legal move: the record says otherwise
+            command = None
+        expected = None if command is None else {"type": command.type, **command.to_dict()}
+        if canonical(expected) != canonical(record.data["command"]):
+            self.on_game(
+                table,
+                record.position,
+                f"the clock rule's move for seat {seat} is {_short(record.data['command'])}, but the random bot "
+                f"(its stream for this game and version {version}) plays {_short(expected)}",
+            )
 
     def _check_stamp(
         self,

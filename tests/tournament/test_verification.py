@@ -19,6 +19,7 @@ from infra.tournament_service import TournamentService
 from tests.tournament.bundles import (
     Bundle,
     bundle_of,
+    clocked_bundle,
     copy_of,
     forge_result,
     reexecuted_with_stamps,
@@ -344,3 +345,19 @@ def test_an_unfinished_game_is_re_executed_with_the_seed_the_end_reveals(tournam
     index = max(i for i, r in enumerate(records) if r["viewers"] is not None)
     records[index]["data"] = {**records[index]["data"], "seat": 1 - records[index]["data"].get("seat", 0)}
     assert_names(verify(tampered), voided, index + 1, "does not verify")
+
+
+def test_the_clock_rules_moves_are_the_random_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rule's move for a seat out of time is the random bot's, with the stream derived from the
+    master seed for that game and version: moves from any other stream (here: the verifier made to
+    expect another one) are named."""
+    import domain.tournament.verification as verification
+
+    bundle = clocked_bundle()
+    assert verify(bundle).ok
+    log = bundle["tournament"]
+    timeout = next(r["data"] for r in log if r["type"] == "TimedOut")
+    derive = verification.clock_bot_seed
+    monkeypatch.setattr(verification, "clock_bot_seed", lambda *args: derive(*args) + b"another stream")
+    report = verify(bundle)
+    assert_names(report, timeout["game_id"], timeout["version"] + 1, "the clock rule's move", "random bot")
