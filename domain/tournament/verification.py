@@ -224,7 +224,8 @@ class _BundleChecker:
         self.timeouts: list[tuple[int, dict[str, Any]]] = []  # (position in the log, data)
         self.forfeits_at: list[tuple[int, str, int]] = []  # adjudicated forfeits: (at, game_id, player)
         self.voids: dict[str, tuple[int, dict[str, Any]]] = {}
-        self.ordered = False
+        self.replayable = 0  # records in order, from the first
+        self.replayed = False  # every record was replayed: the tournament's state is whole
 
     # -- findings ----------------------------------------------------------------------------------
 
@@ -254,7 +255,7 @@ class _BundleChecker:
             return
         self.report.chain_ok = True
         self._published(fingerprint, commitment)
-        self.ordered = self._order()
+        self.replayable = self._order()
         self._reveal()
         self._replay()
         self._check_games()
@@ -339,17 +340,18 @@ class _BundleChecker:
         if tournament_id is not None and tournament_id != created.get("tournament_id"):
             self.on_bundle(f"its tournament_id {_short(tournament_id)} is not the one TournamentCreated records")
 
-    def _order(self) -> bool:
-        """``TournamentCreated`` first and only there; ``TournamentEnded`` last: nothing follows the end."""
+    def _order(self) -> int:
+        """``TournamentCreated`` first and only there; ``TournamentEnded`` last: nothing follows the
+        end. Returns how many records can be replayed (those before the first out of order)."""
         for position, record in enumerate(self.raw, start=1):
             if (record["type"] == TOURNAMENT_CREATED) != (position == 1):
                 self.on_log(position, "a tournament's log starts with TournamentCreated, and only there")
-                return False
+                return position - 1
             if record["type"] == TOURNAMENT_ENDED and position != len(self.raw):
                 following = self.raw[position]["type"]
                 self.on_log(position + 1, f"{following} follows TournamentEnded: nothing is accepted after the end")
-                return False
-        return True
+                return position
+        return len(self.raw)
 
     def _reveal(self) -> None:
         """The master seed (and the seeds of games that never ended) that ``TournamentEnded`` reveals."""
@@ -380,10 +382,8 @@ class _BundleChecker:
     # -- the tournament's log, re-executed ----------------------------------------------------------
 
     def _replay(self) -> None:
-        if not self.ordered:
-            return
         last_at: int | None = None
-        for position, raw in enumerate(self.raw, start=1):
+        for position, raw in enumerate(self.raw[: self.replayable], start=1):
             data = raw["data"]
             if last_at is not None and data["at"] < last_at:
                 self.on_log(position, f"at {data['at']} goes back in time (the record before says {last_at})")
@@ -399,6 +399,7 @@ class _BundleChecker:
             except (KeyError, TypeError, ValueError, IndexError, AttributeError, AssertionError) as bad:
                 self.on_log(position, f"{raw['type']} cannot be replayed ({type(bad).__name__}: {_short(bad)})")
                 return
+        self.replayed = self.replayable == len(self.raw)
 
     def _stop(self, position: int, message: str, game_id: str | None = None) -> _Stop:
         self.on_log(position, message, game_id)
@@ -593,8 +594,10 @@ class _BundleChecker:
             self._check_seed(table, game)
             self._check_void(table, game)
             self._check_clock(table, game)
-            if self.ordered and state.ended is not None and game.complete and table.game_id not in state.results:
+            if self.replayed and state.ended is not None and game.complete and table.game_id not in state.results:
                 self.on_game(table, len(game.raw), "the game ended, but the tournament has no result for it")
+        if not self.replayed:  # the tables seated after the replay stopped are not known
+            return
         seated = {t.game_id for t in state.tables()}
         unfinished = {t.game_id for t in state.tables() if not self._game(t).complete}
         for extra in sorted(set(self.unfinished_seeds or {}) - unfinished):
