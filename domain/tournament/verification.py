@@ -640,6 +640,15 @@ class _BundleChecker:
             return
         position, data = void
         version, fingerprint = data.get("game_version"), data.get("game_fingerprint")
+        # A command stamped after the void was played after it (stamps never run ahead of the server's time).
+        late = next((r for r in game.records if _is_int(r.data.get("at")) and r.data["at"] > data["at"]), None)
+        if late is not None:
+            self.on_game(
+                table,
+                late.position,
+                f"a command stamped {late.data['at']}, after the void (position {position} "
+                f"of {THE_LOG}, at {data['at']})",
+            )
         if version is None:  # a void recorded before voids named where the game stops
             return
         n = len(game.raw)

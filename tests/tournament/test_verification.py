@@ -11,8 +11,9 @@ import pytest
 
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
-from domain.kernel.log import for_viewer
-from domain.tournament.log import RECORD_FIELDS, Table, seal
+from domain.kernel.log import Record, for_viewer
+from domain.tournament.log import RECORD_FIELDS, Table, TournamentLog, seal
+from domain.tournament.rules import current_standings
 from domain.tournament.verification import TournamentReport, verify_bundle
 from infra.tournament_run import play_table
 from infra.tournament_service import TournamentService
@@ -361,3 +362,21 @@ def test_the_clock_rules_moves_are_the_random_bots(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(verification, "clock_bot_seed", lambda *args: derive(*args) + b"another stream")
     report = verify(bundle)
     assert_names(report, timeout["game_id"], timeout["version"] + 1, "the clock rule's move", "random bot")
+
+
+def test_a_clocked_game_played_on_after_its_void_is_a_problem() -> None:
+    """Without the version a void records, the stamps still show what was played after it."""
+    bundle = clocked_bundle()
+    log = bundle["tournament"]
+    index = next(i for i, r in enumerate(log) if r["type"] == "TimedOut")
+    game_id, at = log[index]["data"]["game_id"], log[index]["data"]["at"]
+    void = {"kind": "void", "reason": "the table left", "at": at, "game_id": game_id}
+    log.insert(index + 1, {**log[index], "type": "Adjudicated", "data": void})
+    for position, record in enumerate(log, start=1):
+        record["position"] = position
+    state = TournamentLog.replay([Record.from_dict(r) for r in log[:-1]]).state
+    log[-1]["data"]["standings"] = current_standings(state)
+    reseal_log(bundle, index + 1)
+    records = bundle["games"][game_id]
+    late = next(r for r in records if r["type"] == "CommandAccepted" and r["data"]["at"] > at)
+    assert_names(verify(bundle), game_id, late["position"], "after the void")
