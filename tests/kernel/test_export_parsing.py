@@ -74,7 +74,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     service.close()
 
 
-plain = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
+plain = st.text(st.characters(exclude_categories=["Cs"]), max_size=12)
 unicode_text = st.one_of(
     plain,
     st.builds(lambda a, sep, b: a + sep + b, plain, st.sampled_from(SEPARATORS), plain),

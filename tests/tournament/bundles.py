@@ -125,7 +125,7 @@ def _clocked() -> str:
         tid, organiser, tokens = clocked_tournament(tournaments, "random_move")
         table = play_with_a_slow_player(tournaments, clock, tid, tokens)
         clock.advance(1000)
-        rulings = [
+        rulings: list[dict[str, Any]] = [
             {"kind": "replace", "player": 1, "name": "Eve", "reason": "p1 fell ill"},
             {"kind": "correct", "game_id": table.game_id, "placings": [1, 2, 3], "scores": [3, 2, 1], "reason": "r"},
         ]
