@@ -356,12 +356,14 @@ def test_the_clock_rules_moves_are_the_random_bots(monkeypatch: pytest.MonkeyPat
 
     bundle = clocked_bundle()
     assert verify(bundle).ok
-    log = bundle["tournament"]
-    timeout = next(r["data"] for r in log if r["type"] == "TimedOut")
+    timeouts = [r["data"] for r in bundle["tournament"] if r["type"] == "TimedOut"]
     derive = verification.clock_bot_seed
     monkeypatch.setattr(verification, "clock_bot_seed", lambda *args: derive(*args) + b"another stream")
     report = verify(bundle)
-    assert_names(report, timeout["game_id"], timeout["version"] + 1, "the clock rule's move", "random bot")
+    assert not report.ok and all("the clock rule's move" in p and "random bot" in p for p in report.problems)
+    # Another stream may pick the same move now and then (a seat with one legal move), never always.
+    named = [t for t in timeouts if any(f"position {t['version'] + 1}:" in p for p in report.problems)]
+    assert named and all(t["game_id"] in report.bad_games for t in named)
 
 
 def test_a_clocked_game_played_on_after_its_void_is_a_problem() -> None:
