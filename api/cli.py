@@ -25,7 +25,7 @@ from domain.kernel.chance import Chance
 from domain.kernel.errors import RuleViolation
 from domain.kernel.log import Record, canonical, for_viewer
 from domain.kernel.match import Match
-from domain.kernel.verification import EXIT_INCOMPLETE, EXIT_PROBLEM, verify_export
+from domain.kernel.verification import EXIT_INCOMPLETE, EXIT_PROBLEM, Problem, parse_export, verify_export
 from infra.bootstrap import build_service
 from infra.service import ServiceError
 from infra.settings import Settings
@@ -239,10 +239,13 @@ def show_simulation(summary: dict[str, Any], out: Path | None) -> None:
 
 
 def read_record_file(path: Path) -> list[dict[str, Any]]:
+    """An exported record, read as ``alexandria verify`` reads it (one reader for every export)."""
     try:
-        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as problem:
+        return parse_export(path.read_bytes())
+    except OSError as problem:
         raise click.ClickException(f"cannot read {path}: {problem}") from None
+    except Problem as problem:
+        raise click.ClickException(f"cannot read {path}: {problem.message}") from None
 
 
 def passed(report: dict[str, Any]) -> bool:

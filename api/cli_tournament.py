@@ -18,7 +18,7 @@ from domain.catalog import GAMES
 from domain.kernel.errors import RuleViolation
 from domain.tournament.config import FORMATS, TIMEOUT_RULES
 from domain.tournament.rules import standings_view
-from domain.tournament.verification import verify_bundle
+from domain.tournament.verification import verify_bundle_text
 from infra.bootstrap import build_service
 from infra.service import ServiceError
 from infra.settings import Settings
@@ -52,27 +52,32 @@ def standings_table(rows: list[dict[str, Any]], title: str) -> RichTable:
 
 @tournament.command()
 @click.argument("bundle", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--fingerprint", default=None, metavar="HEX", help="the published fingerprint (the log's last hash)")
+@click.option("--commitment", default=None, metavar="HEX", help="the published master seed commitment")
 @click.option("--json", "as_json", is_flag=True, help="print the report as JSON")
-def verify(bundle: Path, as_json: bool) -> None:
-    """Check a tournament bundle: every game's chain and seed, every seed derived from the master
-    seed, every result equal to its game's end, the seatings and the standings; print the
-    tournament's fingerprint."""
+def verify(bundle: Path, fingerprint: str | None, commitment: str | None, as_json: bool) -> None:
+    """Check a tournament bundle: every game verified in full (re-executed), every seed derived
+    from the master seed, every result the one its re-executed game ends with, the tournament's
+    log re-executed against the rules (seatings, timeouts, rulings, standings), and, when given,
+    the fingerprint and commitment the organiser published; print the tournament's fingerprint.
+    Exit status 0 when everything holds, 1 otherwise."""
     try:
-        data = json.loads(bundle.read_text())
-    except (OSError, ValueError) as problem:
+        content = bundle.read_bytes()
+    except OSError as problem:
         raise click.ClickException(f"cannot read {bundle}: {problem}") from None
     started = time.perf_counter()
-    report = verify_bundle(data, GAMES.get)
+    report = verify_bundle_text(content, GAMES.get, fingerprint, commitment)
     elapsed = time.perf_counter() - started
     if as_json:
         click.echo(json.dumps({**report.to_dict(), "seconds": round(elapsed, 3)}, indent=2))
     else:
         console = Console()
         verdict = "[green]verified[/green]" if report.ok else "[red]NOT verified[/red]"
-        console.print(f"{bundle}: {verdict}; {report.games_checked} games checked in {elapsed:.2f} s")
+        checked = f"{report.games_checked} games checked in {elapsed:.2f} s"
+        console.print(f"{escape(str(bundle))}: {verdict}; {checked}", soft_wrap=True)
         for line in report.problems:
-            console.print(f"  [red]✗[/red] {escape(line)}", highlight=False)
-        console.print(f"fingerprint: {report.fingerprint}")
+            console.print(f"  [red]✗[/red] {escape(line)}", highlight=False, soft_wrap=True)
+        console.print(f"fingerprint: {report.fingerprint}", soft_wrap=True)
     if not report.ok:
         sys.exit(1)
 

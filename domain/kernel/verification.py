@@ -122,6 +122,83 @@ def verify_export(
     return verify_records(records, find_game, fingerprint, commitment)
 
 
+class JsonRefused(ValueError):
+    """Text that is not exactly one JSON value every reader reads the same way."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise JsonRefused(f"{name} is no JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise JsonRefused(f"{text} is too large for a number every reader reads the same")
+    return value
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise JsonRefused(f"the key {key!r} appears twice in one object")
+        found[key] = value
+    return found
+
+
+MAX_NESTING = 128  # records nest a dozen levels deep; a reader's stack is not the limit to find out
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def _too_deep(text: str) -> bool:
+    """Whether the JSON text nests beyond ``MAX_NESTING`` (counted outside strings). Checked before
+    parsing: a RecursionError inside the C parser can leave the interpreter's own depth count
+    wrong (CPython 3.11), so it is never provoked."""
+    brackets = _NOT_A_BRACKET.sub("", _JSON_STRING.sub("", text))
+    dropped = 0
+    while dropped < MAX_NESTING:  # each pass drops the innermost level (in C)
+        fewer = brackets.replace("[]", "").replace("{}", "")
+        if fewer == brackets:
+            break
+        brackets, dropped = fewer, dropped + 1
+    depth = dropped
+    for bracket in brackets:  # what is left: deep, or not well formed
+        depth += 1 if bracket in "[{" else -1
+        if depth > MAX_NESTING:
+            return True
+    return False
+
+
+def read_json(text: str | bytes) -> Any:
+    """The one JSON reader of records, exports and bundles: strict where ``json.loads`` is lenient.
+
+    A duplicate key would let two readers see two contents under one hash (the last one wins in
+    Python, the first in others), and NaN, Infinity or a literal beyond a float are not the
+    canonical form any hash was computed over. Deep nesting is refused, not a crash."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            raise JsonRefused(f"not UTF-8 text ({bad})") from None
+    if _too_deep(text):
+        raise JsonRefused(f"the value is nested too deeply (more than {MAX_NESTING} levels)")
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_refuse_constant, parse_float=_finite)
+    except JsonRefused:
+        raise
+    except RecursionError:
+        raise JsonRefused("the value is nested too deeply") from None
+    except ValueError as bad:  # JSONDecodeError and UnicodeDecodeError both are ValueErrors
+        raise JsonRefused(str(bad)) from None
+
+
+def export_lines(text: str) -> list[str]:
+    """The records' lines of an export: split on "\\n" only, since the canonical JSON writes
+    U+2028, U+2029 and U+0085 unescaped inside strings (``str.splitlines`` would cut there)."""
+    return [line for line in text.split("\n") if line.strip(" \t\r")]
+
+
 def parse_export(content: bytes | str) -> list[Any]:
     if isinstance(content, bytes):
         try:
@@ -132,10 +209,10 @@ def parse_export(content: bytes | str) -> list[Any]:
     else:
         text = content
     records: list[Any] = []
-    for number, line_text in enumerate((ln for ln in text.splitlines() if ln.strip()), start=1):
+    for number, line_text in enumerate(export_lines(text), start=1):
         try:
-            records.append(json.loads(line_text))
-        except (ValueError, RecursionError) as bad:
+            records.append(read_json(line_text))
+        except JsonRefused as bad:
             raise Problem(number, f"position {number}: cannot read record {number} as JSON ({bad})") from None
     return records
 
@@ -145,7 +222,28 @@ def verify_records(
 ) -> VerificationReport:
     """Verify a game record given as the dicts the per-viewer filter produces (after the end,
     revealed: ``for_viewer(record, None, reveal_all=True)``)."""
-    checker = _Checker(list(records), find_game)
+    return verify_and_reexecute(records, find_game, fingerprint, commitment)[0]
+
+
+def verify_and_reexecute(
+    records: Iterable[Any],
+    find_game: FindGame,
+    fingerprint: str | None = None,
+    commitment: str | None = None,
+    seed: bytes | None = None,
+) -> tuple[VerificationReport, Match | None]:
+    """``verify_records``, and the game as re-executing every command left it (None unless the
+    whole record was re-executed): a result is read from that game, never from recorded events.
+
+    ``seed`` is the game's seed revealed elsewhere (a tournament reveals the seed of a table whose
+    game never ended): an incomplete record is then re-executed with it in full, as a complete one
+    is with the seed its ``GameEnded`` reveals; it stays incomplete, but nothing in it is unchecked."""
+    checker = _Checker(list(records), find_game, seed)
+    report = _checked(checker, fingerprint, commitment)
+    return report, checker.match if report.seed_ok and not report.problems else None
+
+
+def _checked(checker: _Checker, fingerprint: str | None, commitment: str | None) -> VerificationReport:
     try:
         return checker.run(fingerprint, commitment)
     except Problem as problem:
@@ -334,9 +432,11 @@ def _no_seed() -> Chance:
 
 
 class _Checker:
-    def __init__(self, records: list[Any], find_game: FindGame) -> None:
+    def __init__(self, records: list[Any], find_game: FindGame, given_seed: bytes | None = None) -> None:
         self.records = records
         self.find_game = find_game
+        self.given_seed = given_seed
+        self.match: Match | None = None
         self.position = 1
         self.chain_ok = False
         self.seed_ok: bool | None = None
@@ -369,7 +469,7 @@ class _Checker:
         if ends and not complete:  # a complete record's re-execution finds an early end in its place
             after = ends[0] + 1
             raise Problem(after, f"position {after}: a record follows GameEnded", "nothing after GameEnded")
-        seed = self._revealed_seed(created["data"]) if complete else None
+        seed = self._revealed_seed(created["data"]) if complete else self._given_seed(created["data"])
         forked_from = created["data"].get("forked_from")
         if forked_from is not None:
             origin, history = self._rebuild_origin(forked_from, depth=1)
@@ -398,6 +498,7 @@ class _Checker:
         else:
             self._check_types(game, after=len(expected))
         self.check_fingerprint(fingerprint)
+        self.match = match if seed is not None else None
         return self._report(game.id, complete, seed is not None)
 
     def check_fingerprint(self, fingerprint: str | None) -> None:
@@ -440,6 +541,12 @@ class _Checker:
                 f"verified: a complete {game} record of {n} records with fingerprint {fingerprint}. The hash chain "
                 f"holds, the revealed seed matches the commitment in GameCreated, and re-executing every command "
                 f"with it gives every record exactly, hidden data included{fork_text}{mixed}."
+            )
+        elif reexecuted:
+            statement = (
+                f"incomplete, not verified: the record ends at position {n} without GameEnded. The hash chain "
+                f"holds{fork_text}, and re-executing every command with the seed revealed for it (which matches "
+                f"the commitment in GameCreated) gives every record exactly."
             )
         else:
             statement = (
@@ -552,6 +659,26 @@ class _Checker:
                 f"a seed whose sha256 is {forked_from['created']['seed_commitment']}",
             )
 
+    def _given_seed(self, created: dict[str, Any]) -> bytes | None:
+        """The seed given from outside the record for an incomplete one, once it is the committed seed."""
+        seed = self.given_seed
+        if seed is None:
+            return None
+        if seed_commitment(seed) != created["seed_commitment"]:
+            self.seed_ok = False
+            raise Problem(
+                1,
+                "position 1: the seed revealed for this unfinished game does not match the commitment in GameCreated",
+                f"a seed whose sha256 is {created['seed_commitment']}",
+            )
+        hidden = next(
+            (r for r in self.records if r["type"] == COMMAND_ACCEPTED and "command_id" not in r["data"]), None
+        )
+        if hidden is not None:  # re-execution needs every command whole, as a revealed export holds it
+            p = hidden["position"]
+            raise Problem(p, f"position {p}: the record is not revealed, though its seed is", "the revealed record")
+        return seed
+
     def _revealed_seed(self, created: dict[str, Any]) -> bytes:
         n = len(self.records)
         self.position = n
@@ -559,6 +686,9 @@ class _Checker:
         if not isinstance(seed_hex, str) or not _is_hex(seed_hex) or not seed_hex:
             raise Problem(n, f"position {n}: GameEnded does not reveal the seed as hex", "the seed, as hex")
         seed = bytes.fromhex(seed_hex)
+        if self.given_seed is not None and self.given_seed != seed:
+            self.seed_ok = False
+            raise Problem(n, f"position {n}: GameEnded reveals another seed than the one given", self.given_seed.hex())
         if seed_commitment(seed) != created["seed_commitment"]:
             self.seed_ok = False
             raise Problem(

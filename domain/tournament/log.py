@@ -23,6 +23,42 @@ TIMED_OUT = "TimedOut"
 ADJUDICATED = "Adjudicated"
 TOURNAMENT_ENDED = "TournamentEnded"
 
+
+@dataclass(frozen=True)
+class Fields:
+    """The keys a record type's ``data`` holds: all of ``required``, any of ``optional``, nothing else."""
+
+    required: frozenset[str]
+    optional: frozenset[str] = frozenset()
+
+    @property
+    def allowed(self) -> frozenset[str]:
+        return self.required | self.optional
+
+
+# Every record type of the tournament's log and the keys of its data: the verifier refuses a
+# record of another type or with another key (a key nobody checks could carry anything).
+RECORD_FIELDS: dict[str, Fields] = {
+    TOURNAMENT_CREATED: Fields(frozenset({"tournament_id", "config", "master_seed_commitment", "at"})),
+    PLAYER_REGISTERED: Fields(frozenset({"player", "name", "at"})),
+    ROUND_SEATED: Fields(frozenset({"round", "tables", "byes", "at"})),
+    RESULT_RECORDED: Fields(
+        frozenset({"game_id", "round", "table", "scores", "placings", "winners", "fingerprint", "at"})
+    ),
+    TIMED_OUT: Fields(
+        frozenset({"game_id", "round", "table", "seat", "player", "version", "expired_at", "rule", "at"})
+    ),
+    # By kind (the rules decide which): player (forfeit, replace), name (replace), game_id (forfeit,
+    # void, correct), placings and scores (correct), game_version and game_fingerprint (void: where
+    # the voided game's record ends).
+    ADJUDICATED: Fields(
+        frozenset({"kind", "reason", "at"}),
+        frozenset({"player", "name", "game_id", "placings", "scores", "game_version", "game_fingerprint"}),
+    ),
+    # unfinished_seeds: the revealed seed of every table whose game never ended, by game id.
+    TOURNAMENT_ENDED: Fields(frozenset({"standings", "master_seed", "at"}), frozenset({"unfinished_seeds"})),
+}
+
 # Adjudication kinds: each is a compensating record with a reason, never an edit.
 FORFEIT_GAME = "forfeit"  # a player loses a game: placed last, and the bot plays the seat if it still runs
 VOID_GAME = "void"  # a game counts for nobody

@@ -1,38 +1,85 @@
 """Checking a tournament bundle offline: the tournament's log and every game of it.
 
-A bundle is the tournament's records and every table's game record (both revealed: a bundle is
-exported once the tournament has ended). The verifier checks the tournament's hash chain; the
-master seed against its commitment; every round's seating against the seating the rules give
-with that seed; every game's chain, seed and full re-execution (the kernel's verifier); that every
-game's seed is the one derived from the master seed for its table; that every result is what its
-game's record ends with; every timeout against the clocks recomputed from the record; and that
-the final standings recompute from the results and adjudications. Each problem names its game.
+A bundle is the tournament's records and every table's game record (revealed once the game has
+ended). The verifier is strictly stronger than the game verifier, never weaker:
+
+- every game passes the game verifier in full (shape, chain, seed, and a re-execution of every
+  command); a game that never ended is re-executed with the seed ``TournamentEnded`` reveals for
+  it, and every game's seed is the one derived from the master seed for its table;
+- the tournament's log is re-executed too: every record must be exactly what the rules give in the
+  tournament as it stood (each round's seating from the master seed, each registration, ruling and
+  timeout, the end with its standings), with no unknown key, no stamp going back in time, and
+  ``TournamentEnded`` last;
+- every result is the one the re-executed game ends with (never the recorded events), and a voided
+  game's record ends exactly where it was voided;
+- every timeout is on the seat's clock recomputed from the stamps, and no timeout the stamps show
+  was dropped.
+
+Whatever the input, the result is a report, never an exception; each problem names the game (or
+the tournament's log, or the bundle) and the position.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.kernel.bots import RandomBot
 from domain.kernel.chance import Chance, creator_seed_of, seed_commitment
 from domain.kernel.errors import RuleViolation
 from domain.kernel.game import GameDefinition
 from domain.kernel.log import COMMAND_ACCEPTED, GAME_ENDED, GENESIS, Record, canonical
 from domain.kernel.match import Match
-from domain.kernel.verification import check_chain, verify_records
+from domain.kernel.verification import JsonRefused, check_chain, read_json, verify_and_reexecute
+from domain.tournament import rules
 from domain.tournament.clock import GameClock
+from domain.tournament.config import FORFEIT, normalize_config
 from domain.tournament.log import (
+    ADJUDICATED,
+    FORFEIT_GAME,
+    PLAYER_REGISTERED,
+    RECORD_FIELDS,
+    RESULT_RECORDED,
     ROUND_SEATED,
+    TIMED_OUT,
     TOURNAMENT_CREATED,
+    TOURNAMENT_ENDED,
+    VOID_GAME,
     Table,
     TournamentLog,
-    TournamentState,
 )
-from domain.tournament.rules import current_standings, plan_round, result_from_scoreboard
-from domain.tournament.seeds import table_seed
+from domain.tournament.pairing import Seating
+from domain.tournament.seeds import clock_bot_seed, table_seed
 
 BUNDLE_FORMAT = "alexandria-tournament-bundle/1"
+BUNDLE_KEYS = ("format", "tournament_id", "fingerprint", "tournament", "games")
+LOG_RECORD_KEYS = ("position", "type", "data", "viewers", "prev", "hash")
+THE_LOG = "the tournament's log"
+THE_BUNDLE = "the bundle"
+HEX64 = re.compile(r"[0-9a-f]{64}")
+HEX = re.compile(r"(?:[0-9a-f]{2})+")
+SHOWN = 200  # characters of a value quoted in a problem
+
+FindGame = Callable[[str], GameDefinition[Any]]
+
+
+@dataclass
+class Finding:
+    """One problem: where (a game, the tournament's log, the bundle), at which position, what."""
+
+    where: str
+    position: int | None
+    message: str
+    game_id: str | None = None  # the game it concerns (also for a record of the tournament's log)
+
+    def text(self) -> str:
+        at = f": position {self.position}" if self.position is not None else ""
+        return f"{self.where}{at}: {self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"where": self.where, "position": self.position, "game_id": self.game_id, "message": self.message}
 
 
 @dataclass
@@ -41,12 +88,19 @@ class TournamentReport:
     chain_ok: bool
     master_seed_ok: bool | None  # None while the tournament runs (the master seed is still secret)
     games_checked: int = 0
-    problems: list[str] = field(default_factory=list)
-    bad_games: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def problems(self) -> list[str]:
+        return [f.text() for f in self.findings]
+
+    @property
+    def bad_games(self) -> list[str]:
+        return list(dict.fromkeys(f.game_id for f in self.findings if f.game_id is not None))
 
     @property
     def ok(self) -> bool:
-        return self.chain_ok and self.master_seed_ok is True and not self.problems
+        return self.chain_ok and self.master_seed_ok is True and not self.findings
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -57,177 +111,676 @@ class TournamentReport:
             "games_checked": self.games_checked,
             "bad_games": self.bad_games,
             "problems": self.problems,
+            "findings": [f.to_dict() for f in self.findings],
         }
 
 
-def verify_bundle(bundle: Any, find_game: Callable[[str], GameDefinition[Any]]) -> TournamentReport:
-    if not isinstance(bundle, dict) or bundle.get("format") != BUNDLE_FORMAT:
-        return TournamentReport(GENESIS, False, None, problems=[f"a tournament bundle has format {BUNDLE_FORMAT!r}"])
-    raw = bundle.get("tournament")
-    games = bundle.get("games")
-    if not isinstance(raw, list) or not raw or not isinstance(games, dict):
-        return TournamentReport(
-            GENESIS, False, None, problems=["the bundle needs the tournament's records and its games"]
+def verify_bundle_text(
+    content: bytes | str, find_game: FindGame, fingerprint: str | None = None, commitment: str | None = None
+) -> TournamentReport:
+    """Check a bundle as a file holds it, however malformed (not UTF-8, not JSON, empty, duplicate
+    keys, NaN, nested beyond reason): a report, never an exception."""
+    try:
+        text = content.decode("utf-8") if isinstance(content, bytes) else content
+        bundle = read_json(text)
+    except (UnicodeDecodeError, JsonRefused) as bad:
+        report = TournamentReport(fingerprint=GENESIS, chain_ok=False, master_seed_ok=None)
+        report.findings.append(Finding(THE_BUNDLE, None, f"cannot read the bundle as JSON ({_short(str(bad))})"))
+        return report
+    return verify_bundle(bundle, find_game, fingerprint, commitment)
+
+
+def verify_bundle(
+    bundle: Any, find_game: FindGame, fingerprint: str | None = None, commitment: str | None = None
+) -> TournamentReport:
+    """Check a bundle (as read by ``domain.kernel.verification.read_json``); ``fingerprint`` and
+    ``commitment`` are what the organiser published: the hash of the tournament's last record and
+    ``TournamentCreated``'s master seed commitment."""
+    checker = _BundleChecker(bundle, find_game)
+    try:
+        checker.run(fingerprint, commitment)
+    except Exception as bug:  # a defect anywhere must still give a report, never a traceback
+        checker.report.findings.append(
+            Finding(THE_BUNDLE, None, f"the bundle cannot be checked here ({type(bug).__name__}: {_short(bug)})")
         )
-    report = TournamentReport(fingerprint=str(raw[-1].get("hash")), chain_ok=True, master_seed_ok=None)
-    bad = check_chain(raw)
-    if bad is not None or raw[0].get("type") != TOURNAMENT_CREATED:
-        report.chain_ok = False
-        report.problems.append(f"the tournament's hash chain breaks at position {bad or 1}")
-        return report
+    return checker.report
+
+
+# -- helpers -------------------------------------------------------------------------------------------
+
+
+def _short(value: Any) -> str:
     try:
-        records = [Record.from_dict(r) for r in raw]
-        final = TournamentLog.replay(records)
-    except (KeyError, TypeError, ValueError) as problem:
-        report.chain_ok = False
-        report.problems.append(f"the tournament's records do not replay: {problem!r}")
-        return report
-    state = final.state
-    master_seed = _master_seed(state.ended, state.master_seed_commitment, report)
-    if master_seed is not None:
-        _check_seatings(records, master_seed, report)
-    game = find_game(state.settings.game)
-    seated = {t.game_id for t in state.tables()}
-    for extra in sorted(set(games) - seated):
-        report.problems.append(f"game {extra}: in the bundle, but no table of the tournament")
-    for table in state.tables():
+        text = value if isinstance(value, str) else canonical(value)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= SHOWN else text[:SHOWN] + "…"
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _first_difference(found: dict[str, Any], expected: dict[str, Any]) -> str:
+    keys = sorted(set(found) | set(expected))
+    key = next((k for k in keys if k not in found or k not in expected), None) or next(
+        (k for k in keys if canonical(found[k]) != canonical(expected[k])), None
+    )
+    if key is None:
+        return "it differs"
+    return f"{key} is {_describe(found, key)}, the rules give {_describe(expected, key)}"
+
+
+def _describe(side: dict[str, Any], key: str) -> str:
+    return _short(side[key]) if key in side else "nothing (no such key)"
+
+
+def _without_position(message: str, position: int | None) -> str:
+    prefix = f"position {position}: "
+    return message[len(prefix) :] if message.startswith(prefix) else message
+
+
+def _as_requested(config: dict[str, Any]) -> dict[str, Any]:
+    """Recorded settings as an organiser requests them, so the rules can normalise them again."""
+    settings = {k: v for k, v in config.items() if k != "game"}
+    clock = settings.get("time_control")
+    if isinstance(clock, dict) and set(clock) == {"base_ms", "increment_ms", "on_timeout"}:
+        base, increment = clock["base_ms"], clock["increment_ms"]
+        if _is_int(base) and _is_int(increment):
+            settings["time_control"] = {
+                "base_seconds": base / 1000,
+                "increment_seconds": increment / 1000,
+                "on_timeout": clock["on_timeout"],
+            }
+    return settings
+
+
+class _Stop(Exception):
+    """The tournament's log cannot be replayed past this record."""
+
+
+@dataclass
+class _Game:
+    """One table's game as checked: its records and, once re-executed, the game they give."""
+
+    raw: list[Any]
+    ok: bool  # it passed the game verifier (complete, or re-executed in full, or incomplete where allowed)
+    complete: bool
+    match: Match | None
+    records: list[Record] = field(default_factory=list)
+
+
+class _BundleChecker:
+    def __init__(self, bundle: Any, find_game: FindGame) -> None:
+        self.bundle = bundle
+        self.find_game = find_game
+        self.report = TournamentReport(fingerprint=GENESIS, chain_ok=False, master_seed_ok=None)
+        self.raw: list[Any] = []
+        self.games: dict[str, Any] = {}
+        self.log = TournamentLog()
+        self.master_seed: bytes | None = None
+        self.unfinished_seeds: dict[str, bytes] | None = None
+        self.checked: dict[str, _Game] = {}
+        self.timeouts: list[tuple[int, dict[str, Any]]] = []  # (position in the log, data)
+        self.forfeits_at: list[tuple[int, str, int]] = []  # adjudicated forfeits: (at, game_id, player)
+        self.voids: dict[str, tuple[int, dict[str, Any]]] = {}
+        self.replayable = 0  # records in order, from the first
+        self.replayed = False  # every record was replayed: the tournament's state is whole
+
+    # -- findings ----------------------------------------------------------------------------------
+
+    def on_log(self, position: int | None, message: str, game_id: str | None = None) -> None:
+        self.report.findings.append(Finding(THE_LOG, position, message, game_id))
+
+    def on_game(self, table: Table, position: int | None, message: str) -> None:
         where = f"game {table.game_id} (round {table.round}, table {table.table})"
-        problems = _check_game(game, table, games.get(table.game_id), state, master_seed, find_game)
-        report.games_checked += 1
-        if problems:
-            report.bad_games.append(table.game_id)
-            report.problems.extend(f"{where}: {p}" for p in problems)
-    if state.ended is not None and canonical(state.ended["standings"]) != canonical(current_standings(state)):
-        report.problems.append("the final standings do not recompute from the results and adjudications")
-    return report
+        self.report.findings.append(Finding(where, position, message, table.game_id))
 
+    def on_bundle(self, message: str) -> None:
+        self.report.findings.append(Finding(THE_BUNDLE, None, message))
 
-def _master_seed(ended: dict[str, Any] | None, commitment: str, report: TournamentReport) -> bytes | None:
-    if ended is None:
-        report.problems.append("the tournament has not ended: its master seed is still secret")
-        return None
-    try:
-        seed = bytes.fromhex(ended["master_seed"])
-    except (TypeError, ValueError):
-        seed = b""
-    report.master_seed_ok = bool(seed) and seed_commitment(seed) == commitment
-    if not report.master_seed_ok:
-        report.problems.append("the revealed master seed does not match the commitment in TournamentCreated")
-        return None
-    return seed
+    # -- the whole run -----------------------------------------------------------------------------
 
+    def run(self, fingerprint: str | None, commitment: str | None) -> None:
+        if not self._bundle_shape():
+            return
+        raw = self.raw
+        for position, record in enumerate(raw, start=1):
+            if not self._record_shape(record, position):
+                return
+        bad = check_chain(raw)
+        self.report.fingerprint = raw[-1]["hash"]
+        if bad is not None:
+            self.on_log(bad, "the hash chain breaks: the record is not sealed onto the one before")
+            return
+        self.report.chain_ok = True
+        self._published(fingerprint, commitment)
+        self.replayable = self._order()
+        self._reveal()
+        self._replay()
+        self._check_games()
 
-def _check_seatings(records: list[Record], master_seed: bytes, report: TournamentReport) -> None:
-    """Seat every round again from the tournament as it stood and the master seed."""
-    log = TournamentLog()
-    for record in records:
-        if record.type == ROUND_SEATED:
-            try:
-                expected = plan_round(log.state, master_seed)
-            except RuleViolation as refusal:
-                report.problems.append(f"round {record.data['round']} was seated against the rules ({refusal})")
-            else:
-                tables = [t["players"] for t in record.data["tables"]]
-                if tables != expected.tables or record.data["byes"] != expected.byes:
-                    report.problems.append(
-                        f"round {record.data['round']}: the seating is not the one the rules and the master seed give"
-                    )
-        log.apply_record(record)
+    def _bundle_shape(self) -> bool:
+        bundle = self.bundle
+        if not isinstance(bundle, dict):
+            self.on_bundle(f"a tournament bundle is a JSON object with format {BUNDLE_FORMAT!r}, not {_short(bundle)}")
+            return False
+        if bundle.get("format") != BUNDLE_FORMAT:
+            self.on_bundle(f"a tournament bundle has format {BUNDLE_FORMAT!r}, not {_short(bundle.get('format'))}")
+            return False
+        unknown = sorted(str(k) for k in bundle if k not in BUNDLE_KEYS)
+        if unknown:
+            self.on_bundle(f"unknown key(s) {', '.join(unknown)}: a bundle holds only {', '.join(BUNDLE_KEYS)}")
+        raw, games = bundle.get("tournament"), bundle.get("games")
+        if not isinstance(raw, list) or not raw:
+            self.on_bundle("the bundle needs the tournament's records: a non-empty list under 'tournament'")
+            return False
+        if not isinstance(games, dict):
+            self.on_bundle("the bundle needs its games: an object of game records under 'games'")
+            return False
+        self.raw, self.games = raw, games
+        return True
 
+    def _record_shape(self, record: Any, position: int) -> bool:
+        def refuse(message: str) -> bool:
+            self.on_log(position, message)
+            return False
 
-def _check_game(
-    game: GameDefinition[Any],
-    table: Table,
-    raw: Any,
-    state: TournamentState,
-    master_seed: bytes | None,
-    find_game: Callable[[str], GameDefinition[Any]],
-) -> list[str]:
-    if not isinstance(raw, list) or not raw:
-        return ["missing from the bundle"]
-    report = verify_records(raw, find_game)
-    if not report.chain_ok:
-        return [f"its record does not verify: {'; '.join(report.problems)}"]
-    created = raw[0]["data"]
-    if created.get("game") != game.id or created.get("players") != len(table.players):
-        return [f"its record is a {created.get('players')}-player {created.get('game')}, not this table's game"]
-    if created.get("options") != state.settings.options:
-        return ["its options are not the tournament's"]
-    problems: list[str] = []
-    if table.seed_commitment is not None and created.get("seed_commitment") != table.seed_commitment:
-        problems.append("its seed commitment is not the one the tournament recorded when the table was seated")
-    if report.seed_ok is False:
-        problems.append(f"its seed or re-execution fails: {'; '.join(report.problems)}")
-    result = state.results.get(table.game_id)
-    if raw[-1]["type"] != GAME_ENDED:
-        if result is not None:
-            problems.append("a result is recorded, but the game has not ended")
-        elif master_seed is not None and table.game_id not in state.voided():
-            problems.append("the game has not ended, so its seed cannot be checked")
-        return problems
-    if master_seed is not None:
-        # The game's seed is the server's fresh salt, then the creator's seed (the table's derived
-        # seed); the kernel's verifier has checked the whole revealed seed against the commitment.
-        derived = table_seed(master_seed, state.tournament_id, table.round, table.table)
-        revealed = raw[-1]["data"].get("seed")
-        if not isinstance(revealed, str) or not _creator_part_is(revealed, derived):
-            problems.append("its seed is not the one derived from the master seed for this table")
-    if result is None:
-        return [*problems, "the game ended, but the tournament has no result for it"]
-    if result["fingerprint"] != raw[-1]["hash"]:
-        problems.append("the recorded result's fingerprint is not the game's")
-    match = _replayed(game, created, raw)
-    expected = result_from_scoreboard(game.scoreboard(match.state))
-    recorded = {k: result[k] for k in ("scores", "placings", "winners")}
-    if canonical(recorded) != canonical(expected):
-        problems.append(f"the recorded result {canonical(recorded)} is not the game's {canonical(expected)}")
-    problems.extend(_check_timeouts(game, table, raw, state))
-    return problems
+        if not isinstance(record, dict):
+            return refuse(f"a record is a JSON object, not {_short(record)}")
+        unknown = sorted(str(k) for k in record if k not in LOG_RECORD_KEYS)
+        if unknown:
+            return refuse(f"unknown key(s) {', '.join(unknown)} in the record (only {', '.join(LOG_RECORD_KEYS)})")
+        missing = [k for k in LOG_RECORD_KEYS if k not in record]
+        if missing:
+            return refuse(f"the record lacks {', '.join(missing)}")
+        if not _is_int(record["position"]) or record["position"] != position:
+            return refuse(f"the record says it is position {_short(record['position'])}")
+        if record["viewers"] is not None:
+            return refuse("every record of a tournament's log is public (viewers null)")
+        for key in ("prev", "hash"):
+            if not isinstance(record[key], str) or not HEX64.fullmatch(record[key]):
+                return refuse(f"{key} must be 64 hex digits, not {_short(record[key])}")
+        kind, data = record["type"], record["data"]
+        fields = RECORD_FIELDS.get(kind) if isinstance(kind, str) else None
+        if fields is None:
+            return refuse(f"{_short(kind)} is no record type of a tournament's log")
+        if not isinstance(data, dict):
+            return refuse(f"the data of {kind} must be an object, not {_short(data)}")
+        odd = sorted(set(data) - fields.allowed)
+        if odd:
+            return refuse(f"unknown key(s) {', '.join(map(str, odd))} in the data of {kind}")
+        lacking = sorted(fields.required - set(data))
+        if lacking:
+            return refuse(f"the data of {kind} lacks {', '.join(lacking)}")
+        if not _is_int(data["at"]):
+            return refuse(f"at (the server's time) must be whole milliseconds, not {_short(data['at'])}")
+        return True
 
-
-def _creator_part_is(revealed_hex: str, derived: bytes) -> bool:
-    try:
-        return creator_seed_of(revealed_hex) == derived
-    except ValueError:
-        return False
-
-
-def _replayed(game: GameDefinition[Any], created: dict[str, Any], raw: list[dict[str, Any]]) -> Match:
-    match = Match(game, created["players"], created["options"], Chance(b"replay"))
-    for entry in raw:
-        match.apply_record(Record.from_dict(entry))
-    return match
-
-
-def _check_timeouts(
-    game: GameDefinition[Any], table: Table, raw: list[dict[str, Any]], state: TournamentState
-) -> list[str]:
-    """Each recorded timeout: the seat's clock, recomputed from the record, ran out when recorded,
-    and the game's next command is the seat's, stamped after it ran out."""
-    control = state.settings.time_control
-    timeouts = [t for t in state.timeouts if t["game_id"] == table.game_id]
-    if not timeouts:
-        return []
-    if control is None:
-        return ["a timeout is recorded, but the tournament has no clocks"]
-    problems = []
-    records = [Record.from_dict(entry) for entry in raw]
-    created = raw[0]["data"]
-    for timeout in timeouts:
-        clock = GameClock(game, created["players"], created["options"], control, state.round_times[table.round - 1])
-        clock.feed(records[: timeout["version"]])
-        expiry = clock.expiry(timeout["seat"])
-        following = records[timeout["version"]] if timeout["version"] < len(records) else None
-        if expiry is None or expiry != timeout["expired_at"]:
-            problems.append(
-                f"the timeout of seat {timeout['seat']} at version {timeout['version']} is not on its clock"
+    def _published(self, fingerprint: str | None, commitment: str | None) -> None:
+        raw, n = self.raw, len(self.raw)
+        last = raw[-1]["hash"]
+        if fingerprint is not None and last != fingerprint.strip().lower():
+            self.on_log(
+                n,
+                f"the fingerprint (the hash of the last record) is {last}, not the published {_short(fingerprint)}: "
+                "this is not the published tournament",
             )
-        elif (
-            following is None
-            or following.type != COMMAND_ACCEPTED
-            or following.data["seat"] != timeout["seat"]
-            or not isinstance(following.data.get("at"), int)
-            or following.data["at"] < expiry
+        given = self.bundle.get("fingerprint")
+        if given is not None and given != last:
+            self.on_bundle(f"its fingerprint {_short(given)} is not the hash of the tournament's last record {last}")
+        created = raw[0]["data"]
+        if commitment is not None and created.get("master_seed_commitment") != commitment.strip().lower():
+            self.on_log(
+                1,
+                f"the master seed commitment is {_short(created.get('master_seed_commitment'))}, "
+                f"not the published {_short(commitment)}",
+            )
+        tournament_id = self.bundle.get("tournament_id")
+        if tournament_id is not None and tournament_id != created.get("tournament_id"):
+            self.on_bundle(f"its tournament_id {_short(tournament_id)} is not the one TournamentCreated records")
+
+    def _order(self) -> int:
+        """``TournamentCreated`` first and only there; ``TournamentEnded`` last: nothing follows the
+        end. Returns how many records can be replayed (those before the first out of order)."""
+        for position, record in enumerate(self.raw, start=1):
+            if (record["type"] == TOURNAMENT_CREATED) != (position == 1):
+                self.on_log(position, "a tournament's log starts with TournamentCreated, and only there")
+                return position - 1
+            if record["type"] == TOURNAMENT_ENDED and position != len(self.raw):
+                following = self.raw[position]["type"]
+                self.on_log(position + 1, f"{following} follows TournamentEnded: nothing is accepted after the end")
+                return position
+        return len(self.raw)
+
+    def _reveal(self) -> None:
+        """The master seed (and the seeds of games that never ended) that ``TournamentEnded`` reveals."""
+        last, n = self.raw[-1], len(self.raw)
+        if last["type"] != TOURNAMENT_ENDED:
+            self.on_log(n + 1, f"the log ends at position {n}: the tournament has not ended, its master seed is secret")
+            return
+        data = last["data"]
+        seed_hex = data["master_seed"]
+        seed = bytes.fromhex(seed_hex) if isinstance(seed_hex, str) and HEX.fullmatch(seed_hex) else b""
+        self.report.master_seed_ok = bool(seed) and seed_commitment(seed) == self.raw[0]["data"].get(
+            "master_seed_commitment"
+        )
+        if not self.report.master_seed_ok:
+            self.on_log(n, "the revealed master seed does not match the commitment in TournamentCreated")
+        else:
+            self.master_seed = seed
+        unfinished = data.get("unfinished_seeds")
+        if unfinished is None:
+            return
+        if not isinstance(unfinished, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) and HEX.fullmatch(v) for k, v in unfinished.items()
         ):
-            problems.append(f"after the timeout of seat {timeout['seat']} the game does not go on with its move")
-    return problems
+            self.on_log(n, "unfinished_seeds must map each unfinished game's id to its seed, as hex")
+            return
+        self.unfinished_seeds = {k: bytes.fromhex(v) for k, v in unfinished.items()}
+
+    # -- the tournament's log, re-executed ----------------------------------------------------------
+
+    def _replay(self) -> None:
+        last_at: int | None = None
+        for position, raw in enumerate(self.raw[: self.replayable], start=1):
+            data = raw["data"]
+            if last_at is not None and data["at"] < last_at:
+                self.on_log(position, f"at {data['at']} goes back in time (the record before says {last_at})")
+            last_at = max(data["at"], last_at or data["at"])
+            try:
+                self._check_record(raw["type"], data, position)
+                self.log.apply_record(Record.from_dict(raw))
+            except _Stop:
+                return
+            except RuleViolation as refusal:
+                self.on_log(position, f"{raw['type']} is against the rules here ({refusal.message})")
+                return
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError, AssertionError) as bad:
+                self.on_log(position, f"{raw['type']} cannot be replayed ({type(bad).__name__}: {_short(bad)})")
+                return
+        self.replayed = self.replayable == len(self.raw)
+
+    def _stop(self, position: int, message: str, game_id: str | None = None) -> _Stop:
+        self.on_log(position, message, game_id)
+        return _Stop()
+
+    def _same(self, kind: str, data: dict[str, Any], expected: dict[str, Any], position: int, keys: Any = None) -> None:
+        """The record's data must be what the rules give (on ``keys``, or every key)."""
+        compared = set(expected) if keys is None else set(keys)
+        found = {k: data.get(k) for k in compared}
+        wanted = {k: expected.get(k) for k in compared}
+        if canonical(found) != canonical(wanted) or (keys is None and set(data) != set(expected)):
+            raise self._stop(position, f"{kind} is not what the rules give here: {_first_difference(data, expected)}")
+
+    def _check_record(self, kind: str, data: dict[str, Any], position: int) -> None:
+        state = self.log.state
+        at = data["at"]
+        if kind == TOURNAMENT_CREATED:
+            config = data["config"]
+            if not isinstance(config, dict) or not isinstance(config.get("game"), str):
+                raise self._stop(position, "config must be the tournament's settings, naming its game")
+            if not isinstance(data["tournament_id"], str):
+                raise self._stop(position, "tournament_id must be a string")
+            game = self.find_game(config["game"])
+            settings = _as_requested(config)
+            if self.master_seed is not None:
+                expected = rules.created(game, data["tournament_id"], settings, self.master_seed, at)
+                self._same(kind, data, expected, position)
+            elif canonical(normalize_config(game, settings).to_dict()) != canonical(config):
+                raise self._stop(position, "config is not the settings as the rules record them")
+        elif kind == PLAYER_REGISTERED:
+            expected = rules.register(state, data["name"], at)
+            self._same(kind, data, expected, position, expected)
+        elif kind == ROUND_SEATED:
+            self._check_seating(data, position)
+        elif kind == RESULT_RECORDED:
+            self._check_result(data, position)
+        elif kind == TIMED_OUT:
+            self._check_timed_out(data, position)
+        elif kind == ADJUDICATED:
+            self._check_adjudicated(data, position)
+        elif kind == TOURNAMENT_ENDED and self.master_seed is not None:
+            expected = rules.ended(state, self.master_seed, at)
+            self._same(kind, data, expected, position, expected)
+
+    def _check_seating(self, data: dict[str, Any], position: int) -> None:
+        state = self.log.state
+        tables = data["tables"]
+        if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+            raise self._stop(position, "tables must be a list of tables")
+        game_ids = [t.get("game_id") for t in tables]
+        commitments = [t.get("seed_commitment") for t in tables]
+        known = {t.game_id for t in state.tables()}
+        named = all(isinstance(g, str) for g in game_ids)
+        if not named or len(set(game_ids)) != len(game_ids) or known & set(game_ids):
+            raise self._stop(position, "every table names a game of its own")
+        if not all(isinstance(c, str) and HEX64.fullmatch(c) for c in commitments):
+            raise self._stop(position, "every table records its game's seed commitment (64 hex digits)")
+        if self.master_seed is not None:
+            seating = rules.plan_round(state, self.master_seed)
+        else:  # the seating cannot be drawn again before the master seed is revealed
+            rules.check_can_seat(state)
+            seating = Seating(tables=[t.get("players") for t in tables], byes=data["byes"])
+        if len(seating.tables) != len(tables):
+            raise self._stop(position, f"the rules seat {len(seating.tables)} tables, the record {len(tables)}")
+        expected = rules.round_seated(state, seating, game_ids, data["at"], commitments)
+        if canonical(expected) != canonical(data):
+            raise self._stop(
+                position,
+                f"round {_short(data['round'])} is not seated as the rules and the master seed seat it: "
+                f"{_first_difference(data, expected)}",
+            )
+
+    def _table(self, game_id: Any, position: int) -> Table:
+        table = self.log.state.table_of(game_id) if isinstance(game_id, str) else None
+        if table is None:
+            raise self._stop(position, f"{_short(game_id)} is no table of the tournament seated before this record")
+        return table
+
+    def _check_result(self, data: dict[str, Any], position: int) -> None:
+        state = self.log.state
+        table = self._table(data["game_id"], position)
+        game = self._game(table)
+        if game.ok and not game.complete:
+            n = len(game.raw)
+            self.on_game(
+                table, n + 1, f"the record ends at position {n} without GameEnded, but {THE_LOG} records a result"
+            )
+            raise self._stop(position, f"a result is recorded for game {table.game_id}, but its game has not ended")
+        if game.match is None or not game.complete:
+            raise self._stop(position, f"a result is recorded for game {table.game_id}, but its record does not verify")
+        if table.game_id in state.results:
+            raise self._stop(position, f"a second result for game {table.game_id}", table.game_id)
+        scoreboard = game.match.game.scoreboard(game.match.state)
+        expected = rules.result_recorded(state, table.game_id, scoreboard, game.raw[-1]["hash"], data["at"])
+        assert expected is not None
+        if canonical(expected) != canonical(data):
+            n = len(game.raw)
+            self.on_log(
+                position,
+                f"the result of game {table.game_id} is not the one its re-executed record (to its position {n}) "
+                f"ends with: {_first_difference(data, expected)}",
+                table.game_id,
+            )
+
+    def _check_timed_out(self, data: dict[str, Any], position: int) -> None:
+        state = self.log.state
+        table = self._table(data["game_id"], position)
+        if state.settings.time_control is None:
+            raise self._stop(position, "a timeout is recorded, but the tournament has no clocks", table.game_id)
+        seat, version = data["seat"], data["version"]
+        if not _is_int(seat) or not 0 <= seat < len(table.players) or not _is_int(version) or version < 1:
+            raise self._stop(position, "a timeout names a seat of its game and a version", table.game_id)
+        if any(t["game_id"] == table.game_id and t["seat"] == seat and t["version"] == version for t in state.timeouts):
+            raise self._stop(position, f"the timeout of seat {seat} at version {version} is recorded twice")
+        expected = rules.timed_out(state, table.game_id, seat, version, data["expired_at"], data["at"])
+        self._same(TIMED_OUT, data, expected, position)
+        if not _is_int(data["expired_at"]) or data["at"] < data["expired_at"]:
+            raise self._stop(position, "a timeout is recorded before the time it says the seat ran out", table.game_id)
+        self.timeouts.append((position, data))
+
+    def _check_adjudicated(self, data: dict[str, Any], position: int) -> None:
+        request = {k: v for k, v in data.items() if k != "at"}
+        expected = rules.adjudicated(self.log.state, request, data["at"])
+        self._same(ADJUDICATED, data, expected, position, expected)
+        extra = set(data) - set(expected)
+        if data["kind"] == VOID_GAME:
+            extra -= {"game_version", "game_fingerprint"}
+            if ("game_version" in data) != ("game_fingerprint" in data):
+                raise self._stop(position, "a void records both the game's version and its fingerprint")
+            if "game_version" in data and (
+                not _is_int(data["game_version"])
+                or not isinstance(data["game_fingerprint"], str)
+                or not HEX64.fullmatch(data["game_fingerprint"])
+            ):
+                raise self._stop(position, "game_version is a version and game_fingerprint a hash")
+            self.voids[data["game_id"]] = (position, data)
+        if extra:
+            raise self._stop(position, f"{', '.join(sorted(extra))} is no field of a {data['kind']} ruling")
+        if data["kind"] == FORFEIT_GAME:
+            self.forfeits_at.append((data["at"], data["game_id"], data["player"]))
+
+    # -- the games ---------------------------------------------------------------------------------
+
+    def _game(self, table: Table) -> _Game:
+        """The table's game, checked by the game verifier once (re-executed in full)."""
+        found = self.checked.get(table.game_id)
+        if found is not None:
+            return found
+        raw = self.games.get(table.game_id)
+        if not isinstance(raw, list) or not raw:
+            self.on_game(table, None, "missing from the bundle")
+            game = self.checked[table.game_id] = _Game([], False, False, None)
+            return game
+        seed = (self.unfinished_seeds or {}).get(table.game_id)
+        ended = isinstance(raw[-1], dict) and raw[-1].get("type") == GAME_ENDED
+        report, match = verify_and_reexecute(raw, self.find_game, seed=None if ended else seed)
+        self.report.games_checked += 1
+        ok = not report.problems and (report.verified or not report.complete)
+        game = self.checked[table.game_id] = _Game(raw, ok, report.complete, match)
+        if report.problems:
+            first = report.first_bad_position
+            self.on_game(table, first, f"its record does not verify: {_without_position(report.problems[0], first)}")
+            return game
+        game.records = [Record.from_dict(r) for r in raw]
+        self._check_created(table, game)
+        return game
+
+    def _check_created(self, table: Table, game: _Game) -> None:
+        created = game.raw[0]["data"]
+        config = self.log.state.settings
+        if created.get("game") != config.game or created.get("players") != len(table.players):
+            game.ok = False
+            self.on_game(
+                table,
+                1,
+                f"its record is a {_short(created.get('players'))}-player {_short(created.get('game'))}, "
+                "not this table's game",
+            )
+        elif canonical(created.get("options")) != canonical(config.options):
+            game.ok = False
+            self.on_game(table, 1, "its options are not the tournament's")
+        elif created.get("seed_commitment") != table.seed_commitment:
+            game.ok = False
+            self.on_game(table, 1, "its seed commitment is not the one the tournament recorded when seating the table")
+
+    def _check_games(self) -> None:
+        state = self.log.state
+        for table in state.tables():
+            game = self._game(table)
+            if not game.ok:
+                continue
+            self._check_seed(table, game)
+            self._check_void(table, game)
+            self._check_clock(table, game)
+            if self.replayed and state.ended is not None and game.complete and table.game_id not in state.results:
+                self.on_game(table, len(game.raw), "the game ended, but the tournament has no result for it")
+        if not self.replayed:  # the tables seated after the replay stopped are not known
+            return
+        seated = {t.game_id for t in state.tables()}
+        unfinished = {t.game_id for t in state.tables() if not self._game(t).complete}
+        for extra in sorted(set(self.unfinished_seeds or {}) - unfinished):
+            self.on_log(len(self.raw), f"TournamentEnded reveals a seed for {_short(extra)}, no unfinished game of it")
+        for extra in sorted(str(g) for g in self.games if g not in seated):
+            self.report.findings.append(Finding(f"game {extra}", None, "in the bundle, but no table of the tournament"))
+
+    def _check_seed(self, table: Table, game: _Game) -> None:
+        """The game's seed is the server's fresh salt, then the creator's seed (the table's derived
+        seed); the game verifier has checked the whole seed against the commitment."""
+        if self.master_seed is None:
+            return
+        n = len(game.raw)
+        derived = table_seed(self.master_seed, self.log.state.tournament_id, table.round, table.table)
+        if game.complete:
+            revealed = game.raw[-1]["data"].get("seed")
+            if not isinstance(revealed, str) or creator_seed_of(revealed) != derived:
+                self.on_game(table, n, "its seed is not the one derived from the master seed for this table")
+            return
+        seeds = self.unfinished_seeds
+        if seeds is None:  # a log from before the end revealed unfinished games' seeds: checked as far as it goes
+            return
+        seed = seeds.get(table.game_id)
+        if seed is None:
+            self.on_log(
+                len(self.raw), f"TournamentEnded does not reveal the seed of game {table.game_id}", table.game_id
+            )
+        elif game.match is None or creator_seed_of(seed.hex()) != derived:
+            self.on_game(table, n, "the seed revealed for it is not the one derived from the master seed for it")
+
+    def _check_void(self, table: Table, game: _Game) -> None:
+        """A voided game's record ends exactly where it was voided (nothing is played after)."""
+        void = self.voids.get(table.game_id)
+        if void is None:
+            if not game.complete and self.log.state.ended is not None:
+                n = len(game.raw)
+                self.on_game(
+                    table, n + 1, f"the record ends at position {n}: the game never ended, and it is not voided"
+                )
+            return
+        position, data = void
+        version, fingerprint = data.get("game_version"), data.get("game_fingerprint")
+        # A command stamped after the void was played after it (stamps never run ahead of the server's time).
+        late = next((r for r in game.records if _is_int(r.data.get("at")) and r.data["at"] > data["at"]), None)
+        if late is not None:
+            self.on_game(
+                table,
+                late.position,
+                f"a command stamped {late.data['at']}, after the void (position {position} "
+                f"of {THE_LOG}, at {data['at']})",
+            )
+        if version is None:  # a void recorded before voids named where the game stops
+            return
+        n = len(game.raw)
+        if n != version or game.raw[-1]["hash"] != fingerprint:
+            where = version + 1 if n > version else n
+            self.on_game(
+                table,
+                where,
+                f"the game was voided at version {version} (position {position} of {THE_LOG}), "
+                f"but its record ends at position {n}",
+            )
+
+    def _check_clock(self, table: Table, game: _Game) -> None:
+        state = self.log.state
+        control = state.settings.time_control
+        timeouts = [(q, t) for q, t in self.timeouts if t["game_id"] == table.game_id]
+        if control is None:
+            stamped = next((r for r in game.records if r.type == COMMAND_ACCEPTED and "at" in r.data), None)
+            if stamped is not None:
+                self.on_game(table, stamped.position, "a command of a game without clocks carries a stamp")
+            return
+        definition = self.find_game(state.settings.game)
+        clock = GameClock(
+            definition, len(table.players), state.settings.options, control, state.round_times[table.round - 1]
+        )
+        due = {(t["version"], t["seat"]): (q, t) for q, t in timeouts}
+        followed: set[int] = set()
+        forfeited_by_clock: dict[int, int] = {}  # player -> the version the forfeit rule took the seat
+        # The game as the records before each command leave it: the clock rule's moves are the
+        # random bot's, with the stream derived for this game and version.
+        shadow = Match(definition, len(table.players), state.settings.options, Chance(b"clock-check"))
+        for record in game.records:
+            command = record.type == COMMAND_ACCEPTED
+            if command and not self._check_stamp(table, record, clock, due, followed, forfeited_by_clock):
+                return
+            if command and self._by_the_rule(table, record, due, forfeited_by_clock):
+                self._check_rule_move(table, record, shadow)
+            clock.feed([record])
+            shadow.apply_record(record)
+        for q, t in timeouts:
+            if q not in followed:
+                self.on_log(
+                    q,
+                    f"after the timeout of seat {t['seat']} at version {t['version']} the game does not go on with "
+                    "its move",
+                    table.game_id,
+                )
+
+    def _by_the_rule(
+        self,
+        table: Table,
+        record: Record,
+        due: dict[tuple[int, int], tuple[int, dict[str, Any]]],
+        forfeited_by_clock: dict[int, int],
+    ) -> bool:
+        """Whether the clock rule made this command: the move after the seat's timeout, or any move
+        of a seat the bot has taken (forfeited by the clock earlier, or by a ruling before its stamp;
+        a forfeited player's own commands are refused)."""
+        version, mover, stamp = record.position - 1, record.data["seat"], record.data["at"]
+        player = table.players[mover]
+        if (version, mover) in due or forfeited_by_clock.get(player, version) < version:
+            return True
+        return any(at < stamp and g == table.game_id and who == player for at, g, who in self.forfeits_at)
+
+    def _check_rule_move(self, table: Table, record: Record, shadow: Match) -> None:
+        if self.master_seed is None:
+            return
+        version, seat = record.position - 1, record.data["seat"]
+        seed = clock_bot_seed(self.master_seed, self.log.state.tournament_id, table.game_id, version)
+        try:
+            command = RandomBot(seed).choose(shadow.game, shadow.state, seat)
+        except RuntimeError:  # no legal move: the record says otherwise
+            command = None
+        expected = None if command is None else {"type": command.type, **command.to_dict()}
+        if canonical(expected) != canonical(record.data["command"]):
+            self.on_game(
+                table,
+                record.position,
+                f"the clock rule's move for seat {seat} is {_short(record.data['command'])}, but the random bot "
+                f"(its stream for this game and version {version}) plays {_short(expected)}",
+            )
+
+    def _check_stamp(
+        self,
+        table: Table,
+        record: Record,
+        clock: GameClock,
+        due: dict[tuple[int, int], tuple[int, dict[str, Any]]],
+        followed: set[int],
+        forfeited_by_clock: dict[int, int],
+    ) -> bool:
+        """One command of a clocked game, against the clocks as the records before it leave them."""
+        p, version = record.position, record.position - 1
+        stamp, mover = record.data.get("at"), record.data["seat"]
+        if not isinstance(stamp, int) or isinstance(stamp, bool):
+            self.on_game(table, p, "a command of a clocked game carries the server's time (at)")
+            return False
+        if stamp < clock.last_stamp:
+            self.on_game(table, p, f"at {stamp} goes back in time (the clock stands at {clock.last_stamp})")
+            return False
+        for seat in range(len(table.players)):
+            entry = due.get((version, seat))
+            if entry is None:
+                continue
+            q, timeout = entry
+            expiry = clock.expiry(seat)
+            if expiry is None or expiry != timeout["expired_at"]:
+                self.on_log(q, f"the timeout of seat {seat} at version {version} is not on its clock", table.game_id)
+            elif mover == seat and stamp >= expiry:
+                followed.add(q)
+                if timeout["rule"] == FORFEIT:
+                    forfeited_by_clock.setdefault(table.players[seat], version)
+        flagged = clock.out_of_time(stamp)
+        if not flagged:
+            return True
+        first = flagged[0]
+        player = table.players[first]
+        exempt = forfeited_by_clock.get(player, version) < version or any(
+            at <= stamp and game_id == table.game_id and who == player for at, game_id, who in self.forfeits_at
+        )
+        if (version, first) not in due and not exempt:
+            self.on_game(
+                table,
+                p,
+                f"seat {first} had run out of time at {clock.expiry(first)} by the stamps, but no timeout is "
+                f"recorded at version {version} before this command (stamped {stamp})",
+            )
+        elif mover != first:
+            self.on_game(
+                table,
+                p,
+                f"seat {first} had run out of time at {clock.expiry(first)}: the clock rule's move for it comes "
+                f"before any other command (this one is seat {mover}'s, stamped {stamp})",
+            )
+        return True

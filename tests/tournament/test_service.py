@@ -77,7 +77,8 @@ def test_a_bundle_with_games_swapped_fails_naming_both(small_bundle: dict[str, A
     swapped["games"][first], swapped["games"][second] = swapped["games"][second], swapped["games"][first]
     report = verify_bundle(swapped, GAMES.get)
     assert not report.ok and sorted(report.bad_games) == sorted([first, second])
-    assert any(first in p and "derived from the master seed" in p for p in report.problems)
+    # The tournament's log committed to each table's game seed when it seated the round.
+    assert any(first in p and "position 1: its seed commitment is not" in p for p in report.problems)
 
 
 def test_a_bundle_with_the_tournament_log_altered_fails(small_bundle: dict[str, Any]) -> None:
@@ -101,7 +102,10 @@ def test_a_bundle_resealed_with_a_false_result_fails_naming_the_game(
     reseal_from(records, index)
     report = verify_bundle(forged, GAMES.get)
     assert not report.ok and victim in report.bad_games
-    assert any("is not the game's" in p for p in report.problems)
+    assert any(
+        f"position {index + 1}: the result of game {victim} is not the one its re-executed" in p
+        for p in report.problems
+    )
 
 
 def test_results_are_recorded_once_whoever_follows_the_game_log(file_games: GameService) -> None:
