@@ -13,6 +13,7 @@ from domain.kernel import errors as kernel_errors
 from domain.kernel.errors import RuleViolation
 from domain.kernel.match import NAME_TAKEN, SEAT_TAKEN_ALREADY, SEATS_FULL
 from domain.kernel.registry import UNKNOWN_GAME
+from domain.tournament.config import NON_FINITE_NUMBER
 from infra import service
 from infra.readside import ReadModelBehind, VersionNotReached
 from infra.tournament_service import TournamentNotFound
@@ -30,6 +31,7 @@ RULE_STATUS = {
     SEAT_TAKEN_ALREADY: 409,
     NAME_TAKEN: 409,
     kernel_errors.ALREADY_CONTRIBUTED: 409,
+    NON_FINITE_NUMBER: 400,
 }
 SERVICE_STATUS: dict[type[service.ServiceError], int] = {
     service.GameNotFound: 404,

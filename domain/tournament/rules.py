@@ -10,7 +10,7 @@ from domain.kernel.chance import Chance, seed_commitment
 from domain.kernel.errors import RuleViolation
 from domain.kernel.game import GameDefinition, Scoreboard
 from domain.tournament import pairing
-from domain.tournament.config import BALANCED, TournamentConfig, normalize_config
+from domain.tournament.config import BALANCED, TournamentConfig, finite_number, normalize_config
 from domain.tournament.log import (
     ADJUDICATION_KINDS,
     CORRECT_RESULT,
@@ -249,12 +249,9 @@ def _corrected(request: dict[str, Any], seats: int) -> dict[str, Any]:
         )
     if scores is None:
         scores = [0] * seats
-    if (
-        not isinstance(scores, list)
-        or len(scores) != seats
-        or any(isinstance(s, bool) or not isinstance(s, int | float) for s in scores)
-    ):
+    if not isinstance(scores, list) or len(scores) != seats:
         raise RuleViolation(BAD_ADJUDICATION, f"scores must list {seats} numbers, one per seat")
+    scores = [finite_number(s, "a score", BAD_ADJUDICATION) for s in scores]
     return {"placings": placings, "scores": scores}
 
 
