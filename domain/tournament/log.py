@@ -60,6 +60,7 @@ class TournamentState:
     timeouts: list[dict[str, Any]] = field(default_factory=list)
     adjudications: list[dict[str, Any]] = field(default_factory=list)
     ended: dict[str, Any] | None = None
+    last_at: int = 0  # the latest record's stamp: a decision is never stamped earlier
 
     @property
     def settings(self) -> TournamentConfig:
@@ -112,6 +113,8 @@ class TournamentState:
 
 def evolve(state: TournamentState, record: Record) -> TournamentState:
     data = record.data
+    if isinstance(data.get("at"), int):
+        state.last_at = max(state.last_at, data["at"])
     if record.type == TOURNAMENT_CREATED:
         state.tournament_id = data["tournament_id"]
         state.config = TournamentConfig.from_dict(data["config"])

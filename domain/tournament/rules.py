@@ -48,6 +48,12 @@ def created(
     }
 
 
+def stamp(state: TournamentState, now: int) -> int:
+    """A decision's ``at``: the server's time, but never before the last record's (a clock set back
+    must not make the log's stamps go back, which the verifier refuses)."""
+    return max(now, state.last_at)
+
+
 def _open(state: TournamentState) -> None:
     if state.ended is not None:
         raise RuleViolation(TOURNAMENT_OVER, "the tournament has ended")
@@ -68,7 +74,7 @@ def register(state: TournamentState, name: Any, at: int) -> dict[str, Any]:
         raise RuleViolation(NAME_TAKEN, f"a player named {name!r} is registered already")
     if len(state.names) >= MAX_PLAYERS:
         raise RuleViolation(REGISTRATION_CLOSED, f"a tournament takes at most {MAX_PLAYERS} players")
-    return {"player": len(state.names), "name": name, "at": at}
+    return {"player": len(state.names), "name": name, "at": stamp(state, at)}
 
 
 def check_can_seat(state: TournamentState) -> None:
@@ -150,7 +156,7 @@ def round_seated(
             for i, (players, game_id, commitment) in enumerate(zip(seating.tables, game_ids, commitments, strict=True))
         ],
         "byes": seating.byes,
-        "at": at,
+        "at": stamp(state, at),
     }
 
 
@@ -176,7 +182,7 @@ def result_recorded(
         "table": table.table,
         **result_from_scoreboard(scoreboard),
         "fingerprint": fingerprint,
-        "at": at,
+        "at": stamp(state, at),
     }
 
 
@@ -194,7 +200,7 @@ def timed_out(
         "version": version,
         "expired_at": expired_at,
         "rule": state.settings.time_control.on_timeout,
-        "at": at,
+        "at": stamp(state, at),
     }
 
 
@@ -207,7 +213,7 @@ def adjudicated(state: TournamentState, request: dict[str, Any], at: int) -> dic
     reason = request.get("reason")
     if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON:
         raise RuleViolation(BAD_ADJUDICATION, f"an adjudication needs a reason of 1 to {MAX_REASON} characters")
-    record: dict[str, Any] = {"kind": kind, "reason": reason.strip(), "at": at}
+    record: dict[str, Any] = {"kind": kind, "reason": reason.strip(), "at": stamp(state, at)}
     player = request.get("player")
     if kind in (FORFEIT_GAME, REPLACE_PLAYER):
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(state.names):
@@ -279,4 +285,4 @@ def ended(state: TournamentState, master_seed: bytes, at: int) -> dict[str, Any]
             ROUND_NOT_FINISHED,
             f"the tournament ends after its {config.rounds} rounds are played ({len(state.rounds)} seated)",
         )
-    return {"standings": current_standings(state), "master_seed": master_seed.hex(), "at": at}
+    return {"standings": current_standings(state), "master_seed": master_seed.hex(), "at": stamp(state, at)}
