@@ -13,6 +13,7 @@ from domain.kernel import errors as kernel_errors
 from domain.kernel.errors import RuleViolation
 from domain.kernel.match import NAME_TAKEN, SEAT_TAKEN_ALREADY, SEATS_FULL
 from domain.kernel.registry import UNKNOWN_GAME
+from domain.tournament import rules as tournament_rules
 from domain.tournament.config import NON_FINITE_NUMBER
 from infra import service
 from infra.readside import ReadModelBehind, VersionNotReached
@@ -32,6 +33,8 @@ RULE_STATUS = {
     NAME_TAKEN: 409,
     kernel_errors.ALREADY_CONTRIBUTED: 409,
     NON_FINITE_NUMBER: 400,
+    tournament_rules.TOURNAMENT_OVER: 409,
+    tournament_rules.GAME_VOIDED: 409,
 }
 SERVICE_STATUS: dict[type[service.ServiceError], int] = {
     service.GameNotFound: 404,

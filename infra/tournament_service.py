@@ -229,7 +229,9 @@ class TournamentService(EventSourcedProjection[UUID]):
         games: dict[str, list[dict[str, Any]]] = {}
         for table in state.tables():
             records = self.games.records(table.game_id)
-            over = bool(records) and records[-1].type == GAME_ENDED
+            # After the end every game's seed is public (TournamentEnded reveals those of the games
+            # that never ended), so nothing of a voided game is secret any more.
+            over = state.ended is not None or (bool(records) and records[-1].type == GAME_ENDED)
             games[table.game_id] = [for_viewer(r, None, reveal_all=over) for r in records]
         tournament = [for_viewer(r, None, reveal_all=True) for r in self.records(tournament_id)]
         return {
@@ -270,7 +272,7 @@ class TournamentService(EventSourcedProjection[UUID]):
             raise Invalid("an adjudication is a JSON object {kind, reason, ...}")
         with self._changing(tournament_id) as aggregate:
             self._check_organiser(aggregate, organiser_token)
-            data = rules.adjudicated(aggregate.log.state, request, self.now())
+            data = rules.adjudicated(aggregate.log.state, request, self.now(), self._game_tip)
             extra: dict[str, Any] = {}
             token = None
             if data["kind"] == REPLACE_PLAYER:
@@ -288,7 +290,8 @@ class TournamentService(EventSourcedProjection[UUID]):
         self.follow_results()
         with self._changing(tournament_id) as aggregate:
             self._check_organiser(aggregate, organiser_token)
-            data = rules.ended(aggregate.log.state, aggregate.seed, self.now())
+            state = aggregate.log.state
+            data = rules.ended(state, aggregate.seed, self.now(), self._unfinished_seeds(state))
             aggregate.append(TOURNAMENT_ENDED, data)
             self.save(aggregate)
         return data
@@ -310,17 +313,22 @@ class TournamentService(EventSourcedProjection[UUID]):
         has been recorded and ruled on."""
         aggregate, table, seat = self.seat_of(tournament_id, game_id, player_token)
         state = aggregate.log.state
+        rules.check_playable(state, game_id)
         if state.settings.time_control is not None or state.forfeited(game_id):
             self.enforce_clock(tournament_id, game_id)
+        # Held while the command is executed: the end and a void (which hold it too) close the game
+        # as it stands, and no command lands after them.
+        with self._lock(parse_tournament_id(tournament_id)):
             aggregate = self.load(tournament_id)
             state = aggregate.log.state
-        if table.players[seat] in state.forfeited(game_id):
-            raise Conflict(f"player {table.players[seat]} has forfeited game {game_id}; the bot plays the seat")
-        at = None
-        if state.settings.time_control is not None:
-            at = max(self.now(), self._clock(aggregate, table).last_stamp)
-        token = aggregate.seat_tokens[game_id][seat]
-        _, result = self.games.execute(game_id, token, payload, expected_version, command_id, contribution, at=at)
+            rules.check_playable(state, game_id)
+            if table.players[seat] in state.forfeited(game_id):
+                raise Conflict(f"player {table.players[seat]} has forfeited game {game_id}; the bot plays the seat")
+            at = None
+            if state.settings.time_control is not None:
+                at = max(self.now(), self._clock(aggregate, table).last_stamp)
+            token = aggregate.seat_tokens[game_id][seat]
+            _, result = self.games.execute(game_id, token, payload, expected_version, command_id, contribution, at=at)
         if result.records[-1].type == GAME_ENDED:
             self.follow_results()
         return seat, result
@@ -341,7 +349,9 @@ class TournamentService(EventSourcedProjection[UUID]):
         returns how many moves the rule played."""
         state = self.state(tournament_id)
         return sum(
-            self.enforce_clock(tournament_id, t.game_id) for t in state.tables() if t.game_id not in state.results
+            self.enforce_clock(tournament_id, t.game_id)
+            for t in state.tables()
+            if t.game_id not in state.results and t.game_id not in state.voided()
         )
 
     def enforce_clock(self, tournament_id: str, game_id: str) -> int:
@@ -354,7 +364,7 @@ class TournamentService(EventSourcedProjection[UUID]):
             aggregate = self.load(tournament_id)
             state = aggregate.log.state
             table = state.table_of(game_id)
-            if table is None or state.ended is not None:
+            if table is None or state.ended is not None or game_id in state.voided():
                 return played
             with self.games.reading(game_id) as game:
                 match = game.match
@@ -482,6 +492,20 @@ class TournamentService(EventSourcedProjection[UUID]):
             processing_event.collect_events(aggregate)
 
     # -- internals --------------------------------------------------------------------------------
+
+    def _game_tip(self, game_id: str) -> tuple[int, str]:
+        """A game's version and last hash now (a void closes the game there)."""
+        with self.games.reading(game_id) as game:
+            return game.version, game.match.last_hash
+
+    def _unfinished_seeds(self, state: TournamentState) -> dict[str, str]:
+        """The seed of every table's game that has not ended, to reveal with the end."""
+        seeds = {}
+        for table in state.tables():
+            with self.games.reading(table.game_id) as game:
+                if not game.match.is_over:
+                    seeds[table.game_id] = game.match.chance.seed_hex
+        return seeds
 
     def _check_organiser(self, aggregate: TournamentAggregate, token: str | None) -> None:
         if token is None:

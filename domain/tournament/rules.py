@@ -4,6 +4,7 @@ append, or raises ``RuleViolation`` (nothing recorded)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from domain.kernel.chance import Chance, seed_commitment
@@ -29,6 +30,7 @@ NOT_ENOUGH_PLAYERS = "NOT_ENOUGH_PLAYERS"
 ROUND_NOT_FINISHED = "ROUND_NOT_FINISHED"
 NO_ROUNDS_LEFT = "NO_ROUNDS_LEFT"
 TOURNAMENT_OVER = "TOURNAMENT_OVER"
+GAME_VOIDED = "GAME_VOIDED"
 NOT_A_TABLE = "NOT_A_TABLE"
 BAD_ADJUDICATION = "BAD_ADJUDICATION"
 MAX_NAME = 60
@@ -160,6 +162,14 @@ def round_seated(
     }
 
 
+def check_playable(state: TournamentState, game_id: str) -> None:
+    """A table's game takes commands until the tournament ends or the game is voided: after either
+    record nothing may change what it closed (the verifier re-executes the game as it was then)."""
+    _open(state)
+    if game_id in state.voided():
+        raise RuleViolation(GAME_VOIDED, f"game {game_id} was voided: it takes no more commands")
+
+
 def result_from_scoreboard(scoreboard: Scoreboard) -> dict[str, Any]:
     return {
         "scores": list(scoreboard.scores),
@@ -172,9 +182,10 @@ def result_recorded(
     state: TournamentState, game_id: str, scoreboard: Scoreboard, fingerprint: str, at: int
 ) -> dict[str, Any] | None:
     """A game's result once it has ended; None when it is recorded already (results are idempotent
-    by game id) or the game is no table of this tournament."""
+    by game id), the game is no table of this tournament, was voided, or the tournament has ended
+    (the end record is the last)."""
     table = state.table_of(game_id)
-    if table is None or game_id in state.results:
+    if table is None or game_id in state.results or game_id in state.voided() or state.ended is not None:
         return None
     return {
         "game_id": game_id,
@@ -204,8 +215,15 @@ def timed_out(
     }
 
 
-def adjudicated(state: TournamentState, request: dict[str, Any], at: int) -> dict[str, Any]:
-    """An organiser's ruling: a compensating record with its reason."""
+def adjudicated(
+    state: TournamentState,
+    request: dict[str, Any],
+    at: int,
+    game_tip: Callable[[str], tuple[int, str]] | None = None,
+) -> dict[str, Any]:
+    """An organiser's ruling: a compensating record with its reason. A void closes the game as it
+    stands: the record names the game's version and last hash (``game_tip``), so nothing played
+    after it can pass as part of the game."""
     _open(state)
     kind = request.get("kind")
     if kind not in ADJUDICATION_KINDS:
@@ -236,8 +254,11 @@ def adjudicated(state: TournamentState, request: dict[str, Any], at: int) -> dic
         raise RuleViolation(BAD_ADJUDICATION, f"player {player} does not play game {game_id}")
     if kind == CORRECT_RESULT:
         record.update(_corrected(request, len(table.players)))
-    if kind == VOID_GAME and game_id in state.voided():
-        raise RuleViolation(BAD_ADJUDICATION, f"game {game_id} is void already")
+    if kind == VOID_GAME:
+        if game_id in state.voided():
+            raise RuleViolation(BAD_ADJUDICATION, f"game {game_id} is void already")
+        if game_tip is not None:
+            record["game_version"], record["game_fingerprint"] = game_tip(table.game_id)
     return record
 
 
@@ -277,7 +298,11 @@ def standings_view(state: TournamentState) -> dict[str, Any]:
     }
 
 
-def ended(state: TournamentState, master_seed: bytes, at: int) -> dict[str, Any]:
+def ended(
+    state: TournamentState, master_seed: bytes, at: int, unfinished_seeds: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """The end: the final standings and the master seed; ``unfinished_seeds`` reveals the seed of
+    every table's game that never ended (a voided one), so that it can be re-executed too."""
     _open(state)
     config = state.settings
     if len(state.rounds) < config.rounds or not state.round_complete(len(state.rounds) - 1):
@@ -285,4 +310,9 @@ def ended(state: TournamentState, master_seed: bytes, at: int) -> dict[str, Any]
             ROUND_NOT_FINISHED,
             f"the tournament ends after its {config.rounds} rounds are played ({len(state.rounds)} seated)",
         )
-    return {"standings": current_standings(state), "master_seed": master_seed.hex(), "at": stamp(state, at)}
+    return {
+        "standings": current_standings(state),
+        "master_seed": master_seed.hex(),
+        "unfinished_seeds": dict(sorted((unfinished_seeds or {}).items())),
+        "at": stamp(state, at),
+    }
