@@ -35,6 +35,12 @@ RULE_STATUS = {
     NON_FINITE_NUMBER: 400,
     tournament_rules.TOURNAMENT_OVER: 409,
     tournament_rules.GAME_VOIDED: 409,
+    tournament_rules.BAD_COMMITMENT: 400,
+    tournament_rules.WRONG_SECRET: 400,
+    tournament_rules.REGISTRATION_OPEN: 409,
+    tournament_rules.REVEALS_CLOSED: 409,
+    tournament_rules.NOTHING_TO_REVEAL: 409,
+    tournament_rules.REVEALS_PENDING: 409,
 }
 SERVICE_STATUS: dict[type[service.ServiceError], int] = {
     service.GameNotFound: 404,

@@ -42,9 +42,12 @@ from domain.tournament.clock import GameClock
 from domain.tournament.log import (
     ADJUDICATED,
     PLAYER_REGISTERED,
+    REGISTRATION_CLOSED,
     REPLACE_PLAYER,
     RESULT_RECORDED,
+    REVEAL_WITHHELD,
     ROUND_SEATED,
+    SECRET_REVEALED,
     TIMED_OUT,
     TOURNAMENT_CREATED,
     TOURNAMENT_ENDED,
@@ -52,7 +55,7 @@ from domain.tournament.log import (
     TournamentState,
     seal,
 )
-from domain.tournament.seeds import clock_bot_seed, table_seed
+from domain.tournament.seeds import clock_bot_seed, mixed_seed, table_seed
 from domain.tournament.verification import BUNDLE_FORMAT
 from infra.aggregate import record_of
 from infra.service import (
@@ -67,7 +70,13 @@ from infra.service import (
     Unauthorized,
     token_hash,
 )
-from infra.tournament_aggregate import TableIndex, TournamentAggregate, table_index_id
+from infra.tournament_aggregate import (
+    TableIndex,
+    TournamentAggregate,
+    table_index_id,
+    unsalted_game_id,
+    unsalted_tournament_id,
+)
 
 # The tracking key of the results process (the position in the game service's notification log).
 RESULTS_TRACKING = "Alexandria:GameEnded"
@@ -150,29 +159,60 @@ class TournamentService(EventSourcedProjection[UUID]):
 
         The master seed is 32 bytes of fresh secret salt, then ``master_seed`` if given: whoever
         chooses a master seed still cannot try seeds until a seating suits them. Only an in-process
-        run whose seatings must come out the same every time (tests, benchmarks, ``tournament run``)
-        passes ``salted=False`` to use ``master_seed`` as it is; no route can."""
+        run whose records must come out the same every time (tests, benchmarks, ``tournament run``)
+        passes ``salted=False`` to use ``master_seed`` as it is; no route can. Such a run's
+        tournament id and game ids are derived from the master seed, and its games' seeds are
+        the derived table seeds with no secret salt, so one store holds one run per seed."""
         if settings is not None and not isinstance(settings, dict):
             raise Invalid("the tournament settings must be a JSON object")
         definition = GAMES.get(game)
-        tournament_id = uuid4()
         chosen = master_seed or b""
-        seed = chosen if chosen and not salted else secrets.token_bytes(SALT_BYTES) + chosen
+        unsalted = bool(chosen) and not salted
+        seed = chosen if unsalted else secrets.token_bytes(SALT_BYTES) + chosen
+        tournament_id = unsalted_tournament_id(seed) if unsalted else uuid4()
         data = rules.created(definition, str(tournament_id), dict(settings or {}), seed, self.now())
         token = secrets.token_urlsafe(24)
         record = seal(1, TOURNAMENT_CREATED, data, GENESIS)
-        aggregate = TournamentAggregate.start(tournament_id, seed, token_hash(token), record)
-        self.save(aggregate)
+        aggregate = TournamentAggregate.start(tournament_id, seed, token_hash(token), record, salted=not unsalted)
+        try:
+            self.save(aggregate)
+        except (IntegrityError, RecordConflictError):
+            raise Conflict(
+                f"this store holds a tournament of master seed {chosen!r} already: an unsalted run needs a seed "
+                "of its own (or a store of its own)"
+            ) from None
         return CreatedTournament(str(tournament_id), token, aggregate.version)
 
-    def register(self, tournament_id: str, organiser_token: str | None, name: Any) -> RegisteredPlayer:
+    def register(
+        self, tournament_id: str, organiser_token: str | None, name: Any, commitment: str | None = None
+    ) -> RegisteredPlayer:
+        """A new player (the organiser registers them), with the player's commitment to a secret
+        (sha256 hex) if they send one."""
         with self._changing(tournament_id) as aggregate:
             self._check_organiser(aggregate, organiser_token)
-            data = rules.register(aggregate.log.state, name, self.now())
+            data = rules.register(aggregate.log.state, name, self.now(), commitment)
             token = secrets.token_urlsafe(24)
             aggregate.append(PLAYER_REGISTERED, data, {"player_token_hash": token_hash(token)})
             self.save(aggregate)
         return RegisteredPlayer(data["player"], data["name"], token)
+
+    def close_registration(self, tournament_id: str, organiser_token: str | None) -> dict[str, Any]:
+        """No more players or commitments: the committed players may reveal their secrets now."""
+        with self._changing(tournament_id) as aggregate:
+            self._check_organiser(aggregate, organiser_token)
+            data = rules.registration_closed(aggregate.log.state, self.now())
+            aggregate.append(REGISTRATION_CLOSED, data)
+            self.save(aggregate)
+        return data
+
+    def reveal(self, tournament_id: str, player_token: str | None, secret: Any) -> dict[str, Any]:
+        """The bearer player's secret, checked against their commitment and recorded in public."""
+        with self._changing(tournament_id) as aggregate:
+            player = self.player_for_token(aggregate, player_token)
+            data = rules.secret_revealed(aggregate.log.state, player, secret, self.now())
+            aggregate.append(SECRET_REVEALED, data)
+            self.save(aggregate)
+        return data
 
     # -- reading ----------------------------------------------------------------------------------
 
@@ -250,12 +290,21 @@ class TournamentService(EventSourcedProjection[UUID]):
         with self._changing(tournament_id) as aggregate:
             self._check_organiser(aggregate, organiser_token)
             state = aggregate.log.state
+            # Before round 1: each reveal still missing is withheld, in public, and its entry
+            # withdrawn; recorded with the seating or not at all.
+            for withheld in rules.reveals_withheld(state, self.now()):
+                aggregate.append(REVEAL_WITHHELD, withheld)
             seating = rules.plan_round(state, aggregate.seed)
             config = state.settings
             number = len(state.rounds) + 1
+            mixed = mixed_seed(aggregate.seed, state.reveals)
             created = [
                 self.games.create_game(
-                    config.game, config.table_size, config.options, table_seed(aggregate.seed, tournament_id, number, i)
+                    config.game,
+                    config.table_size,
+                    config.options,
+                    table_seed(mixed, tournament_id, number, i),
+                    **self._unsalted_game(aggregate, number, i),
                 )
                 for i in range(1, len(seating.tables) + 1)
             ]
@@ -492,6 +541,13 @@ class TournamentService(EventSourcedProjection[UUID]):
             processing_event.collect_events(aggregate)
 
     # -- internals --------------------------------------------------------------------------------
+
+    def _unsalted_game(self, aggregate: TournamentAggregate, round_number: int, table: int) -> dict[str, Any]:
+        """An unsalted run's table: its game id derived, and no secret salt (zeros, so that the seed
+        keeps its form and the verifier still reads the table's seed out of it)."""
+        if aggregate.salted:
+            return {}
+        return {"salt": bytes(SALT_BYTES), "game_id": unsalted_game_id(aggregate.id, round_number, table)}
 
     def _game_tip(self, game_id: str) -> tuple[int, str]:
         """A game's version and last hash now (a void closes the game there)."""

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from domain.kernel.chance import Chance, seed_commitment
+from domain.kernel.chance import CONTRIBUTION_MAX_BYTES, CONTRIBUTION_MIN_BYTES, Chance, seed_commitment
 from domain.kernel.errors import RuleViolation
 from domain.kernel.game import GameDefinition, Scoreboard
 from domain.tournament import pairing
@@ -18,9 +18,10 @@ from domain.tournament.log import (
     FORFEIT_GAME,
     REPLACE_PLAYER,
     VOID_GAME,
+    WITHDRAWN,
     TournamentState,
 )
-from domain.tournament.seeds import pairing_seed
+from domain.tournament.seeds import mixed_seed, pairing_seed
 from domain.tournament.standings import ratings, standings
 
 REGISTRATION_CLOSED = "REGISTRATION_CLOSED"
@@ -33,6 +34,12 @@ TOURNAMENT_OVER = "TOURNAMENT_OVER"
 GAME_VOIDED = "GAME_VOIDED"
 NOT_A_TABLE = "NOT_A_TABLE"
 BAD_ADJUDICATION = "BAD_ADJUDICATION"
+BAD_COMMITMENT = "BAD_COMMITMENT"
+WRONG_SECRET = "WRONG_SECRET"
+REGISTRATION_OPEN = "REGISTRATION_OPEN"
+REVEALS_CLOSED = "REVEALS_CLOSED"
+NOTHING_TO_REVEAL = "NOTHING_TO_REVEAL"
+REVEALS_PENDING = "REVEALS_PENDING"
 MAX_NAME = 60
 MAX_PLAYERS = 512
 MAX_REASON = 500
@@ -67,16 +74,76 @@ def _name(name: Any) -> str:
     return name.strip()
 
 
-def register(state: TournamentState, name: Any, at: int) -> dict[str, Any]:
+def _commitment(value: Any) -> str:
+    """A commitment to a secret: its SHA-256, as 64 hex digits (kept in lower case)."""
+    if not isinstance(value, str) or len(value) != 64:
+        raise RuleViolation(BAD_COMMITMENT, "a commitment is the SHA-256 of your secret: 64 hex digits")
+    try:
+        return bytes.fromhex(value).hex()
+    except ValueError:
+        raise RuleViolation(BAD_COMMITMENT, "a commitment is the SHA-256 of your secret: 64 hex digits") from None
+
+
+def register(state: TournamentState, name: Any, at: int, commitment: Any = None) -> dict[str, Any]:
+    """A new player, with their commitment to a secret if they send one (contributing is optional:
+    a player who contributes nothing relies on the others)."""
     _open(state)
     if state.rounds:
         raise RuleViolation(REGISTRATION_CLOSED, "registration closed when the first round was seated")
+    if state.registration_closed:
+        raise RuleViolation(REGISTRATION_CLOSED, "the organiser has closed registration")
     name = _name(name)
     if name.casefold() in (n.casefold() for n in state.names):
         raise RuleViolation(NAME_TAKEN, f"a player named {name!r} is registered already")
     if len(state.names) >= MAX_PLAYERS:
         raise RuleViolation(REGISTRATION_CLOSED, f"a tournament takes at most {MAX_PLAYERS} players")
-    return {"player": len(state.names), "name": name, "at": stamp(state, at)}
+    data: dict[str, Any] = {"player": len(state.names), "name": name}
+    if commitment is not None:
+        data["commitment"] = _commitment(commitment)
+    return {**data, "at": stamp(state, at)}
+
+
+def registration_closed(state: TournamentState, at: int) -> dict[str, Any]:
+    """No one registers, and no one commits, any more: the committed players may now reveal. (Reveals
+    wait for this, or the organiser could register one more committed entry after reading them.)"""
+    _open(state)
+    if state.registration_closed or state.rounds:
+        raise RuleViolation(REGISTRATION_CLOSED, "registration is closed already")
+    return {"players": len(state.names), "committed": sorted(state.commitments), "at": stamp(state, at)}
+
+
+def secret_revealed(state: TournamentState, player: int, secret: Any, at: int) -> dict[str, Any]:
+    """A committed player's secret, revealed between the close of registration and round 1."""
+    _open(state)
+    if not state.registration_closed:
+        raise RuleViolation(REGISTRATION_OPEN, "secrets are revealed once the organiser has closed registration")
+    if state.rounds:
+        raise RuleViolation(REVEALS_CLOSED, "the reveals closed when round 1 was seated")
+    if player not in state.commitments:
+        raise RuleViolation(NOTHING_TO_REVEAL, f"player {player} committed to no secret when registered")
+    if player not in state.pending_reveals():
+        raise RuleViolation(NOTHING_TO_REVEAL, f"player {player} has revealed their secret already")
+    low, high = 2 * CONTRIBUTION_MIN_BYTES, 2 * CONTRIBUTION_MAX_BYTES
+    try:
+        opened = bytes.fromhex(secret) if isinstance(secret, str) and low <= len(secret) <= high else None
+    except ValueError:
+        opened = None
+    if opened is None:
+        raise RuleViolation(
+            WRONG_SECRET, f"a secret is {CONTRIBUTION_MIN_BYTES} to {CONTRIBUTION_MAX_BYTES} random bytes as hex"
+        )
+    if seed_commitment(opened) != state.commitments[player]:
+        raise RuleViolation(WRONG_SECRET, f"this secret does not open player {player}'s commitment")
+    return {"player": player, "secret": opened.hex(), "at": stamp(state, at)}
+
+
+def reveals_withheld(state: TournamentState, at: int) -> list[dict[str, Any]]:
+    """When round 1 is seated: one public record per committed player who has not revealed. The
+    last to reveal could compute the seatings first and keep quiet if they suit them ill; withholding
+    therefore withdraws the entry from the event, and the seed mixes without its secret."""
+    if state.rounds:
+        return []
+    return [{"player": p, "consequence": WITHDRAWN, "at": stamp(state, at)} for p in state.pending_reveals()]
 
 
 def check_can_seat(state: TournamentState) -> None:
@@ -87,23 +154,32 @@ def check_can_seat(state: TournamentState) -> None:
     if state.rounds and not state.round_complete(len(state.rounds) - 1):
         missing = [t.game_id for t in state.rounds[-1] if t.game_id not in state.results]
         raise RuleViolation(ROUND_NOT_FINISHED, f"round {len(state.rounds)} still has games running: {missing}")
-    if len(state.names) < config.table_size:
+    if not state.rounds and state.commitments and not state.registration_closed:
         raise RuleViolation(
-            NOT_ENOUGH_PLAYERS, f"a table needs {config.table_size} players; {len(state.names)} are registered"
+            REGISTRATION_OPEN, "players have committed to secrets: close registration and let them reveal first"
+        )
+    if not state.rounds and state.pending_reveals():
+        raise RuleViolation(REVEALS_PENDING, f"players {state.pending_reveals()} have neither revealed nor withheld")
+    players = len(state.active_players())
+    if players < config.table_size:
+        raise RuleViolation(
+            NOT_ENOUGH_PLAYERS, f"a table needs {config.table_size} players; {players} are registered and taking part"
         )
 
 
 def plan_round(state: TournamentState, master_seed: bytes) -> pairing.Seating:
-    """Who sits where in the next round: a pure function of the tournament so far and the master
-    seed, so the verifier seats every round again and compares."""
+    """Who sits where in the next round: a pure function of the tournament so far (with the
+    players' revealed secrets) and the master seed, so the verifier seats every round again and
+    compares."""
     check_can_seat(state)
     config = state.settings
     number = len(state.rounds) + 1
-    seed = pairing_seed(master_seed, state.tournament_id, number)
-    players = list(range(len(state.names)))
+    mixed = mixed_seed(master_seed, state.reveals)
+    seed = pairing_seed(mixed, state.tournament_id, number)
+    players = state.active_players()
     tables_so_far = [t.players for t in state.tables()]
     if config.format == BALANCED:
-        return _balanced_round(state, config, master_seed, number)
+        return _balanced_round(state, config, mixed, number)
     rows = standings(config, state.names, state.outcomes(), state.all_byes())
     place = {row["player"]: row["place"] for row in rows}
     shuffled = pairing.seeded_order(players, seed)
@@ -113,14 +189,12 @@ def plan_round(state: TournamentState, master_seed: bytes) -> pairing.Seating:
     )
 
 
-def _balanced_round(
-    state: TournamentState, config: TournamentConfig, master_seed: bytes, number: int
-) -> pairing.Seating:
-    players = list(range(len(state.names)))
+def _balanced_round(state: TournamentState, config: TournamentConfig, mixed: bytes, number: int) -> pairing.Seating:
+    players = state.active_players()
     byes_so_far: Counter[int] = Counter()
     byes_by_round: list[list[int]] = []
     for r in range(1, config.rounds + 1):
-        order = pairing.seeded_order(players, pairing_seed(master_seed, state.tournament_id, r))
+        order = pairing.seeded_order(players, pairing_seed(mixed, state.tournament_id, r))
         byes = pairing.choose_byes(order, config.table_size, byes_so_far)
         byes_so_far.update(byes)
         byes_by_round.append(byes)
@@ -128,9 +202,9 @@ def _balanced_round(
         tuple(players),
         config.table_size,
         tuple(tuple(b) for b in byes_by_round),
-        pairing_seed(master_seed, state.tournament_id, 0),
+        pairing_seed(mixed, state.tournament_id, 0),
     )
-    seed = pairing_seed(master_seed, state.tournament_id, number)
+    seed = pairing_seed(mixed, state.tournament_id, number)
     byes = byes_by_round[number - 1]
     groups = plan[number - 1]
     rng_tables = Chance(seed)

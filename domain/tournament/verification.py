@@ -30,7 +30,7 @@ from domain.tournament.log import (
     TournamentState,
 )
 from domain.tournament.rules import current_standings, plan_round, result_from_scoreboard
-from domain.tournament.seeds import table_seed
+from domain.tournament.seeds import mixed_seed, table_seed
 
 BUNDLE_FORMAT = "alexandria-tournament-bundle/1"
 
@@ -168,7 +168,7 @@ def _check_game(
     if master_seed is not None:
         # The game's seed is the server's fresh salt, then the creator's seed (the table's derived
         # seed); the kernel's verifier has checked the whole revealed seed against the commitment.
-        derived = table_seed(master_seed, state.tournament_id, table.round, table.table)
+        derived = table_seed(mixed_seed(master_seed, state.reveals), state.tournament_id, table.round, table.table)
         revealed = raw[-1]["data"].get("seed")
         if not isinstance(revealed, str) or not _creator_part_is(revealed, derived):
             problems.append("its seed is not the one derived from the master seed for this table")
