@@ -7,9 +7,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from api.cli import main
+from infra.service import Conflict
+from infra.tournament_aggregate import unsalted_tournament_id
+from infra.tournament_service import TournamentService
 
 
 def run(tmp_path: Path, seed: str, name: str) -> dict[str, Any]:
@@ -34,3 +38,12 @@ def test_the_same_seed_runs_the_same_tournament_and_another_seed_another(tmp_pat
     other = run(tmp_path, "another", "other")
     assert other["fingerprint"] != first["fingerprint"]
     assert other["tournament_id"] != first["tournament_id"]
+
+
+def test_one_store_holds_one_unsalted_run_per_seed(tournaments: TournamentService) -> None:
+    first = tournaments.create("peloponnes", {"table_size": 2}, b"once", salted=False)
+    assert first.tournament_id == str(unsalted_tournament_id(b"once"))
+    with pytest.raises(Conflict):
+        tournaments.create("peloponnes", {"table_size": 2}, b"once", salted=False)
+    salted = tournaments.create("peloponnes", {"table_size": 2}, b"once")  # a salted one never collides
+    assert salted.tournament_id != first.tournament_id
