@@ -141,8 +141,8 @@ def reveals_withheld(state: TournamentState, at: int) -> list[dict[str, Any]]:
     """When round 1 is seated: one public record per committed player who has not revealed. The
     last to reveal could compute the seatings first and keep quiet if they suit them ill; withholding
     therefore withdraws the entry from the event, and the seed mixes without its secret."""
-    if state.rounds:
-        return []
+    if state.rounds or not state.registration_closed:
+        return []  # (with commitments and registration open, round 1 is refused: REGISTRATION_OPEN)
     return [{"player": p, "consequence": WITHDRAWN, "at": stamp(state, at)} for p in state.pending_reveals()]
 
 
@@ -375,8 +375,9 @@ def standings_view(state: TournamentState) -> dict[str, Any]:
 def ended(
     state: TournamentState, master_seed: bytes, at: int, unfinished_seeds: dict[str, str] | None = None
 ) -> dict[str, Any]:
-    """The end: the final standings and the master seed; ``unfinished_seeds`` reveals the seed of
-    every table's game that never ended (a voided one), so that it can be re-executed too."""
+    """The end: the final standings and the master seed; ``unfinished_seeds`` (present when there is
+    one) reveals the seed of every table's game that never ended (a voided one), so that it can be
+    re-executed too."""
     _open(state)
     config = state.settings
     if len(state.rounds) < config.rounds or not state.round_complete(len(state.rounds) - 1):
@@ -384,9 +385,7 @@ def ended(
             ROUND_NOT_FINISHED,
             f"the tournament ends after its {config.rounds} rounds are played ({len(state.rounds)} seated)",
         )
-    return {
-        "standings": current_standings(state),
-        "master_seed": master_seed.hex(),
-        "unfinished_seeds": dict(sorted((unfinished_seeds or {}).items())),
-        "at": stamp(state, at),
-    }
+    data: dict[str, Any] = {"standings": current_standings(state), "master_seed": master_seed.hex()}
+    if unfinished_seeds:
+        data["unfinished_seeds"] = dict(sorted(unfinished_seeds.items()))
+    return {**data, "at": stamp(state, at)}
