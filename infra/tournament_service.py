@@ -20,7 +20,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any, cast
 from uuid import UUID, uuid4
@@ -51,6 +51,7 @@ from domain.tournament.log import (
     TIMED_OUT,
     TOURNAMENT_CREATED,
     TOURNAMENT_ENDED,
+    VOID_GAME,
     Table,
     TournamentState,
     seal,
@@ -319,8 +320,13 @@ class TournamentService(EventSourcedProjection[UUID]):
         self.follow_results()
         if not isinstance(request, dict):
             raise Invalid("an adjudication is a JSON object {kind, reason, ...}")
-        with self._changing(tournament_id) as aggregate:
+        with self._changing(tournament_id) as aggregate, ExitStack() as closing:
             self._check_organiser(aggregate, organiser_token)
+            game_id = request.get("game_id")
+            if request.get("kind") == VOID_GAME and isinstance(game_id, str) and aggregate.log.state.table_of(game_id):
+                # A void closes the game where it stands: its lock is held until the void is saved,
+                # so no command lands between the game's tip being read and the void recorded.
+                closing.enter_context(self.games.reading(game_id))
             data = rules.adjudicated(aggregate.log.state, request, self.now(), self._game_tip)
             extra: dict[str, Any] = {}
             token = None
@@ -365,9 +371,9 @@ class TournamentService(EventSourcedProjection[UUID]):
         rules.check_playable(state, game_id)
         if state.settings.time_control is not None or state.forfeited(game_id):
             self.enforce_clock(tournament_id, game_id)
-        # Held while the command is executed: the end and a void (which hold it too) close the game
-        # as it stands, and no command lands after them.
-        with self._lock(parse_tournament_id(tournament_id)):
+        # The game's lock, held from the check to the command: a void (and the end) read where the
+        # game stands under the same lock, so no command lands after the game was closed.
+        with self.games.reading(game_id):
             aggregate = self.load(tournament_id)
             state = aggregate.log.state
             rules.check_playable(state, game_id)
