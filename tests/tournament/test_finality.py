@@ -118,3 +118,17 @@ def test_a_command_to_a_voided_game_over_http_is_409(
         f"/tournaments/{tid}/games/{game_id}/commands", json=payload, headers={"Authorization": f"Bearer {token}"}
     )
     assert response.status_code == 409 and response.json()["error"]["code"] == rules.GAME_VOIDED
+
+
+def test_a_voided_game_that_ends_behind_the_tournaments_back_adds_no_result(
+    tournaments: TournamentService, voided: dict[str, Any]
+) -> None:
+    tid, game_id = voided["tid"], voided["table"]["game_id"]
+    before = tournaments.records(tid)
+    seat_tokens = tournaments.load(tid).seat_tokens[game_id]
+    while not tournaments.games.load(game_id).match.is_over:
+        seat, payload = a_move(tournaments.games, game_id, voided["bot"])
+        tournaments.games.execute(game_id, seat_tokens[seat], payload)
+    tournaments.follow_results()
+    assert game_id not in tournaments.state(tid).results
+    assert [r.hash for r in tournaments.records(tid)] == [r.hash for r in before]
