@@ -16,6 +16,7 @@ from starlette.concurrency import run_in_threadpool
 from api import catalog_routes, contract, replay_routes, web
 from api.analytics_routes import analytics_router
 from api.auth import SeatBearer
+from api.body import finite_json_body
 from api.contract import (
     CatalogEntry,
     CreatedGame,
@@ -179,6 +180,7 @@ def create_app(
         # A command model is one schema whether a client sends it or reads it (legal moves).
         separate_input_output_schemas=False,
         generate_unique_id_function=lambda route: route.name,
+        dependencies=[Depends(finite_json_body)],
     )
     install_error_handlers(app)
     app.add_middleware(NormaliseGameIds)

@@ -22,7 +22,7 @@ from domain.tournament.verification import verify_bundle_text
 from infra.bootstrap import build_service
 from infra.service import ServiceError
 from infra.settings import Settings
-from infra.tournament_run import run_tournament
+from infra.tournament_run import SteppingClock, run_tournament
 from infra.tournament_service import TournamentService
 
 
@@ -159,9 +159,11 @@ def run(
     out: Path | None,
     database_url: str,
 ) -> None:
-    """Play a whole tournament with random bots through the services, then show the standings."""
+    """Play a whole tournament with random bots through the services, then show the standings.
+    The same seed gives the same seatings, records and fingerprint every time: ids and seeds are
+    derived from it, and the server's clock is a stepping one, not the wall clock."""
     service = build_service(Settings(database_url=database_url))
-    tournaments = TournamentService(service)
+    tournaments = TournamentService(service, now=SteppingClock())
     settings: dict[str, Any] = {"rounds": rounds, "format": format_}
     if table_size is not None:
         settings["table_size"] = table_size
@@ -188,6 +190,8 @@ def run(
                 ),
             )
     except RuleViolation as refusal:
+        raise click.ClickException(f"{refusal.code}: {refusal.message}") from None
+    except ServiceError as refusal:
         raise click.ClickException(f"{refusal.code}: {refusal.message}") from None
     elapsed = time.perf_counter() - started
     state = tournaments.state(played.tournament_id)

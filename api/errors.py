@@ -14,6 +14,8 @@ from domain.kernel.errors import RuleViolation
 from domain.kernel.match import SEAT_TAKEN_ALREADY, SEATS_FULL
 from domain.kernel.names import BAD_NAME, NAME_TAKEN
 from domain.kernel.registry import UNKNOWN_GAME
+from domain.tournament import rules as tournament_rules
+from domain.tournament.config import NON_FINITE_NUMBER
 from infra import service
 from infra.readside import ReadModelBehind, VersionNotReached
 from infra.tournament_service import TournamentNotFound
@@ -32,6 +34,15 @@ RULE_STATUS = {
     NAME_TAKEN: 409,
     BAD_NAME: 400,
     kernel_errors.ALREADY_CONTRIBUTED: 409,
+    NON_FINITE_NUMBER: 400,
+    tournament_rules.TOURNAMENT_OVER: 409,
+    tournament_rules.GAME_VOIDED: 409,
+    tournament_rules.BAD_COMMITMENT: 400,
+    tournament_rules.WRONG_SECRET: 400,
+    tournament_rules.REGISTRATION_OPEN: 409,
+    tournament_rules.REVEALS_CLOSED: 409,
+    tournament_rules.NOTHING_TO_REVEAL: 409,
+    tournament_rules.REVEALS_PENDING: 409,
 }
 SERVICE_STATUS: dict[type[service.ServiceError], int] = {
     service.GameNotFound: 404,

@@ -55,6 +55,17 @@ class RegisterPlayer(BaseModel):
     model_config = {"extra": "forbid"}
 
     name: str = Field(min_length=1, max_length=60)
+    commitment: str | None = Field(
+        default=None,
+        description="optional: the SHA-256 (64 hex digits) of a fresh secret of the player's, revealed once "
+        "registration closes; every seating and table seed then depends on it (withholding it withdraws the entry)",
+    )
+
+
+class RevealSecret(BaseModel):
+    model_config = {"extra": "forbid"}
+
+    secret: str = Field(description="the secret whose SHA-256 the player committed to, as hex (16 to 64 bytes)")
 
 
 class RegisteredPlayerOut(BaseModel):
@@ -72,7 +83,17 @@ def tournament_view(tournaments: TournamentService, tournament_id: str) -> dict[
         "fingerprint": aggregate.log.last_hash,
         "settings": state.settings.to_dict(),
         "master_seed_commitment": state.master_seed_commitment,
-        "players": [{"player": i, "name": n} for i, n in enumerate(state.names)],
+        "players": [
+            {
+                "player": i,
+                "name": n,
+                "commitment": state.commitments.get(i),
+                "secret": state.reveals.get(i),
+                "withdrawn": i in state.withdrawn,
+            }
+            for i, n in enumerate(state.names)
+        ],
+        "registration_closed": state.registration_closed or bool(state.rounds),
         "rounds": [
             {
                 "round": i + 1,
@@ -126,8 +147,19 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
         "/{tournament_id}/players", status_code=201, response_model=RegisteredPlayerOut, summary="Register a player"
     )
     def register(tournament_id: str, body: RegisterPlayer, credentials: Token) -> RegisteredPlayerOut:
-        registered = tournaments.register(tournament_id, token_of(credentials), body.name)
+        registered = tournaments.register(tournament_id, token_of(credentials), body.name, body.commitment)
         return RegisteredPlayerOut(**vars(registered))
+
+    @router.post(
+        "/{tournament_id}/close-registration",
+        summary="Close registration: no more players or commitments; the committed players reveal (organiser)",
+    )
+    def close_registration(tournament_id: str, credentials: Token) -> dict[str, Any]:
+        return tournaments.close_registration(tournament_id, token_of(credentials))
+
+    @router.post("/{tournament_id}/reveal", summary="Reveal the secret the bearer player committed to")
+    def reveal(tournament_id: str, body: RevealSecret, credentials: Token) -> dict[str, Any]:
+        return tournaments.reveal(tournament_id, token_of(credentials), body.secret)
 
     @router.post(
         "/{tournament_id}/rounds",

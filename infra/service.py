@@ -236,23 +236,24 @@ class GameService(Application[UUID]):
         seed: bytes | None = None,
         salt: bytes | None = None,
         open_seats: bool = False,
+        game_id: UUID | None = None,
     ) -> CreatedGame:
         """A new game. Its seed is fresh secret salt, then ``seed`` if given (README: Seeds). Only an
         in-process simulation, whose records must come out the same on every run and hold no
-        secret worth keeping, passes its own ``salt``; no route of the API can. Every seat's token
-        goes to the creator, or with ``open_seats`` to nobody yet: players ``join`` by name, and
-        the game starts when the last seat is taken."""
+        secret worth keeping, passes its own ``salt`` (and its own ``game_id``); no route of the
+        API can. Every seat's token goes to the creator, or with ``open_seats`` to nobody yet:
+        players ``join`` by name, and the game starts when the last seat is taken."""
         definition = GAMES.get(game)
         if options is not None and not isinstance(options, dict):
             raise Invalid("options must be a JSON object")
         game_seed = new_seed(seed) if salt is None else salted_seed(salt, seed)
         match, records = Match.create(definition, players, options, game_seed, open_seats)
-        return self._start(match, records)
+        return self._start(match, records, game_id)
 
-    def _start(self, match: Match, records: list[Record]) -> CreatedGame:
+    def _start(self, match: Match, records: list[Record], game_id: UUID | None = None) -> CreatedGame:
         tokens = [] if match.waiting else [secrets.token_urlsafe(24) for _ in range(match.players)]
         hashes: list[str | None] = [token_hash(t) for t in tokens] if tokens else [None] * match.players
-        aggregate = GameAggregate.start(uuid4(), match, hashes, records)
+        aggregate = GameAggregate.start(game_id or uuid4(), match, hashes, records)
         self.save(aggregate)
         return CreatedGame(
             game_id=str(aggregate.id), version=aggregate.version, tokens=tokens, open_seats=match.open_seats

@@ -20,6 +20,17 @@ from domain.tournament.log import TournamentLog, seal
 # A tournament's games are indexed by an aggregate whose id is derived from the game's id, so a
 # game's ending finds its tournament without scanning tournaments.
 TABLE_INDEX_NAMESPACE = UUID("5b6f7f84-6b0b-4c43-9d39-0d2c1f4f7a11")
+# An unsalted run's tournament id is derived from its master seed, and its games' ids from the
+# tournament's id and the table, so that the same seed gives the same records.
+UNSALTED_RUN_NAMESPACE = UUID("0f0a3c2e-7d4b-5e61-9a8f-2b1c4d5e6f70")
+
+
+def unsalted_tournament_id(master_seed: bytes) -> UUID:
+    return uuid5(UNSALTED_RUN_NAMESPACE, master_seed.hex())
+
+
+def unsalted_game_id(tournament_id: UUID, round_number: int, table: int) -> UUID:
+    return uuid5(tournament_id, f"table:{round_number}:{table}")
 
 
 def table_index_id(game_id: str) -> UUID:
@@ -31,6 +42,9 @@ class TournamentAggregate(Aggregate):
         master_seed: str
         organiser_token_hash: str
         record: dict[str, Any]
+        # False only for an in-process run that must come out the same every time: its games get
+        # ids and seeds derived from the master seed, with no secret salt.
+        salted: bool = True
 
     class Recorded(Aggregate.Event):
         record: dict[str, Any]
@@ -40,9 +54,12 @@ class TournamentAggregate(Aggregate):
         def apply(self, aggregate: TournamentAggregate) -> None:
             aggregate._apply(Record.from_dict(self.record), self.secrets)
 
-    def __init__(self, master_seed: str, organiser_token_hash: str, record: dict[str, Any]) -> None:
+    def __init__(
+        self, master_seed: str, organiser_token_hash: str, record: dict[str, Any], salted: bool = True
+    ) -> None:
         self.master_seed = master_seed
         self.organiser_token_hash = organiser_token_hash
+        self.salted = salted
         self.player_token_hashes: list[str] = []
         self.seat_tokens: dict[str, list[str]] = {}  # game id -> each seat's token
         self.log = TournamentLog()
@@ -50,7 +67,7 @@ class TournamentAggregate(Aggregate):
 
     @classmethod
     def start(
-        cls, tournament_id: UUID, master_seed: bytes, organiser_token_hash: str, record: Record
+        cls, tournament_id: UUID, master_seed: bytes, organiser_token_hash: str, record: Record, salted: bool = True
     ) -> TournamentAggregate:
         return cls._create(
             cls.Started,
@@ -58,6 +75,7 @@ class TournamentAggregate(Aggregate):
             master_seed=master_seed.hex(),
             organiser_token_hash=organiser_token_hash,
             record=record.to_dict(),
+            salted=salted,
         )
 
     @property

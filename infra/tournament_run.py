@@ -15,6 +15,20 @@ from infra.tournament_service import TournamentService
 
 # Called after each command a bot sends (a test's fake clock moves on here).
 AfterMove = Callable[[Table, int], None]
+RUN_EPOCH_MS = 1_767_225_600_000  # 2026-01-01T00:00:00Z
+
+
+class SteppingClock:
+    """The server's time for a run that must come out the same every time (``tournament run``):
+    a fixed start, and one millisecond more at every reading, so the stamps never depend on how
+    fast the machine is."""
+
+    def __init__(self, start: int = RUN_EPOCH_MS) -> None:
+        self.ms = start
+
+    def __call__(self) -> int:
+        self.ms += 1
+        return self.ms
 
 
 @dataclass
@@ -36,7 +50,8 @@ def run_tournament(
     end: bool = True,
 ) -> PlayedTournament:
     """Create a tournament, register ``players`` bots, play every round, and end it. A given
-    ``master_seed`` is used as it is, so the same seed seats the same rounds every time."""
+    ``master_seed`` is used as it is (unsalted: the tournament's and its games' ids and seeds are
+    derived from it), so with a ``SteppingClock`` the same seed gives the same records every time."""
     created = tournaments.create(game, settings, master_seed, salted=master_seed is None)
     tid, organiser = created.tournament_id, created.organiser_token
     tokens = [tournaments.register(tid, organiser, f"bot-{i + 1:02d}").token for i in range(players)]

@@ -21,7 +21,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any, cast
 from uuid import UUID, uuid4
@@ -46,17 +46,21 @@ from domain.tournament.log import (
     ADJUDICATED,
     FORFEIT_GAME,
     PLAYER_REGISTERED,
+    REGISTRATION_CLOSED,
     REPLACE_PLAYER,
     RESULT_RECORDED,
+    REVEAL_WITHHELD,
     ROUND_SEATED,
+    SECRET_REVEALED,
     TIMED_OUT,
     TOURNAMENT_CREATED,
     TOURNAMENT_ENDED,
+    VOID_GAME,
     Table,
     TournamentState,
     seal,
 )
-from domain.tournament.seeds import clock_bot_seed, table_seed
+from domain.tournament.seeds import clock_bot_seed, mixed_seed, table_seed
 from domain.tournament.verification import BUNDLE_FORMAT
 from infra.aggregate import GameAggregate, record_of
 from infra.service import (
@@ -72,7 +76,13 @@ from infra.service import (
     parse_game_id,
     token_hash,
 )
-from infra.tournament_aggregate import TableIndex, TournamentAggregate, table_index_id
+from infra.tournament_aggregate import (
+    TableIndex,
+    TournamentAggregate,
+    table_index_id,
+    unsalted_game_id,
+    unsalted_tournament_id,
+)
 
 # The tracking key of the results process (the position in the game service's notification log).
 RESULTS_TRACKING = "Alexandria:GameEnded"
@@ -158,29 +168,60 @@ class TournamentService(EventSourcedProjection[UUID]):
 
         The master seed is 32 bytes of fresh secret salt, then ``master_seed`` if given: whoever
         chooses a master seed still cannot try seeds until a seating suits them. Only an in-process
-        run whose seatings must come out the same every time (tests, benchmarks, ``tournament run``)
-        passes ``salted=False`` to use ``master_seed`` as it is; no route can."""
+        run whose records must come out the same every time (tests, benchmarks, ``tournament run``)
+        passes ``salted=False`` to use ``master_seed`` as it is; no route can. Such a run's
+        tournament id and game ids are derived from the master seed, and its games' seeds are
+        the derived table seeds with no secret salt, so one store holds one run per seed."""
         if settings is not None and not isinstance(settings, dict):
             raise Invalid("the tournament settings must be a JSON object")
         definition = GAMES.get(game)
-        tournament_id = uuid4()
         chosen = master_seed or b""
-        seed = chosen if chosen and not salted else secrets.token_bytes(SALT_BYTES) + chosen
+        unsalted = bool(chosen) and not salted
+        seed = chosen if unsalted else secrets.token_bytes(SALT_BYTES) + chosen
+        tournament_id = unsalted_tournament_id(seed) if unsalted else uuid4()
         data = rules.created(definition, str(tournament_id), dict(settings or {}), seed, self.now())
         token = secrets.token_urlsafe(24)
         record = seal(1, TOURNAMENT_CREATED, data, GENESIS)
-        aggregate = TournamentAggregate.start(tournament_id, seed, token_hash(token), record)
-        self.save(aggregate)
+        aggregate = TournamentAggregate.start(tournament_id, seed, token_hash(token), record, salted=not unsalted)
+        try:
+            self.save(aggregate)
+        except (IntegrityError, RecordConflictError):
+            raise Conflict(
+                f"this store holds a tournament of master seed {chosen!r} already: an unsalted run needs a seed "
+                "of its own (or a store of its own)"
+            ) from None
         return CreatedTournament(str(tournament_id), token, aggregate.version)
 
-    def register(self, tournament_id: str, organiser_token: str | None, name: Any) -> RegisteredPlayer:
+    def register(
+        self, tournament_id: str, organiser_token: str | None, name: Any, commitment: str | None = None
+    ) -> RegisteredPlayer:
+        """A new player (the organiser registers them), with the player's commitment to a secret
+        (sha256 hex) if they send one."""
         with self._changing(tournament_id) as aggregate:
             self._check_organiser(aggregate, organiser_token)
-            data = rules.register(aggregate.log.state, name, self.now())
+            data = rules.register(aggregate.log.state, name, self.now(), commitment)
             token = secrets.token_urlsafe(24)
             aggregate.append(PLAYER_REGISTERED, data, {"player_token_hash": token_hash(token)})
             self.save(aggregate)
         return RegisteredPlayer(data["player"], data["name"], token)
+
+    def close_registration(self, tournament_id: str, organiser_token: str | None) -> dict[str, Any]:
+        """No more players or commitments: the committed players may reveal their secrets now."""
+        with self._changing(tournament_id) as aggregate:
+            self._check_organiser(aggregate, organiser_token)
+            data = rules.registration_closed(aggregate.log.state, self.now())
+            aggregate.append(REGISTRATION_CLOSED, data)
+            self.save(aggregate)
+        return data
+
+    def reveal(self, tournament_id: str, player_token: str | None, secret: Any) -> dict[str, Any]:
+        """The bearer player's secret, checked against their commitment and recorded in public."""
+        with self._changing(tournament_id) as aggregate:
+            player = self.player_for_token(aggregate, player_token)
+            data = rules.secret_revealed(aggregate.log.state, player, secret, self.now())
+            aggregate.append(SECRET_REVEALED, data)
+            self.save(aggregate)
+        return data
 
     # -- reading ----------------------------------------------------------------------------------
 
@@ -237,7 +278,9 @@ class TournamentService(EventSourcedProjection[UUID]):
         games: dict[str, list[dict[str, Any]]] = {}
         for table in state.tables():
             records = self.games.records(table.game_id)
-            over = bool(records) and records[-1].type == GAME_ENDED
+            # After the end every game's seed is public (TournamentEnded reveals those of the games
+            # that never ended), so nothing of a voided game is secret any more.
+            over = state.ended is not None or (bool(records) and records[-1].type == GAME_ENDED)
             games[table.game_id] = [for_viewer(r, None, reveal_all=over) for r in records]
         tournament = [for_viewer(r, None, reveal_all=True) for r in self.records(tournament_id)]
         return {
@@ -259,14 +302,23 @@ class TournamentService(EventSourcedProjection[UUID]):
         with self._changing(tournament_id) as aggregate:
             self._check_organiser(aggregate, organiser_token)
             state = aggregate.log.state
+            # Before round 1: each reveal still missing is withheld, in public, and its entry
+            # withdrawn; recorded with the seating or not at all.
+            for withheld in rules.reveals_withheld(state, self.now()):
+                aggregate.append(REVEAL_WITHHELD, withheld)
             seating = rules.plan_round(state, aggregate.seed)
             if admit_tables is not None:
                 admit_tables(len(seating.tables))
             config = state.settings
             number = len(state.rounds) + 1
+            mixed = mixed_seed(aggregate.seed, state.reveals)
             created = [
                 self.games.create_game(
-                    config.game, config.table_size, config.options, table_seed(aggregate.seed, tournament_id, number, i)
+                    config.game,
+                    config.table_size,
+                    config.options,
+                    table_seed(mixed, tournament_id, number, i),
+                    **self._unsalted_game(aggregate, number, i),
                 )
                 for i in range(1, len(seating.tables) + 1)
             ]
@@ -281,9 +333,14 @@ class TournamentService(EventSourcedProjection[UUID]):
         self.follow_results()
         if not isinstance(request, dict):
             raise Invalid("an adjudication is a JSON object {kind, reason, ...}")
-        with self._changing(tournament_id) as aggregate:
+        with self._changing(tournament_id) as aggregate, ExitStack() as closing:
             self._check_organiser(aggregate, organiser_token)
-            data = rules.adjudicated(aggregate.log.state, request, self.now())
+            game_id = request.get("game_id")
+            if request.get("kind") == VOID_GAME and isinstance(game_id, str) and aggregate.log.state.table_of(game_id):
+                # A void closes the game where it stands: its lock is held until the void is saved,
+                # so no command lands between the game's tip being read and the void recorded.
+                closing.enter_context(self.games.reading(game_id))
+            data = rules.adjudicated(aggregate.log.state, request, self.now(), self._game_tip)
             extra: dict[str, Any] = {}
             token = None
             if data["kind"] == REPLACE_PLAYER:
@@ -301,7 +358,8 @@ class TournamentService(EventSourcedProjection[UUID]):
         self.follow_results()
         with self._changing(tournament_id) as aggregate:
             self._check_organiser(aggregate, organiser_token)
-            data = rules.ended(aggregate.log.state, aggregate.seed, self.now())
+            state = aggregate.log.state
+            data = rules.ended(state, aggregate.seed, self.now(), self._unfinished_seeds(state))
             aggregate.append(TOURNAMENT_ENDED, data)
             self.save(aggregate)
         return data
@@ -323,18 +381,23 @@ class TournamentService(EventSourcedProjection[UUID]):
         has been recorded and ruled on."""
         aggregate, table, seat = self.seat_of(tournament_id, game_id, player_token)
         state = aggregate.log.state
+        rules.check_playable(state, game_id)
         if state.settings.time_control is not None:
             return seat, self._play_clocked(
                 tournament_id, table, seat, payload, expected_version, command_id, contribution
             )
         if state.forfeited(game_id):
             self.enforce_clock(tournament_id, game_id)
+        # The game's lock, held from the check to the command: a void (and the end) read where the
+        # game stands under the same lock, so no command lands after the game was closed.
+        with self.games.reading(game_id):
             aggregate = self.load(tournament_id)
             state = aggregate.log.state
-        if table.players[seat] in state.forfeited(game_id):
-            raise Conflict(f"player {table.players[seat]} has forfeited game {game_id}; the bot plays the seat")
-        token = aggregate.seat_tokens[game_id][seat]
-        _, result = self.games.execute(game_id, token, payload, expected_version, command_id, contribution)
+            rules.check_playable(state, game_id)
+            if table.players[seat] in state.forfeited(game_id):
+                raise Conflict(f"player {table.players[seat]} has forfeited game {game_id}; the bot plays the seat")
+            token = aggregate.seat_tokens[game_id][seat]
+            _, result = self.games.execute(game_id, token, payload, expected_version, command_id, contribution)
         if result.records[-1].type == GAME_ENDED:
             self.follow_results()
         return seat, result
@@ -361,6 +424,7 @@ class TournamentService(EventSourcedProjection[UUID]):
                 # Read under the game's lock: a timeout of the seat recorded meanwhile is seen.
                 aggregate = self.load(tournament_id)
                 state = aggregate.log.state
+                rules.check_playable(state, game_id)
                 if table.players[seat] in state.forfeited(game_id):
                     raise Conflict(f"player {table.players[seat]} has forfeited game {game_id}; the bot plays the seat")
                 ruled = state.ended is None and game_id not in state.voided()  # else the rule plays no more
@@ -405,7 +469,9 @@ class TournamentService(EventSourcedProjection[UUID]):
         returns how many moves the rule played."""
         state = self.state(tournament_id)
         return sum(
-            self.enforce_clock(tournament_id, t.game_id) for t in state.tables() if t.game_id not in state.results
+            self.enforce_clock(tournament_id, t.game_id)
+            for t in state.tables()
+            if t.game_id not in state.results and t.game_id not in state.voided()
         )
 
     def enforce_clock(self, tournament_id: str, game_id: str, now: int | None = None) -> int:
@@ -632,6 +698,27 @@ class TournamentService(EventSourcedProjection[UUID]):
             processing_event.collect_events(aggregate)
 
     # -- internals --------------------------------------------------------------------------------
+
+    def _unsalted_game(self, aggregate: TournamentAggregate, round_number: int, table: int) -> dict[str, Any]:
+        """An unsalted run's table: its game id derived, and no secret salt (zeros, so that the seed
+        keeps its form and the verifier still reads the table's seed out of it)."""
+        if aggregate.salted:
+            return {}
+        return {"salt": bytes(SALT_BYTES), "game_id": unsalted_game_id(aggregate.id, round_number, table)}
+
+    def _game_tip(self, game_id: str) -> tuple[int, str]:
+        """A game's version and last hash now (a void closes the game there)."""
+        with self.games.reading(game_id) as game:
+            return game.version, game.match.last_hash
+
+    def _unfinished_seeds(self, state: TournamentState) -> dict[str, str]:
+        """The seed of every table's game that has not ended, to reveal with the end."""
+        seeds = {}
+        for table in state.tables():
+            with self.games.reading(table.game_id) as game:
+                if not game.match.is_over:
+                    seeds[table.game_id] = game.match.chance.seed_hex
+        return seeds
 
     def _check_organiser(self, aggregate: TournamentAggregate, token: str | None) -> None:
         if token is None:

@@ -26,8 +26,9 @@ GAME_ENDED = "GameEnded"
 
 
 def canonical(value: Any) -> str:
-    """The canonical JSON form that hashes are computed over."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The canonical JSON form that hashes are computed over. Non-finite numbers (NaN, Infinity) are
+    no JSON: a client would read them back as null and find the hash broken, so none is ever hashed."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 @dataclass(frozen=True, slots=True)

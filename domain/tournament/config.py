@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -10,6 +11,8 @@ from domain.kernel.errors import RuleViolation
 from domain.kernel.game import GameDefinition
 
 BAD_TOURNAMENT = "BAD_TOURNAMENT"
+# NaN and the infinities are no JSON numbers: a hash over one breaks when a client reads it back.
+NON_FINITE_NUMBER = "NON_FINITE_NUMBER"
 
 SWISS = "swiss"
 BALANCED = "balanced"
@@ -80,10 +83,18 @@ def _refuse(message: str) -> RuleViolation:
     return RuleViolation(BAD_TOURNAMENT, message)
 
 
-def _number(value: Any, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
-        raise _refuse(f"{what} must be a number, not {value!r}")
+def finite_number(value: Any, what: str, code: str) -> float:
+    """``value`` if it is a finite number (not a bool); else ``RuleViolation``: ``NON_FINITE_NUMBER``
+    for NaN and the infinities, ``code`` for anything else."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise RuleViolation(code, f"{what} must be a number, not {value!r}")
+    if not math.isfinite(value):
+        raise RuleViolation(NON_FINITE_NUMBER, f"{what} must be a finite number, not {value!r}")
     return value
+
+
+def _number(value: Any, what: str) -> float:
+    return finite_number(value, what, BAD_TOURNAMENT)
 
 
 def _integer(value: Any, what: str, low: int, high: int) -> int:

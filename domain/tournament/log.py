@@ -2,7 +2,11 @@
 hashing (so ``domain.kernel.verification.check_chain`` checks it), and the state they build.
 
 Every tournament record is public. The master seed is kept out of the log until
-``TournamentEnded`` reveals it; ``TournamentCreated`` carries its commitment.
+``TournamentEnded`` reveals it; ``TournamentCreated`` carries its commitment. A player may commit
+to a secret when registered (``PlayerRegistered.commitment``: sha256 of the secret); once
+``RegistrationClosed``, each reveals it (``SecretRevealed``), and the seatings and table seeds mix
+the master seed with every revealed secret (``seeds.mixed_seed``). A committed player who has not
+revealed when round 1 is seated gets a public ``RevealWithheld`` and is withdrawn from the event.
 """
 
 from __future__ import annotations
@@ -11,12 +15,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.kernel.chance import seed_commitment
 from domain.kernel.log import GENESIS, Record, record_hash
 from domain.tournament.config import FORFEIT, TournamentConfig
 from domain.tournament.standings import GameOutcome, rerank_forfeits
 
 TOURNAMENT_CREATED = "TournamentCreated"
 PLAYER_REGISTERED = "PlayerRegistered"
+REGISTRATION_CLOSED = "RegistrationClosed"
+SECRET_REVEALED = "SecretRevealed"
+REVEAL_WITHHELD = "RevealWithheld"
 ROUND_SEATED = "RoundSeated"
 RESULT_RECORDED = "ResultRecorded"
 TIMED_OUT = "TimedOut"
@@ -40,7 +48,11 @@ class Fields:
 # record of another type or with another key (a key nobody checks could carry anything).
 RECORD_FIELDS: dict[str, Fields] = {
     TOURNAMENT_CREATED: Fields(frozenset({"tournament_id", "config", "master_seed_commitment", "at"})),
-    PLAYER_REGISTERED: Fields(frozenset({"player", "name", "at"})),
+    # commitment: the SHA-256 of the player's secret, when they contribute to the event's chance.
+    PLAYER_REGISTERED: Fields(frozenset({"player", "name", "at"}), frozenset({"commitment"})),
+    REGISTRATION_CLOSED: Fields(frozenset({"players", "committed", "at"})),
+    SECRET_REVEALED: Fields(frozenset({"player", "secret", "at"})),
+    REVEAL_WITHHELD: Fields(frozenset({"player", "consequence", "at"})),
     ROUND_SEATED: Fields(frozenset({"round", "tables", "byes", "at"})),
     RESULT_RECORDED: Fields(
         frozenset({"game_id", "round", "table", "scores", "placings", "winners", "fingerprint", "at"})
@@ -66,6 +78,9 @@ REPLACE_PLAYER = "replace"  # someone else plays on under the entry (a new name 
 CORRECT_RESULT = "correct"  # the placings (and scores) of a game are not what its record says
 ADJUDICATION_KINDS = (FORFEIT_GAME, VOID_GAME, REPLACE_PLAYER, CORRECT_RESULT)
 
+# What a withheld reveal costs: the entry takes no further part, and the seed mixes without it.
+WITHDRAWN = "withdrawn"
+
 
 def seal(position: int, type_: str, data: dict[str, Any], prev: str) -> Record:
     """One public record on the chain after ``prev`` (the kernel's hashed form)."""
@@ -89,6 +104,10 @@ class TournamentState:
     master_seed_commitment: str = ""
     created_at: int = 0
     names: list[str] = field(default_factory=list)
+    commitments: dict[int, str] = field(default_factory=dict)  # player -> sha256 of their secret
+    registration_closed: bool = False
+    reveals: dict[int, str] = field(default_factory=dict)  # player -> the revealed secret (hex)
+    withdrawn: list[int] = field(default_factory=list)  # players withdrawn for a withheld reveal
     rounds: list[list[Table]] = field(default_factory=list)
     round_times: list[int] = field(default_factory=list)
     byes: list[list[int]] = field(default_factory=list)
@@ -96,11 +115,20 @@ class TournamentState:
     timeouts: list[dict[str, Any]] = field(default_factory=list)
     adjudications: list[dict[str, Any]] = field(default_factory=list)
     ended: dict[str, Any] | None = None
+    last_at: int = 0  # the latest record's stamp: a decision is never stamped earlier
 
     @property
     def settings(self) -> TournamentConfig:
         assert self.config is not None, "a tournament starts with TournamentCreated"
         return self.config
+
+    def active_players(self) -> list[int]:
+        """The players who are seated: every registered player but the withdrawn."""
+        return [p for p in range(len(self.names)) if p not in self.withdrawn]
+
+    def pending_reveals(self) -> list[int]:
+        """Committed players who have neither revealed nor been withdrawn for withholding."""
+        return [p for p in sorted(self.commitments) if p not in self.reveals and p not in self.withdrawn]
 
     def tables(self) -> list[Table]:
         return [t for tables in self.rounds for t in tables]
@@ -148,13 +176,25 @@ class TournamentState:
 
 def evolve(state: TournamentState, record: Record) -> TournamentState:
     data = record.data
+    if isinstance(data.get("at"), int):
+        state.last_at = max(state.last_at, data["at"])
     if record.type == TOURNAMENT_CREATED:
         state.tournament_id = data["tournament_id"]
         state.config = TournamentConfig.from_dict(data["config"])
         state.master_seed_commitment = data["master_seed_commitment"]
         state.created_at = data["at"]
     elif record.type == PLAYER_REGISTERED:
+        if data.get("commitment") is not None:
+            state.commitments[len(state.names)] = data["commitment"]
         state.names.append(data["name"])
+    elif record.type == REGISTRATION_CLOSED:
+        state.registration_closed = True
+    elif record.type == SECRET_REVEALED:
+        _apply_reveal(state, data["player"], data["secret"])
+    elif record.type == REVEAL_WITHHELD:
+        if data["player"] not in state.pending_reveals():
+            raise ValueError(f"player {data['player']} had no reveal to withhold")
+        state.withdrawn.append(data["player"])
     elif record.type == ROUND_SEATED:
         state.rounds.append(
             [
@@ -177,6 +217,13 @@ def evolve(state: TournamentState, record: Record) -> TournamentState:
     else:
         raise ValueError(f"a tournament log has no record type {record.type!r}")
     return state
+
+
+def _apply_reveal(state: TournamentState, player: int, secret: str) -> None:
+    # A replayed log must hold what the rules checked: a reveal opens its player's commitment.
+    if player not in state.pending_reveals() or seed_commitment(bytes.fromhex(secret)) != state.commitments[player]:
+        raise ValueError(f"player {player}'s revealed secret does not open their commitment")
+    state.reveals[player] = secret
 
 
 class TournamentLog:

@@ -4,26 +4,27 @@ append, or raises ``RuleViolation`` (nothing recorded)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from domain.kernel.chance import Chance, seed_commitment
+from domain.kernel.chance import CONTRIBUTION_MAX_BYTES, CONTRIBUTION_MIN_BYTES, Chance, seed_commitment
 from domain.kernel.errors import RuleViolation
 from domain.kernel.game import GameDefinition, Scoreboard
 from domain.kernel.names import BAD_NAME as BAD_NAME  # a registration's refusals
 from domain.kernel.names import NAME_TAKEN as NAME_TAKEN
 from domain.kernel.names import check_name_free, player_name
 from domain.tournament import pairing
-from domain.tournament.config import BALANCED, TournamentConfig, normalize_config
+from domain.tournament.config import BALANCED, TournamentConfig, finite_number, normalize_config
 from domain.tournament.log import (
     ADJUDICATION_KINDS,
     CORRECT_RESULT,
     FORFEIT_GAME,
     REPLACE_PLAYER,
     VOID_GAME,
+    WITHDRAWN,
     TournamentState,
 )
-from domain.tournament.seeds import pairing_seed
+from domain.tournament.seeds import mixed_seed, pairing_seed
 from domain.tournament.standings import ratings, standings
 
 REGISTRATION_CLOSED = "REGISTRATION_CLOSED"
@@ -31,8 +32,15 @@ NOT_ENOUGH_PLAYERS = "NOT_ENOUGH_PLAYERS"
 ROUND_NOT_FINISHED = "ROUND_NOT_FINISHED"
 NO_ROUNDS_LEFT = "NO_ROUNDS_LEFT"
 TOURNAMENT_OVER = "TOURNAMENT_OVER"
+GAME_VOIDED = "GAME_VOIDED"
 NOT_A_TABLE = "NOT_A_TABLE"
 BAD_ADJUDICATION = "BAD_ADJUDICATION"
+BAD_COMMITMENT = "BAD_COMMITMENT"
+WRONG_SECRET = "WRONG_SECRET"
+REGISTRATION_OPEN = "REGISTRATION_OPEN"
+REVEALS_CLOSED = "REVEALS_CLOSED"
+NOTHING_TO_REVEAL = "NOTHING_TO_REVEAL"
+REVEALS_PENDING = "REVEALS_PENDING"
 MAX_NAME = 60
 MAX_PLAYERS = 512
 MAX_REASON = 500
@@ -50,6 +58,12 @@ def created(
     }
 
 
+def stamp(state: TournamentState, now: int) -> int:
+    """A decision's ``at``: the server's time, but never before the last record's (a clock set back
+    must not make the log's stamps go back, which the verifier refuses)."""
+    return max(now, state.last_at)
+
+
 def _open(state: TournamentState) -> None:
     if state.ended is not None:
         raise RuleViolation(TOURNAMENT_OVER, "the tournament has ended")
@@ -62,14 +76,74 @@ def _name(name: Any, taken: Iterable[str]) -> str:
     return name
 
 
-def register(state: TournamentState, name: Any, at: int) -> dict[str, Any]:
+def _commitment(value: Any) -> str:
+    """A commitment to a secret: its SHA-256, as 64 hex digits (kept in lower case)."""
+    if not isinstance(value, str) or len(value) != 64:
+        raise RuleViolation(BAD_COMMITMENT, "a commitment is the SHA-256 of your secret: 64 hex digits")
+    try:
+        return bytes.fromhex(value).hex()
+    except ValueError:
+        raise RuleViolation(BAD_COMMITMENT, "a commitment is the SHA-256 of your secret: 64 hex digits") from None
+
+
+def register(state: TournamentState, name: Any, at: int, commitment: Any = None) -> dict[str, Any]:
+    """A new player, with their commitment to a secret if they send one (contributing is optional:
+    a player who contributes nothing relies on the others)."""
     _open(state)
     if state.rounds:
         raise RuleViolation(REGISTRATION_CLOSED, "registration closed when the first round was seated")
+    if state.registration_closed:
+        raise RuleViolation(REGISTRATION_CLOSED, "the organiser has closed registration")
     name = _name(name, state.names)
     if len(state.names) >= MAX_PLAYERS:
         raise RuleViolation(REGISTRATION_CLOSED, f"a tournament takes at most {MAX_PLAYERS} players")
-    return {"player": len(state.names), "name": name, "at": at}
+    data: dict[str, Any] = {"player": len(state.names), "name": name}
+    if commitment is not None:
+        data["commitment"] = _commitment(commitment)
+    return {**data, "at": stamp(state, at)}
+
+
+def registration_closed(state: TournamentState, at: int) -> dict[str, Any]:
+    """No one registers, and no one commits, any more: the committed players may now reveal. (Reveals
+    wait for this, or the organiser could register one more committed entry after reading them.)"""
+    _open(state)
+    if state.registration_closed or state.rounds:
+        raise RuleViolation(REGISTRATION_CLOSED, "registration is closed already")
+    return {"players": len(state.names), "committed": sorted(state.commitments), "at": stamp(state, at)}
+
+
+def secret_revealed(state: TournamentState, player: int, secret: Any, at: int) -> dict[str, Any]:
+    """A committed player's secret, revealed between the close of registration and round 1."""
+    _open(state)
+    if not state.registration_closed:
+        raise RuleViolation(REGISTRATION_OPEN, "secrets are revealed once the organiser has closed registration")
+    if state.rounds:
+        raise RuleViolation(REVEALS_CLOSED, "the reveals closed when round 1 was seated")
+    if player not in state.commitments:
+        raise RuleViolation(NOTHING_TO_REVEAL, f"player {player} committed to no secret when registered")
+    if player not in state.pending_reveals():
+        raise RuleViolation(NOTHING_TO_REVEAL, f"player {player} has revealed their secret already")
+    low, high = 2 * CONTRIBUTION_MIN_BYTES, 2 * CONTRIBUTION_MAX_BYTES
+    try:
+        opened = bytes.fromhex(secret) if isinstance(secret, str) and low <= len(secret) <= high else None
+    except ValueError:
+        opened = None
+    if opened is None:
+        raise RuleViolation(
+            WRONG_SECRET, f"a secret is {CONTRIBUTION_MIN_BYTES} to {CONTRIBUTION_MAX_BYTES} random bytes as hex"
+        )
+    if seed_commitment(opened) != state.commitments[player]:
+        raise RuleViolation(WRONG_SECRET, f"this secret does not open player {player}'s commitment")
+    return {"player": player, "secret": opened.hex(), "at": stamp(state, at)}
+
+
+def reveals_withheld(state: TournamentState, at: int) -> list[dict[str, Any]]:
+    """When round 1 is seated: one public record per committed player who has not revealed. The
+    last to reveal could compute the seatings first and keep quiet if they suit them ill; withholding
+    therefore withdraws the entry from the event, and the seed mixes without its secret."""
+    if state.rounds or not state.registration_closed:
+        return []  # (with commitments and registration open, round 1 is refused: REGISTRATION_OPEN)
+    return [{"player": p, "consequence": WITHDRAWN, "at": stamp(state, at)} for p in state.pending_reveals()]
 
 
 def check_can_seat(state: TournamentState) -> None:
@@ -80,23 +154,32 @@ def check_can_seat(state: TournamentState) -> None:
     if state.rounds and not state.round_complete(len(state.rounds) - 1):
         missing = [t.game_id for t in state.rounds[-1] if t.game_id not in state.results]
         raise RuleViolation(ROUND_NOT_FINISHED, f"round {len(state.rounds)} still has games running: {missing}")
-    if len(state.names) < config.table_size:
+    if not state.rounds and state.commitments and not state.registration_closed:
         raise RuleViolation(
-            NOT_ENOUGH_PLAYERS, f"a table needs {config.table_size} players; {len(state.names)} are registered"
+            REGISTRATION_OPEN, "players have committed to secrets: close registration and let them reveal first"
+        )
+    if not state.rounds and state.pending_reveals():
+        raise RuleViolation(REVEALS_PENDING, f"players {state.pending_reveals()} have neither revealed nor withheld")
+    players = len(state.active_players())
+    if players < config.table_size:
+        raise RuleViolation(
+            NOT_ENOUGH_PLAYERS, f"a table needs {config.table_size} players; {players} are registered and taking part"
         )
 
 
 def plan_round(state: TournamentState, master_seed: bytes) -> pairing.Seating:
-    """Who sits where in the next round: a pure function of the tournament so far and the master
-    seed, so the verifier seats every round again and compares."""
+    """Who sits where in the next round: a pure function of the tournament so far (with the
+    players' revealed secrets) and the master seed, so the verifier seats every round again and
+    compares."""
     check_can_seat(state)
     config = state.settings
     number = len(state.rounds) + 1
-    seed = pairing_seed(master_seed, state.tournament_id, number)
-    players = list(range(len(state.names)))
+    mixed = mixed_seed(master_seed, state.reveals)
+    seed = pairing_seed(mixed, state.tournament_id, number)
+    players = state.active_players()
     tables_so_far = [t.players for t in state.tables()]
     if config.format == BALANCED:
-        return _balanced_round(state, config, master_seed, number)
+        return _balanced_round(state, config, mixed, number)
     rows = standings(config, state.names, state.outcomes(), state.all_byes())
     place = {row["player"]: row["place"] for row in rows}
     shuffled = pairing.seeded_order(players, seed)
@@ -106,14 +189,12 @@ def plan_round(state: TournamentState, master_seed: bytes) -> pairing.Seating:
     )
 
 
-def _balanced_round(
-    state: TournamentState, config: TournamentConfig, master_seed: bytes, number: int
-) -> pairing.Seating:
-    players = list(range(len(state.names)))
+def _balanced_round(state: TournamentState, config: TournamentConfig, mixed: bytes, number: int) -> pairing.Seating:
+    players = state.active_players()
     byes_so_far: Counter[int] = Counter()
     byes_by_round: list[list[int]] = []
     for r in range(1, config.rounds + 1):
-        order = pairing.seeded_order(players, pairing_seed(master_seed, state.tournament_id, r))
+        order = pairing.seeded_order(players, pairing_seed(mixed, state.tournament_id, r))
         byes = pairing.choose_byes(order, config.table_size, byes_so_far)
         byes_so_far.update(byes)
         byes_by_round.append(byes)
@@ -121,9 +202,9 @@ def _balanced_round(
         tuple(players),
         config.table_size,
         tuple(tuple(b) for b in byes_by_round),
-        pairing_seed(master_seed, state.tournament_id, 0),
+        pairing_seed(mixed, state.tournament_id, 0),
     )
-    seed = pairing_seed(master_seed, state.tournament_id, number)
+    seed = pairing_seed(mixed, state.tournament_id, number)
     byes = byes_by_round[number - 1]
     groups = plan[number - 1]
     rng_tables = Chance(seed)
@@ -151,8 +232,16 @@ def round_seated(
             for i, (players, game_id, commitment) in enumerate(zip(seating.tables, game_ids, commitments, strict=True))
         ],
         "byes": seating.byes,
-        "at": at,
+        "at": stamp(state, at),
     }
+
+
+def check_playable(state: TournamentState, game_id: str) -> None:
+    """A table's game takes commands until the tournament ends or the game is voided: after either
+    record nothing may change what it closed (the verifier re-executes the game as it was then)."""
+    _open(state)
+    if game_id in state.voided():
+        raise RuleViolation(GAME_VOIDED, f"game {game_id} was voided: it takes no more commands")
 
 
 def result_from_scoreboard(scoreboard: Scoreboard) -> dict[str, Any]:
@@ -167,9 +256,10 @@ def result_recorded(
     state: TournamentState, game_id: str, scoreboard: Scoreboard, fingerprint: str, at: int
 ) -> dict[str, Any] | None:
     """A game's result once it has ended; None when it is recorded already (results are idempotent
-    by game id) or the game is no table of this tournament."""
+    by game id), the game is no table of this tournament, was voided, or the tournament has ended
+    (the end record is the last)."""
     table = state.table_of(game_id)
-    if table is None or game_id in state.results:
+    if table is None or game_id in state.results or game_id in state.voided() or state.ended is not None:
         return None
     return {
         "game_id": game_id,
@@ -177,7 +267,7 @@ def result_recorded(
         "table": table.table,
         **result_from_scoreboard(scoreboard),
         "fingerprint": fingerprint,
-        "at": at,
+        "at": stamp(state, at),
     }
 
 
@@ -195,12 +285,19 @@ def timed_out(
         "version": version,
         "expired_at": expired_at,
         "rule": state.settings.time_control.on_timeout,
-        "at": at,
+        "at": stamp(state, at),
     }
 
 
-def adjudicated(state: TournamentState, request: dict[str, Any], at: int) -> dict[str, Any]:
-    """An organiser's ruling: a compensating record with its reason."""
+def adjudicated(
+    state: TournamentState,
+    request: dict[str, Any],
+    at: int,
+    game_tip: Callable[[str], tuple[int, str]] | None = None,
+) -> dict[str, Any]:
+    """An organiser's ruling: a compensating record with its reason. A void closes the game as it
+    stands: the record names the game's version and last hash (``game_tip``), so nothing played
+    after it can pass as part of the game."""
     _open(state)
     kind = request.get("kind")
     if kind not in ADJUDICATION_KINDS:
@@ -208,7 +305,7 @@ def adjudicated(state: TournamentState, request: dict[str, Any], at: int) -> dic
     reason = request.get("reason")
     if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON:
         raise RuleViolation(BAD_ADJUDICATION, f"an adjudication needs a reason of 1 to {MAX_REASON} characters")
-    record: dict[str, Any] = {"kind": kind, "reason": reason.strip(), "at": at}
+    record: dict[str, Any] = {"kind": kind, "reason": reason.strip(), "at": stamp(state, at)}
     player = request.get("player")
     if kind in (FORFEIT_GAME, REPLACE_PLAYER):
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(state.names):
@@ -229,8 +326,11 @@ def adjudicated(state: TournamentState, request: dict[str, Any], at: int) -> dic
         raise RuleViolation(BAD_ADJUDICATION, f"player {player} does not play game {game_id}")
     if kind == CORRECT_RESULT:
         record.update(_corrected(request, len(table.players)))
-    if kind == VOID_GAME and game_id in state.voided():
-        raise RuleViolation(BAD_ADJUDICATION, f"game {game_id} is void already")
+    if kind == VOID_GAME:
+        if game_id in state.voided():
+            raise RuleViolation(BAD_ADJUDICATION, f"game {game_id} is void already")
+        if game_tip is not None:
+            record["game_version"], record["game_fingerprint"] = game_tip(table.game_id)
     return record
 
 
@@ -248,12 +348,9 @@ def _corrected(request: dict[str, Any], seats: int) -> dict[str, Any]:
         )
     if scores is None:
         scores = [0] * seats
-    if (
-        not isinstance(scores, list)
-        or len(scores) != seats
-        or any(isinstance(s, bool) or not isinstance(s, int | float) for s in scores)
-    ):
+    if not isinstance(scores, list) or len(scores) != seats:
         raise RuleViolation(BAD_ADJUDICATION, f"scores must list {seats} numbers, one per seat")
+    scores = [finite_number(s, "a score", BAD_ADJUDICATION) for s in scores]
     return {"placings": placings, "scores": scores}
 
 
@@ -273,7 +370,12 @@ def standings_view(state: TournamentState) -> dict[str, Any]:
     }
 
 
-def ended(state: TournamentState, master_seed: bytes, at: int) -> dict[str, Any]:
+def ended(
+    state: TournamentState, master_seed: bytes, at: int, unfinished_seeds: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """The end: the final standings and the master seed; ``unfinished_seeds`` (present when there is
+    one) reveals the seed of every table's game that never ended (a voided one), so that it can be
+    re-executed too."""
     _open(state)
     config = state.settings
     if len(state.rounds) < config.rounds or not state.round_complete(len(state.rounds) - 1):
@@ -281,4 +383,7 @@ def ended(state: TournamentState, master_seed: bytes, at: int) -> dict[str, Any]
             ROUND_NOT_FINISHED,
             f"the tournament ends after its {config.rounds} rounds are played ({len(state.rounds)} seated)",
         )
-    return {"standings": current_standings(state), "master_seed": master_seed.hex(), "at": at}
+    data: dict[str, Any] = {"standings": current_standings(state), "master_seed": master_seed.hex()}
+    if unfinished_seeds:
+        data["unfinished_seeds"] = dict(sorted(unfinished_seeds.items()))
+    return {**data, "at": stamp(state, at)}

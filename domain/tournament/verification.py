@@ -41,8 +41,11 @@ from domain.tournament.log import (
     FORFEIT_GAME,
     PLAYER_REGISTERED,
     RECORD_FIELDS,
+    REGISTRATION_CLOSED,
     RESULT_RECORDED,
+    REVEAL_WITHHELD,
     ROUND_SEATED,
+    SECRET_REVEALED,
     TIMED_OUT,
     TOURNAMENT_CREATED,
     TOURNAMENT_ENDED,
@@ -51,7 +54,7 @@ from domain.tournament.log import (
     TournamentLog,
 )
 from domain.tournament.pairing import Seating
-from domain.tournament.seeds import clock_bot_seed, table_seed
+from domain.tournament.seeds import clock_bot_seed, mixed_seed, table_seed
 
 BUNDLE_FORMAT = "alexandria-tournament-bundle/1"
 BUNDLE_KEYS = ("format", "tournament_id", "fingerprint", "tournament", "games")
@@ -430,8 +433,17 @@ class _BundleChecker:
             elif canonical(normalize_config(game, settings).to_dict()) != canonical(config):
                 raise self._stop(position, "config is not the settings as the rules record them")
         elif kind == PLAYER_REGISTERED:
-            expected = rules.register(state, data["name"], at)
+            expected = rules.register(state, data["name"], at, data.get("commitment"))
             self._same(kind, data, expected, position, expected)
+        elif kind == REGISTRATION_CLOSED:
+            self._same(kind, data, rules.registration_closed(state, at), position)
+        elif kind == SECRET_REVEALED:
+            self._same(kind, data, rules.secret_revealed(state, data["player"], data["secret"], at), position)
+        elif kind == REVEAL_WITHHELD:
+            withheld = rules.reveals_withheld(state, at)
+            if not withheld:
+                raise self._stop(position, "a reveal is withheld, but none was due")
+            self._same(kind, data, withheld[0], position)
         elif kind == ROUND_SEATED:
             self._check_seating(data, position)
         elif kind == RESULT_RECORDED:
@@ -611,7 +623,8 @@ class _BundleChecker:
         if self.master_seed is None:
             return
         n = len(game.raw)
-        derived = table_seed(self.master_seed, self.log.state.tournament_id, table.round, table.table)
+        state = self.log.state
+        derived = table_seed(mixed_seed(self.master_seed, state.reveals), state.tournament_id, table.round, table.table)
         if game.complete:
             revealed = game.raw[-1]["data"].get("seed")
             if not isinstance(revealed, str) or creator_seed_of(revealed) != derived:
