@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from domain.catalog import GAMES
+from domain.kernel.chance import seed_commitment
 from domain.kernel.log import Record, record_hash
 from domain.tournament.log import RESULT_RECORDED, TOURNAMENT_ENDED, TournamentLog
 from domain.tournament.rules import current_standings
@@ -114,15 +115,34 @@ def reexecuted_with_stamps(records: list[dict[str, Any]], stamps: dict[int, int]
     return [for_viewer(r, None, reveal_all=True) for r in out]
 
 
+def _clocked_with_contributions(tournaments: TournamentService, clock: FakeClock) -> tuple[str, str, list[str]]:
+    """A clocked tournament of one table of three whose seating mixes two players' secrets; a fourth
+    player committed and withheld their reveal (so is withdrawn): every kind of chance record."""
+    settings = {"rounds": 1, "table_size": 3, "time_control": {"base_seconds": 2, "increment_seconds": 0.01}}
+    created = tournaments.create("peloponnes", settings, master_seed=b"clock-contributions", salted=False)
+    tid, organiser = created.tournament_id, created.organiser_token
+    secrets = [None, "11" * 32, "22" * 32, "33" * 32]
+    tokens = [
+        tournaments.register(tid, organiser, f"p{i}", None if s is None else seed_commitment(bytes.fromhex(s))).token
+        for i, s in enumerate(secrets)
+    ]
+    tournaments.close_registration(tid, organiser)
+    for token, secret in zip(tokens[1:3], secrets[1:3], strict=True):
+        clock.advance(10)
+        tournaments.reveal(tid, token, secret)
+    tournaments.seat_next_round(tid, organiser)
+    return tid, organiser, tokens
+
+
 @functools.cache
 def _clocked() -> str:
-    from tests.tournament.test_clocks import clocked_tournament, play_with_a_slow_player
+    from tests.tournament.test_clocks import play_with_a_slow_player
 
     service = build_service(Settings(database_url="sqlite:///:memory:"))
     clock = FakeClock()
     tournaments = TournamentService(service, now=clock)
     try:
-        tid, organiser, tokens = clocked_tournament(tournaments, "random_move")
+        tid, organiser, tokens = _clocked_with_contributions(tournaments, clock)
         table = play_with_a_slow_player(tournaments, clock, tid, tokens)
         clock.advance(1000)
         rulings: list[dict[str, Any]] = [
