@@ -90,6 +90,7 @@ def analytics_router(service: GameService, analytics: Analytics | None = None) -
                 projector = keeper.projector
                 if (projector.position and projector.source.latest() <= projector.position) or projector.step() == 0:
                     caught_up_at = now
+                keeper.database.publish()  # for other processes (notebooks): every snapshot_seconds at most
             except AnalyticsBusy as busy:  # another process holds the file: its turn
                 log.warning("%s", busy.message)
             except Exception:
@@ -167,7 +168,7 @@ def analytics_router(service: GameService, analytics: Analytics | None = None) -
         def lines() -> Iterator[str]:
             chunk = 50  # the database is held for one chunk of games at a time, never for the whole stream
             for start in range(0, len(game_ids), chunk):
-                with source.database.connect() as connection:
+                with source.database.read() as connection:
                     block = list(record_lines(connection, game_ids[start : start + chunk], chunk))
                 yield "".join(block)
 

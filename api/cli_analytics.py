@@ -63,6 +63,7 @@ def project(once: bool, rebuild: bool) -> None:
         started = time.perf_counter()
         if rebuild or once:
             applied = keeper.projector.rebuild() if rebuild else keeper.projector.catch_up()
+            keeper.database.publish(force=True)
             seconds = time.perf_counter() - started
             click.echo(
                 f"analytics {'rebuilt' if rebuild else 'caught up'}: {applied} records in {seconds:.1f} s, "
