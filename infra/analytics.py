@@ -128,6 +128,7 @@ _ARROW_TYPES: dict[str, pa.DataType] = {
     "TIMESTAMPTZ": pa.timestamp("us", tz="UTC"),
     "DOUBLE[]": pa.list_(pa.float64()),
     "INTEGER[]": pa.list_(pa.int32()),
+    "MAP(VARCHAR, INTEGER)": pa.map_(pa.string(), pa.int32()),
 }
 ARROW_SCHEMAS = {
     table: pa.schema([(name, _ARROW_TYPES[kind]) for name, kind in columns]) for table, columns in TABLES.items()
