@@ -50,6 +50,7 @@ from infra.tournament_service import TournamentService
 from projections.analytics import (
     GAMES_TABLE,
     RECORDS_TABLE,
+    SEATS_TABLE,
     TABLES,
     Context,
     Rows,
@@ -444,6 +445,16 @@ class RecordSource:
             self._tournaments = TournamentService(self.service)
         return self._tournaments.tournament_of(game_id)
 
+    def table_players(self, tournament_id: str, game_id: str) -> list[tuple[int, str]] | None:
+        """The tournament's players at the table of ``game_id``, by seat: (player number, name)."""
+        if self._tournaments is None:
+            self._tournaments = TournamentService(self.service)
+        state = self._tournaments.load(tournament_id).log.state
+        table = state.table_of(game_id)
+        if table is None:
+            return None
+        return [(player, state.names[player]) for player in table.players]
+
     def close(self) -> None:
         """Close the tournament store if this source opened it (it opens again when needed)."""
         if self._own_tournaments and self._tournaments is not None:
@@ -472,6 +483,9 @@ class ListSource(RecordSource):
         return [(s.record, s.recorded_at) for s in self.by_game[game_id] if s.record.position <= through]
 
     def tournament_of(self, game_id: str) -> str | None:
+        return None
+
+    def table_players(self, tournament_id: str, game_id: str) -> list[tuple[int, str]] | None:
         return None
 
     def close(self) -> None:
@@ -621,14 +635,17 @@ class AnalyticsProjector:
             tournament = context["tournament"] if context else None
             if tournament is None:
                 tournament = self.source.tournament_of(game_id)
+            players = None
+            if tournament is not None and not (context and context.get("table_players")):
+                players = self.source.table_players(tournament, game_id)
             if items[-1].record.type == GAME_ENDED:
                 earlier = self.source.game(game_id, first.position - 1) if first.type != GAME_CREATED else []
                 if earlier:
                     replaced.add(game_id)
-                ended_game(context, game_id, earlier, records, rows, tournament)
+                ended_game(context, game_id, earlier, records, rows, tournament, players)
                 contexts[game_id] = None
             else:
-                contexts[game_id] = running_game(context, game_id, records, rows, tournament)
+                contexts[game_id] = running_game(context, game_id, records, rows, tournament, players)
         return rows, contexts, replaced
 
     @staticmethod
@@ -660,6 +677,7 @@ class AnalyticsProjector:
                 connection.execute("ROLLBACK")
                 return False
             connection.execute(f"DELETE FROM {GAMES_TABLE} WHERE list_contains(?, game_id)", [touched])
+            connection.execute(f"DELETE FROM {SEATS_TABLE} WHERE list_contains(?, game_id)", [touched])
             connection.execute(f"DELETE FROM {CONTEXT_TABLE} WHERE list_contains(?, game_id)", [touched])
             if replaced:  # their private records were stored as a spectator saw them
                 connection.execute(

@@ -37,7 +37,7 @@ from domain.catan_alexander.data import (
 from domain.kernel.chance import Chance
 from domain.kernel.game import Scoreboard
 from domain.kernel.log import COMMAND_ACCEPTED, GAME_CREATED, GAME_ENDED, Record, canonical
-from domain.kernel.match import Match
+from domain.kernel.match import SEAT_TAKEN, Match
 
 # -- the schema ---------------------------------------------------------------------------------
 # Column types are DuckDB's; ``docs/analytics.md`` explains every column.
@@ -47,6 +47,7 @@ Columns = tuple[tuple[str, str], ...]
 GAMES_TABLE = "games"
 RECORDS_TABLE = "records"
 SCORES_TABLE = "scores"
+SEATS_TABLE = "game_seats"
 
 TABLES: dict[str, Columns] = {
     GAMES_TABLE: (
@@ -81,6 +82,19 @@ TABLES: dict[str, Columns] = {
         ("data", "JSON"),
         ("turn", "INTEGER"),
         ("round", "INTEGER"),
+    ),
+    SEATS_TABLE: (
+        ("game_id", "VARCHAR"),
+        ("game", "VARCHAR"),
+        ("players", "INTEGER"),
+        ("seat", "INTEGER"),
+        ("name", "VARCHAR"),
+        ("tournament", "VARCHAR"),
+        ("tournament_player", "INTEGER"),
+        ("status", "VARCHAR"),
+        ("score", "DOUBLE"),
+        ("place", "INTEGER"),
+        ("won", "BOOLEAN"),
     ),
     SCORES_TABLE: (
         ("game_id", "VARCHAR"),
@@ -757,16 +771,24 @@ def new_context(game_id: str, created: Record, at: datetime) -> Context:
         # The tournament store knows which games are its tables, not the game's record: the
         # projection is told (``name_tournament``) once the tournament has recorded the table.
         "tournament": None,
+        "table_players": None,  # a tournament table's players by seat: [[player, name], ...]
+        "names": {},  # seat (text: a JSON key) -> the name it was taken with
         "version": 0,
         "commands": 0,
         "round": None,
     }
 
 
-def name_tournament(ctx: Context, tournament: str | None) -> None:
-    """The tournament the game of ``ctx`` is a table of, once known (it never changes after)."""
+TablePlayers = list[tuple[int, str]]  # a tournament table's players by seat: (player number, name)
+
+
+def name_tournament(ctx: Context, tournament: str | None, players: TablePlayers | None = None) -> None:
+    """The tournament the game of ``ctx`` is a table of, and its players, once known (they
+    never change after)."""
     if ctx["tournament"] is None and tournament is not None:
         ctx["tournament"] = tournament
+    if ctx.get("table_players") is None and players is not None:
+        ctx["table_players"] = [list(p) for p in players]
 
 
 def record_row(ctx: Context, record: Record, at: datetime, revealed: bool) -> Row:
@@ -798,6 +820,8 @@ def add_record(ctx: Context, record: Record, at: datetime, revealed: bool, out: 
     ctx["version"] = record.position
     if record.type == COMMAND_ACCEPTED:
         ctx["commands"] += 1
+    elif record.type == SEAT_TAKEN:
+        ctx.setdefault("names", {})[str(record.data["seat"])] = record.data["name"]
     elif record.type != GAME_CREATED:
         move = move_row(ctx, record, at)
         if move is not None:
@@ -855,6 +879,39 @@ def game_row(ctx: Context, ended: Ended | None = None) -> Row:
     return row
 
 
+def seat_rows(ctx: Context, ended: Ended | None = None) -> list[Row]:
+    """The game's seats in ``game_seats``: who sat there (the name a seat was taken with, else
+    the tournament player's), and once ended their final score and place."""
+    table = ctx.get("table_players") or []
+    out = []
+    for seat in range(ctx["players"]):
+        player = table[seat] if seat < len(table) else None
+        name = (ctx.get("names") or {}).get(str(seat)) or (player[1] if player else None)
+        row = {
+            "game_id": ctx["game_id"],
+            "game": ctx["game"],
+            "players": ctx["players"],
+            "seat": seat,
+            "name": name,
+            "tournament": ctx["tournament"],
+            "tournament_player": player[0] if player else None,
+            "status": "running",
+            "score": None,
+            "place": None,
+            "won": None,
+        }
+        if ended is not None:
+            board = ended.scoreboard
+            row.update(
+                status="ended",
+                score=float(board.scores[seat]),
+                place=board.placings[seat],
+                won=seat in board.winners,
+            )
+        out.append(row)
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Ended:
     at: datetime
@@ -870,6 +927,7 @@ def _records_of(
     revealed: bool,
     out: Rows,
     tournament: str | None,
+    table_players: TablePlayers | None = None,
 ) -> Context:
     last_at: datetime | None = None
     for record, at in records:
@@ -880,7 +938,7 @@ def _records_of(
         last_at = at
     assert ctx is not None and last_at is not None
     ctx["last_activity"] = last_at.isoformat()
-    name_tournament(ctx, tournament)
+    name_tournament(ctx, tournament, table_players)
     return ctx
 
 
@@ -890,11 +948,15 @@ def running_game(
     records: Iterable[tuple[Record, datetime]],
     out: Rows,
     tournament: str | None = None,
+    table_players: TablePlayers | None = None,
 ) -> Context:
     """Records of a running game (public forms), after those ``ctx`` has seen; the new context.
-    ``tournament``: the tournament the game is a table of, if any (and known yet)."""
-    ctx = _records_of(ctx, game_id, records, False, out, tournament)
+    ``tournament``: the tournament the game is a table of, if any (and known yet), and
+    ``table_players`` its players by seat."""
+    ctx = _records_of(ctx, game_id, records, False, out, tournament, table_players)
     out.add(GAMES_TABLE, game_row(ctx))
+    for row in seat_rows(ctx):
+        out.add(SEATS_TABLE, row)
     return ctx
 
 
@@ -905,6 +967,7 @@ def ended_game(
     records: list[tuple[Record, datetime]],
     out: Rows,
     tournament: str | None = None,
+    table_players: TablePlayers | None = None,
 ) -> None:
     """The last records of a game, up to ``GameEnded``, after those ``ctx`` has seen (``earlier``,
     whose rows are stored as a spectator saw them: their private ones are written again, in full).
@@ -913,7 +976,7 @@ def ended_game(
     The whole game is replayed (its own rules, no rule runs: events record outcomes) so that
     the scores of each round come from its own scoreboard.
     """
-    ctx = _records_of(ctx, game_id, records, True, out, tournament)
+    ctx = _records_of(ctx, game_id, records, True, out, tournament, table_players)
     clock: Context = {**ctx, "turn": None, "round": None}  # the turn and round of each earlier record
     for record, at in earlier:
         advance_clock(clock, record)
@@ -938,6 +1001,8 @@ def ended_game(
     seed = last.data.get("seed")
     ended = Ended(whole[-1][1], scoreboard, last.hash, seed if isinstance(seed, str) else None)
     out.add(GAMES_TABLE, game_row(ctx, ended))
+    for row in seat_rows(ctx, ended):
+        out.add(SEATS_TABLE, row)
 
 
 def _score_rows(
