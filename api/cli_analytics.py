@@ -178,6 +178,21 @@ def dump(directory: Path) -> None:
 
 
 @analytics.command()
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None, help="write it here")
+def schema(out: Path | None) -> None:
+    """Print the tables' schema as Markdown: every column's type, unit and meaning (what
+    docs/analytics-schema.md holds)."""
+    from projections.analytics_schema import schema_markdown
+
+    text = schema_markdown() + "\n"
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8")
+        click.echo(f"the schema of the analytics tables written to {out}")
+
+
+@analytics.command()
 @click.option("--game", default=None, help="only this game (e.g. catan_alexander)")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("report"), show_default=True)
 @click.option("--format", "file_format", type=click.Choice(["markdown", "html"]), default="markdown", show_default=True)

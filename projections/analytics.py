@@ -623,7 +623,7 @@ MOVES: dict[str, dict[str, Move]] = {
         "KnightPlayed": Move("play_card", item=lambda d: "knight"),
         "RoadBuildingPlayed": Move("play_card", item=lambda d: "road_building"),
         "YearOfPlentyPlayed": Move("play_card", item=lambda d: "year_of_plenty", received="taken"),
-        "MonopolyPlayed": Move("play_card", item=lambda d: "monopoly", place="resource", received="taken"),
+        "MonopolyPlayed": Move("play_card", item=lambda d: "monopoly", received="taken"),
         "RobberMoved": Move("robber", item="cause", place="hex"),
         "CardStolen": Move("steal", seat="thief", other_seat="victim", item="card"),
         "CardsDiscarded": Move("discard", item="reason", gave="cards"),
