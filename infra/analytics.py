@@ -700,7 +700,11 @@ class AnalyticsProjector:
 
 
 def insert_rows(connection: duckdb.DuckDBPyConnection, table: str, rows: list[dict[str, Any]]) -> None:
-    frame = pa.Table.from_pylist(rows, schema=ARROW_SCHEMAS[table])
+    # Column by column: several times faster than ``pa.Table.from_pylist`` over the row dicts.
+    schema = ARROW_SCHEMAS[table]
+    frame = pa.Table.from_arrays(
+        [pa.array([row[column.name] for row in rows], type=column.type) for column in schema], schema=schema
+    )
     connection.register("_rows", frame)
     try:
         connection.execute(f"INSERT INTO {table} SELECT * FROM _rows")

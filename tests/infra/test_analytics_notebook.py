@@ -254,3 +254,18 @@ def test_the_snapshot_is_renewed_at_most_every_snapshot_seconds(tmp_path: Path) 
     database.close()
     assert AnalyticsSettings().snapshot_seconds == 2.0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.duckdb", "a.snapshot.duckdb"]  # no partial copy
+
+
+def test_under_steady_commands_the_background_projection_runs_every_two_seconds() -> None:
+    from api.analytics_routes import MAX_LAG_SECONDS, background_due
+
+    # A command saved every 10 ms (100 commands/s): never quiet, so only the lag bound decides.
+    caught_up_at, ran = 0.0, []
+    for tick in range(1, 41):  # the keeper looks every quarter second, for 10 s
+        now = tick * 0.25
+        if background_due(now, now - 0.01, caught_up_at):
+            ran.append(now)
+            caught_up_at = now  # one batch catches up at 100 commands/s
+    assert ran == [2.0, 4.0, 6.0, 8.0, 10.0] and MAX_LAG_SECONDS == 2.0
+    assert all(later - earlier < 5 for earlier, later in zip([0.0, *ran], ran, strict=False))
+    assert background_due(5.0, 3.9, 4.9)  # quiet for a second: at once
