@@ -77,7 +77,7 @@ class AnalyticsSettings(BaseSettings):
     snapshot_path: str | None = None
     # How often at most the writer renews the reading copy (while the tables change).
     snapshot_seconds: float = 2.0
-    batch_size: int = 5000
+    batch_size: int = 20000
     lock_timeout: float = 10.0
     # Embedded mode: the server keeps the tables current in a background thread as well
     # (readers catch up either way).
@@ -498,7 +498,7 @@ class ListSource(RecordSource):
 class AnalyticsProjector:
     name = PROJECTION
 
-    def __init__(self, source: RecordSource, database: AnalyticsDatabase, batch_size: int = 5000) -> None:
+    def __init__(self, source: RecordSource, database: AnalyticsDatabase, batch_size: int = 20000) -> None:
         self.source = source
         self.database = database
         self.batch_size = batch_size
@@ -723,7 +723,7 @@ class Analytics:
     (``alexandria analytics project``) and API workers only read.
     """
 
-    def __init__(self, service: GameService, database: AnalyticsDatabase, embedded: bool, batch_size: int = 5000):
+    def __init__(self, service: GameService, database: AnalyticsDatabase, embedded: bool, batch_size: int = 20000):
         self.service = service
         self.database = database
         self.embedded = embedded

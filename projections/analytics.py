@@ -19,6 +19,7 @@ they exist only for ended games (a running game's state cannot be rebuilt from p
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -247,6 +248,9 @@ TABLES: dict[str, Columns] = {
 }
 
 Row = dict[str, Any]
+
+# ``canonical``'s form, with one encoder for every record (``json.dumps`` with options makes one a call).
+_json = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
 
 
 class Rows:
@@ -805,7 +809,7 @@ def record_row(ctx: Context, record: Record, at: datetime, revealed: bool) -> Ro
         "round": ctx.get("round"),
         "private": record.is_private,
         "recorded_at": at,
-        "data": canonical(data),
+        "data": _json(data),
     }
 
 
