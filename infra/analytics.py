@@ -136,6 +136,10 @@ ARROW_SCHEMAS = {
 }
 
 
+# (name, type) of each column: a pyarrow Field's ``name`` is made anew at every access.
+ARROW_COLUMNS = {table: [(field.name, field.type) for field in schema] for table, schema in ARROW_SCHEMAS.items()}
+
+
 SCHEMA_TABLE = "_analytics_schema"
 SCHEMA_VERSION = hashlib.sha256(json.dumps(TABLES, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -703,7 +707,7 @@ def insert_rows(connection: duckdb.DuckDBPyConnection, table: str, rows: list[di
     # Column by column: several times faster than ``pa.Table.from_pylist`` over the row dicts.
     schema = ARROW_SCHEMAS[table]
     frame = pa.Table.from_arrays(
-        [pa.array([row[column.name] for row in rows], type=column.type) for column in schema], schema=schema
+        [pa.array([row[name] for row in rows], type=kind) for name, kind in ARROW_COLUMNS[table]], schema=schema
     )
     connection.register("_rows", frame)
     try:
