@@ -75,7 +75,8 @@ def test_monthly_dumps_with_a_published_index(
             path = tmp_path / listed["file"]
             assert listed["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
             assert listed["bytes"] == path.stat().st_size
-            assert duckdb.sql(f"SELECT count(*) FROM '{path}'").fetchall() == [(listed["rows"],)], table
+            with duckdb.connect() as reading:  # its own: the module's default connection is shared by every test
+                assert reading.sql(f"SELECT count(*) FROM '{path}'").fetchall() == [(listed["rows"],)], table
         frame = pl.read_parquet(tmp_path / entry["files"]["games"]["file"])
         assert sorted(frame["game_id"].to_list()) == sorted(ids)
         assert frame.schema["options"] == pl.String  # JSON as text, not bytes
@@ -100,7 +101,8 @@ def test_an_export_since_a_time_has_the_games_that_ended_since(
     found = ds.dataset(tmp_path / "parquet" / "games", format="parquet", partitioning="hive").to_table()
     assert sorted(found.column("game_id").to_pylist()) == wanted
     assert written["records"] == sum(len(games[g]) for g in wanted)
-    csv = duckdb.sql(f"SELECT DISTINCT game_id FROM '{tmp_path}/csv/records.csv' ORDER BY 1").fetchall()
+    with duckdb.connect() as reading:
+        csv = reading.sql(f"SELECT DISTINCT game_id FROM '{tmp_path}/csv/records.csv' ORDER BY 1").fetchall()
     assert [g for (g,) in csv] == wanted
 
 
