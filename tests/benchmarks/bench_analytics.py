@@ -191,7 +191,7 @@ def projection_beside_baselines(directory: Path, games: int = 200) -> None:
         connection.close()
         return table.num_rows
 
-    rates = {name: [] for name in ("the projection", "DuckDB read_json", "json.loads + pyarrow")}
+    rates: dict[str, list[Rate]] = {name: [] for name in ("the projection", "DuckDB read_json", "json.loads + pyarrow")}
     for _ in range(3):  # interleaved, so that all three see the same machine
         for name, work in zip(rates, (ours, duckdb_read_json, json_loads_pyarrow), strict=True):
             rates[name].append(timed(work))
@@ -199,8 +199,8 @@ def projection_beside_baselines(directory: Path, games: int = 200) -> None:
     for name, runs in rates.items():
         best = max(runs, key=Rate.per_cpu_second)
         print(f"  {name:<22} {best.per_cpu_second():>10,.0f}  ({best.per_second():,.0f} records/s wall clock)")
-    best = max(rates["the projection"], key=Rate.per_cpu_second).per_cpu_second()
-    print(f"  the projection {'meets' if best >= 100_000 else 'misses'} the target of 100,000 records/s on one core")
+    ours_best = max(rate.per_cpu_second() for rate in rates["the projection"])
+    print(f"  the projection {'meets' if ours_best >= 100_000 else 'misses'} the target of 100,000 records/s on one core")
 
 
 def projection_from_the_event_store(directory: Path) -> None:

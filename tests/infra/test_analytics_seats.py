@@ -56,7 +56,7 @@ def test_seats_join_games_to_their_players_and_tournaments(service: GameService)
         play_with_bot(service, seated_game, RandomBot(b"joined-bot"))
         analytics.refresh()
 
-        expected = []
+        expected: list[tuple[object, ...]] = []
         for table in tables:
             match = service.load(table.game_id).match
             board = match.game.scoreboard(match.state)
