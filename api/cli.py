@@ -27,7 +27,7 @@ from domain.kernel.log import Record, canonical, for_viewer
 from domain.kernel.match import Match
 from domain.kernel.verification import EXIT_INCOMPLETE, EXIT_PROBLEM, Problem, parse_export, verify_export
 from infra.bootstrap import build_service
-from infra.service import ServiceError
+from infra.service import CreatedGame, ServiceError
 from infra.settings import Settings
 from infra.simulation import SimulationResults, play_with_bot
 
@@ -171,16 +171,34 @@ def new(game: str, players: int, option_pairs: tuple[str, ...], seed: str | None
 @click.option("--seed", default="alexandria", show_default=True, help="games use SEED-1, SEED-2, ...")
 @click.option("--option", "option_pairs", multiple=True, help="KEY=VALUE game option")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="write each record here")
+@click.option(
+    "--database-url",
+    default=None,
+    help="play into this event store (kept, for `alexandria analytics`) instead of one in memory",
+)
 @json_option
 def simulate(
-    game_id: str, players: int, count: int, seed: str, option_pairs: tuple[str, ...], out: Path | None, as_json: bool
+    game_id: str,
+    players: int,
+    count: int,
+    seed: str,
+    option_pairs: tuple[str, ...],
+    out: Path | None,
+    database_url: str | None,
+    as_json: bool,
 ) -> None:
-    """Bots play full games through the application service (an in-memory store), then a table
-    of the results: wins per seat, scores, game length, speed."""
+    """Bots play full games through the application service (an in-memory store, or the one
+    --database-url names: a study the analytics tables can read), then a table of the results:
+    wins per seat, scores, game length, speed.
+
+    With --database-url each seat is taken by its bot's name (``game_seats.name`` in the
+    analytics tables), and the options are those of every game's GameCreated (``games.options``).
+    With --out, ``games.ndjson`` beside the record files has a line per game: its id, file,
+    seed, options and when it was created and ended."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    service = build_service(Settings(database_url="sqlite:///:memory:"))
+    service = build_service(Settings(database_url=database_url or "sqlite:///:memory:"))
     options = parse_options(option_pairs)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
@@ -192,13 +210,18 @@ def simulate(
         for number in range(1, count + 1):
             # Simulations are reproducible: the salt comes from the public --seed, not from secrets.
             salt = hashlib.sha256(f"simulate:{seed}-{number}".encode()).digest()
-            created = service.create_game(game_id, players, options, f"{seed}-{number}".encode(), salt)
+            if database_url is None:
+                created = service.create_game(game_id, players, options, f"{seed}-{number}".encode(), salt)
+            else:
+                created = seated_by_bots(service, game_id, players, options, f"{seed}-{number}".encode(), salt)
             play_with_bot(service, created, RandomBot(f"bot:{seed}-{number}".encode()))
             results.add(service, created.game_id)
             if out is not None:
                 path = out / f"{game_id}-{number}-{created.game_id}.jsonl"
                 records = service.records(created.game_id)
                 path.write_text("".join(canonical(for_viewer(r, None, reveal_all=True)) + "\n" for r in records))
+                with (out / "games.ndjson").open("a", encoding="utf-8") as index:
+                    index.write(canonical(study_line(service, created.game_id, path.name, f"{seed}-{number}")) + "\n")
             progress.advance(task)
     results.seconds = time.perf_counter() - started
     summary = results.to_dict()
@@ -206,6 +229,37 @@ def simulate(
         print_json(summary)
         return
     show_simulation(summary, out)
+
+
+STUDY_BOT = "random"  # the bot simulate plays every seat with
+
+
+def seated_by_bots(
+    service: Any, game: str, players: int, options: dict[str, Any], seed: bytes, salt: bytes
+) -> CreatedGame:
+    """A game whose seats are taken by name, each by the bot that plays it (``random 0`` ...)."""
+    created = service.create_game(game, players, options, seed, salt, open_seats=True)
+    tokens = [service.join(created.game_id, f"{STUDY_BOT} {seat}", seat).token for seat in range(players)]
+    return CreatedGame(created.game_id, service.load(created.game_id).version, tokens)
+
+
+def study_line(service: Any, game_id: str, file: str, seed: str) -> dict[str, Any]:
+    """A simulated game's line in ``games.ndjson``: its id, record file, seed and times."""
+    from uuid import UUID
+
+    events = list(service.events.get(UUID(game_id)))
+    created, ended = events[0], events[-1]
+    return {
+        "game_id": game_id,
+        "file": file,
+        "seed": seed,
+        "game": created.record["data"]["game"],
+        "players": created.record["data"]["players"],
+        "options": created.record["data"].get("options") or {},
+        "created_at": created.timestamp.isoformat(),
+        "ended_at": ended.timestamp.isoformat() if ended.record["type"] == "GameEnded" else None,
+        "records": len(events),
+    }
 
 
 def show_simulation(summary: dict[str, Any], out: Path | None) -> None:

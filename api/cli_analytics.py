@@ -9,7 +9,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -63,6 +63,7 @@ def project(once: bool, rebuild: bool) -> None:
         started = time.perf_counter()
         if rebuild or once:
             applied = keeper.projector.rebuild() if rebuild else keeper.projector.catch_up()
+            keeper.database.publish(force=True)
             seconds = time.perf_counter() - started
             click.echo(
                 f"analytics {'rebuilt' if rebuild else 'caught up'}: {applied} records in {seconds:.1f} s, "
@@ -127,18 +128,68 @@ def query(sql: str, as_json: bool, limit: int) -> None:
 @analytics.command()
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--format", "file_format", type=click.Choice(["parquet", "csv"]), default="parquet", show_default=True)
-def export(directory: Path, file_format: str) -> None:
+@click.option(
+    "--since",
+    default=None,
+    help="only the games that ended at or after this time (ISO 8601, no zone = UTC): an incremental export",
+)
+def export(directory: Path, file_format: str, since: str | None) -> None:
     """Write every table to DIRECTORY: Parquet partitioned by game and month, or one CSV per table."""
     from infra.analytics import export_tables
 
+    moment = _moment(since, "--since") if since is not None else None
     with _clear_errors():
         keeper = _analytics()
         started = time.perf_counter()
         with keeper.reading() as connection:
-            written = export_tables(connection, directory, file_format)  # type: ignore[arg-type]
+            written = export_tables(connection, directory, file_format, moment)  # type: ignore[arg-type]
     seconds = time.perf_counter() - started
     total = sum(written.values())
     click.echo(f"{total} rows of {len(written)} tables written to {directory} as {file_format} in {seconds:.1f} s")
+
+
+def _moment(text: str, option: str) -> datetime:
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise click.BadParameter(
+            f"{text!r} is not an ISO 8601 time (e.g. 2026-11-01T00:00)", param_hint=option
+        ) from None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+@analytics.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+def dump(directory: Path) -> None:
+    """Monthly dumps in DIRECTORY, as the lichess database publishes its games: for each month
+    over in which games ended, YYYY-MM/TABLE.parquet with the rows of the games that ended that
+    month, and index.json listing every file (rows, bytes, SHA-256). Months already dumped are
+    kept; run it monthly (or daily: a month is dumped once it is over)."""
+    from infra.analytics import dump_months
+
+    with _clear_errors():
+        keeper = _analytics()
+        with keeper.reading() as connection:
+            index = dump_months(connection, directory, datetime.now(UTC))
+    months = index["months"]
+    click.echo(
+        f"{len(months)} month{'s' if len(months) != 1 else ''} dumped in {directory}: {', '.join(months) or 'none'}"
+    )
+
+
+@analytics.command()
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None, help="write it here")
+def schema(out: Path | None) -> None:
+    """Print the tables' schema as Markdown: every column's type, unit and meaning (what
+    docs/analytics-schema.md holds)."""
+    from projections.analytics_schema import schema_markdown
+
+    text = schema_markdown() + "\n"
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8")
+        click.echo(f"the schema of the analytics tables written to {out}")
 
 
 @analytics.command()

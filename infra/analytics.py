@@ -11,11 +11,12 @@ A running game is stored as a spectator sees it. When its ``GameEnded`` arrives,
 records are written again in full (read again from the event store when the game began before
 the batch), and the whole game is replayed for the scores of each round.
 
-DuckDB lets one process write a database file at a time, and no other process read it
-meanwhile. So the runner holds the file only for the length of a batch, and everybody else
-opens it for as long as a query takes, retrying while another process holds it
-(``AnalyticsBusy`` after ``lock_timeout`` seconds). ``:memory:`` keeps one connection for the
-life of the process (an in-memory event store has an in-memory analytics database).
+DuckDB lets one process write a database file, and no other process read it meanwhile. So
+the process that keeps the tables holds the file, and publishes a reading copy beside it (the
+snapshot, renewed by an atomic rename at most every ``snapshot_seconds``) that every other
+process reads: an API worker, ``alexandria analytics query`` beside a running server, a
+notebook (see ``AnalyticsDatabase``). ``:memory:`` keeps one connection for the life of the
+process (an in-memory event store has an in-memory analytics database).
 """
 
 from __future__ import annotations
@@ -24,16 +25,17 @@ import bisect
 import hashlib
 import json
 import logging
+import os
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal, cast
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import duckdb
 import pyarrow as pa
@@ -48,6 +50,7 @@ from infra.tournament_service import TournamentService
 from projections.analytics import (
     GAMES_TABLE,
     RECORDS_TABLE,
+    SEATS_TABLE,
     TABLES,
     Context,
     Rows,
@@ -69,7 +72,12 @@ class AnalyticsSettings(BaseSettings):
     # The DuckDB file; unset: beside the SQLite event store (``analytics.duckdb``), or
     # ``data/analytics.duckdb`` with PostgreSQL; ``:memory:`` for a database in process.
     path: str | None = None
-    batch_size: int = 5000
+    # The reading copy for other processes (notebooks, API workers); unset: beside the file,
+    # ``analytics.snapshot.duckdb`` for ``analytics.duckdb``.
+    snapshot_path: str | None = None
+    # How often at most the writer renews the reading copy (while the tables change).
+    snapshot_seconds: float = 2.0
+    batch_size: int = 20000
     lock_timeout: float = 10.0
     # Embedded mode: the server keeps the tables current in a background thread as well
     # (readers catch up either way).
@@ -105,6 +113,12 @@ def default_path(service: GameService) -> str:
     return "data/analytics.duckdb"
 
 
+def default_snapshot_path(path: str) -> str:
+    """The reading copy beside the file: ``analytics.snapshot.duckdb`` for ``analytics.duckdb``."""
+    file = Path(path)
+    return str(file.with_name(f"{file.stem}.snapshot{file.suffix or '.duckdb'}"))
+
+
 _ARROW_TYPES: dict[str, pa.DataType] = {
     "VARCHAR": pa.string(),
     "JSON": pa.string(),
@@ -115,10 +129,15 @@ _ARROW_TYPES: dict[str, pa.DataType] = {
     "TIMESTAMPTZ": pa.timestamp("us", tz="UTC"),
     "DOUBLE[]": pa.list_(pa.float64()),
     "INTEGER[]": pa.list_(pa.int32()),
+    "MAP(VARCHAR, INTEGER)": pa.map_(pa.string(), pa.int32()),
 }
 ARROW_SCHEMAS = {
     table: pa.schema([(name, _ARROW_TYPES[kind]) for name, kind in columns]) for table, columns in TABLES.items()
 }
+
+
+# (name, type) of each column: a pyarrow Field's ``name`` is made anew at every access.
+ARROW_COLUMNS = {table: [(field.name, field.type) for field in schema] for table, schema in ARROW_SCHEMAS.items()}
 
 
 SCHEMA_TABLE = "_analytics_schema"
@@ -148,14 +167,14 @@ def create_schema(connection: duckdb.DuckDBPyConnection) -> None:
         connection.execute(f"INSERT INTO {POSITION_TABLE} VALUES (?, 0, 0)", [PROJECTION])
 
 
-def check_schema(connection: duckdb.DuckDBPyConnection, path: str) -> None:
+def check_schema(connection: duckdb.DuckDBPyConnection) -> None:
     try:
         found = connection.execute(f"SELECT version FROM {SCHEMA_TABLE}").fetchall()
     except duckdb.CatalogException:
         found = []
     if found != [(SCHEMA_VERSION,)]:
         raise AnalyticsNotReady(
-            f"the analytics database {path} was built by another version of Alexandria: "
+            "the analytics tables were built by another version of Alexandria: "
             "run `alexandria analytics project --rebuild`"
         )
 
@@ -172,26 +191,98 @@ def _file_lock(path: str) -> threading.RLock:
         return _FILE_LOCKS.setdefault(key, threading.RLock())
 
 
-class AnalyticsDatabase:
-    """Where the analytics tables live, and how to open them without holding them long."""
+NOT_READY = "there are no analytics tables yet: run `alexandria analytics project --once`"
+BUSY = "the analytics tables are in use by another process: try again in a moment"
 
-    def __init__(self, path: str, *, read_only: bool = False, lock_timeout: float = 10.0) -> None:
+
+class AnalyticsDatabase:
+    """Where the analytics tables live: one file that one process writes, and a reading copy
+    (the snapshot) that every other process reads.
+
+    DuckDB locks a file for one writing process, or for any number of reading ones, never both:
+    a notebook that opened the file would stop the writer. So the writer opens the file once and
+    holds it (a notebook that opens it gets DuckDB's refusal at once, and the writer goes on),
+    and after its commits, at most every ``snapshot_seconds``, it checkpoints the file and copies
+    it to the snapshot by an atomic rename. Readers in other processes open the snapshot
+    read-only for as long as they like: the writer never opens it, and a reader that holds the
+    old copy keeps reading it until it opens the file again. In the writing process, reads use
+    the writer's own connection (current to the last commit).
+
+    Errors name no file and no process: they reach HTTP clients.
+    """
+
+    def __init__(
+        self,
+        path: str,
+        *,
+        read_only: bool = False,
+        lock_timeout: float = 10.0,
+        snapshot_path: str | None = None,
+        snapshot_seconds: float = 2.0,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.path = path
         self.read_only = read_only
         self.lock_timeout = lock_timeout
+        self.snapshot_path = snapshot_path or default_snapshot_path(path)
+        self.snapshot_seconds = snapshot_seconds
+        self._now = now
         self._memory: duckdb.DuckDBPyConnection | None = None
         self._memory_lock = threading.RLock()
-        self._schema_ready = False  # created (if missing) by this process's first writing connection
+        self._writer: duckdb.DuckDBPyConnection | None = None  # held from the first write until close()
+        self._published: tuple[int, float] | None = None  # the snapshot's position, and when it was written
+        self._publishing = threading.Lock()
         if path == ":memory:":
             self._memory = duckdb.connect(":memory:")
             create_schema(self._memory)
         elif not read_only:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
 
+    # -- writing ----------------------------------------------------------------------------------
+
+    @property
+    def writing(self) -> bool:
+        """Whether this process holds the file (so its reads are current)."""
+        return self._memory is not None or self._writer is not None
+
+    def try_writer(self) -> bool:
+        """Take the file for writing if no other process holds it, without waiting."""
+        if self.writing:
+            return True
+        if self.read_only:
+            return False
+        with _file_lock(self.path):
+            try:
+                self._open_writer(wait=False)
+            except AnalyticsBusy:
+                return False
+        return True
+
+    def _open_writer(self, wait: bool) -> duckdb.DuckDBPyConnection:
+        if self._writer is not None:
+            return self._writer
+        deadline = time.monotonic() + (self.lock_timeout if wait else 0)
+        pause = 0.01
+        while True:
+            try:
+                connection = duckdb.connect(self.path)
+                break
+            except (duckdb.IOException, duckdb.ConnectionException) as problem:
+                # Another process holds the file (a reader, or another writer).
+                if time.monotonic() >= deadline:
+                    log.warning("analytics: %s is held by another process (%s)", self.path, problem)
+                    raise AnalyticsBusy(BUSY) from None
+                time.sleep(pause)
+                pause = min(pause * 2, 0.2)
+        create_schema(connection)
+        self._writer = connection
+        return connection
+
     @contextmanager
     def connect(self, read_only: bool | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
-        """A connection for one batch or one query (read-only unless this database writes,
-        or ``read_only`` says so)."""
+        """A connection for one batch or one query: the writer's (waiting for the file up to the
+        lock timeout) unless this database only reads, or ``read_only`` asks for the snapshot
+        (published first if this process writes and the snapshot is behind)."""
         if self._memory is not None:
             with self._memory_lock:
                 cursor = self._memory.cursor()
@@ -202,48 +293,113 @@ class AnalyticsDatabase:
             return
         read_only = self.read_only if read_only is None else read_only
         if read_only:
-            if not Path(self.path).exists():
-                raise AnalyticsNotReady(
-                    f"there is no analytics database at {self.path} yet: run `alexandria analytics project --once`"
-                )
-            connection = self._open(read_only=True)
-            try:
-                check_schema(connection, self.path)
+            if self._writer is not None:
+                self.publish(force=True)
+            with self._snapshot() as connection:
                 yield connection
-            finally:
-                connection.close()
             return
         with _file_lock(self.path):
-            connection = self._open(read_only=False)
+            cursor = self._open_writer(wait=True).cursor()
             try:
-                if not self._schema_ready:
-                    create_schema(connection)
-                    self._schema_ready = True
-                yield connection
+                yield cursor
             finally:
-                connection.close()
+                cursor.close()
 
-    def _open(self, read_only: bool) -> duckdb.DuckDBPyConnection:
-        deadline = time.monotonic() + self.lock_timeout
-        pause = 0.01
-        while True:
+    @contextmanager
+    def read(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A connection to query: the writer's own, current, if this process writes (a cursor of
+        its connection: DuckDB's transactions keep it apart from the batches), else the snapshot."""
+        if self._memory is not None:
+            with self.connect() as connection:
+                yield connection
+            return
+        if self._writer is None:
+            with self._snapshot() as connection:
+                yield connection
+            return
+        cursor = self._writer.cursor()
+        try:
+            yield cursor
+        finally:
+            cursor.close()
+
+    @contextmanager
+    def _snapshot(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        if not Path(self.snapshot_path).exists():
+            raise AnalyticsNotReady(NOT_READY)
+        try:
+            connection = duckdb.connect(self.snapshot_path, read_only=True)
+        except (duckdb.IOException, duckdb.ConnectionException) as problem:
+            log.warning("analytics: cannot open the snapshot %s (%s)", self.snapshot_path, problem)
+            raise AnalyticsBusy(BUSY) from None
+        try:
+            check_schema(connection)
+            yield connection
+        finally:
+            connection.close()
+
+    def publish(self, force: bool = False) -> bool:
+        """Renew the snapshot if it is behind the file, and (unless ``force``) the last one is
+        ``snapshot_seconds`` old; whether it was renewed. Only the writing process publishes.
+
+        DuckDB copies the tables itself, in one read transaction (batches go on meanwhile). A
+        copy of the file by this process would not do: closing any descriptor of a file drops
+        the process's POSIX locks on it, DuckDB's among them.
+        """
+        if self._writer is None:
+            return False
+        with self._publishing:
+            position = self._position(self._writer)
+            if self._published is not None:
+                at_position, at = self._published
+                if at_position == position and Path(self.snapshot_path).exists():
+                    return False
+                if not force and self._now() - at < self.snapshot_seconds:
+                    return False
+            target = Path(self.snapshot_path)
+            partial = target.with_name(f".{target.name}.{uuid4().hex}.partial")
+            alias = f"_snapshot_{uuid4().hex}"
+            cursor = self._writer.cursor()
             try:
-                return duckdb.connect(self.path, read_only=read_only)
-            except (duckdb.IOException, duckdb.ConnectionException) as problem:
-                # Another process holds the file (or this one holds it in the other mode).
-                if time.monotonic() >= deadline:
-                    raise AnalyticsBusy(
-                        f"the analytics database {self.path} stayed in use for {self.lock_timeout:g} s ({problem})"
-                    ) from None
-                time.sleep(pause)
-                pause = min(pause * 2, 0.2)
+                cursor.execute(f"ATTACH '{_sql_text(str(partial))}' AS {alias}")
+                try:
+                    cursor.execute("BEGIN TRANSACTION")
+                    position = self._position(cursor)
+                    cursor.execute(f"COPY FROM DATABASE {_sql_identifier(self._catalog(cursor))} TO {alias}")
+                    cursor.execute("COMMIT")
+                finally:
+                    cursor.execute(f"DETACH {alias}")
+                os.replace(partial, target)
+            finally:
+                cursor.close()
+                partial.unlink(missing_ok=True)
+                Path(f"{partial}.wal").unlink(missing_ok=True)
+            self._published = (position, self._now())
+            return True
+
+    @staticmethod
+    def _catalog(connection: duckdb.DuckDBPyConnection) -> str:
+        found = connection.execute("SELECT current_database()").fetchall()
+        return str(found[0][0])
+
+    def close(self) -> None:
+        """Let go of the file (another process may write it then)."""
+        with _file_lock(self.path):
+            if self._writer is not None:
+                self._writer.close()
+                self._writer = None
+
+    @staticmethod
+    def _position(connection: duckdb.DuckDBPyConnection) -> int:
+        # fetchall: a result left unread keeps its transaction open (and a checkpoint waiting)
+        found = connection.execute(
+            f"SELECT position FROM {POSITION_TABLE} WHERE projection = ?", [PROJECTION]
+        ).fetchall()
+        return int(found[0][0]) if found else 0
 
     def position(self) -> int:
-        with self.connect() as connection:
-            found = connection.execute(
-                f"SELECT position FROM {POSITION_TABLE} WHERE projection = ?", [PROJECTION]
-            ).fetchone()
-            return int(found[0]) if found else 0
+        with self.read() if self.read_only or self.writing else self.connect() as connection:
+            return self._position(connection)
 
 
 # -- where records come from --------------------------------------------------------------------
@@ -293,6 +449,16 @@ class RecordSource:
             self._tournaments = TournamentService(self.service)
         return self._tournaments.tournament_of(game_id)
 
+    def table_players(self, tournament_id: str, game_id: str) -> list[tuple[int, str]] | None:
+        """The tournament's players at the table of ``game_id``, by seat: (player number, name)."""
+        if self._tournaments is None:
+            self._tournaments = TournamentService(self.service)
+        state = self._tournaments.load(tournament_id).log.state
+        table = state.table_of(game_id)
+        if table is None:
+            return None
+        return [(player, state.names[player]) for player in table.players]
+
     def close(self) -> None:
         """Close the tournament store if this source opened it (it opens again when needed)."""
         if self._own_tournaments and self._tournaments is not None:
@@ -323,6 +489,9 @@ class ListSource(RecordSource):
     def tournament_of(self, game_id: str) -> str | None:
         return None
 
+    def table_players(self, tournament_id: str, game_id: str) -> list[tuple[int, str]] | None:
+        return None
+
     def close(self) -> None:
         pass
 
@@ -333,7 +502,7 @@ class ListSource(RecordSource):
 class AnalyticsProjector:
     name = PROJECTION
 
-    def __init__(self, source: RecordSource, database: AnalyticsDatabase, batch_size: int = 5000) -> None:
+    def __init__(self, source: RecordSource, database: AnalyticsDatabase, batch_size: int = 20000) -> None:
         self.source = source
         self.database = database
         self.batch_size = batch_size
@@ -378,10 +547,12 @@ class AnalyticsProjector:
 
     def run_forever(self, stop: threading.Event, idle_wait: float = 0.5) -> None:
         """Follow the log until ``stop`` is set: poll every ``idle_wait`` seconds, or at once
-        when woken (``wake``: the service saved something). The file is held only per batch."""
+        when woken (``wake``: the service saved something), renewing the snapshot as it goes."""
         while not stop.is_set():
             try:
-                if (self.position and self.source.latest() <= self.position) or self.step() == 0:
+                idle = (self.position and self.source.latest() <= self.position) or self.step() == 0
+                self.database.publish()  # the snapshot, once snapshot_seconds have passed since the last
+                if idle:
                     self._wake.wait(idle_wait)
                     self._wake.clear()
             except AnalyticsBusy as busy:
@@ -468,14 +639,17 @@ class AnalyticsProjector:
             tournament = context["tournament"] if context else None
             if tournament is None:
                 tournament = self.source.tournament_of(game_id)
+            players = None
+            if tournament is not None and not (context and context.get("table_players")):
+                players = self.source.table_players(tournament, game_id)
             if items[-1].record.type == GAME_ENDED:
                 earlier = self.source.game(game_id, first.position - 1) if first.type != GAME_CREATED else []
                 if earlier:
                     replaced.add(game_id)
-                ended_game(context, game_id, earlier, records, rows, tournament)
+                ended_game(context, game_id, earlier, records, rows, tournament, players)
                 contexts[game_id] = None
             else:
-                contexts[game_id] = running_game(context, game_id, records, rows, tournament)
+                contexts[game_id] = running_game(context, game_id, records, rows, tournament, players)
         return rows, contexts, replaced
 
     @staticmethod
@@ -507,6 +681,7 @@ class AnalyticsProjector:
                 connection.execute("ROLLBACK")
                 return False
             connection.execute(f"DELETE FROM {GAMES_TABLE} WHERE list_contains(?, game_id)", [touched])
+            connection.execute(f"DELETE FROM {SEATS_TABLE} WHERE list_contains(?, game_id)", [touched])
             connection.execute(f"DELETE FROM {CONTEXT_TABLE} WHERE list_contains(?, game_id)", [touched])
             if replaced:  # their private records were stored as a spectator saw them
                 connection.execute(
@@ -529,7 +704,11 @@ class AnalyticsProjector:
 
 
 def insert_rows(connection: duckdb.DuckDBPyConnection, table: str, rows: list[dict[str, Any]]) -> None:
-    frame = pa.Table.from_pylist(rows, schema=ARROW_SCHEMAS[table])
+    # Column by column: several times faster than ``pa.Table.from_pylist`` over the row dicts.
+    schema = ARROW_SCHEMAS[table]
+    frame = pa.Table.from_arrays(
+        [pa.array([row[name] for row in rows], type=kind) for name, kind in ARROW_COLUMNS[table]], schema=schema
+    )
     connection.register("_rows", frame)
     try:
         connection.execute(f"INSERT INTO {table} SELECT * FROM _rows")
@@ -548,7 +727,7 @@ class Analytics:
     (``alexandria analytics project``) and API workers only read.
     """
 
-    def __init__(self, service: GameService, database: AnalyticsDatabase, embedded: bool, batch_size: int = 5000):
+    def __init__(self, service: GameService, database: AnalyticsDatabase, embedded: bool, batch_size: int = 20000):
         self.service = service
         self.database = database
         self.embedded = embedded
@@ -565,6 +744,8 @@ class Analytics:
             settings.path or default_path(service),
             read_only=not (embedded or worker),
             lock_timeout=settings.lock_timeout,
+            snapshot_path=settings.snapshot_path,
+            snapshot_seconds=settings.snapshot_seconds,
         )
         analytics = cls(service, database, embedded, settings.batch_size)
         analytics.background = embedded and settings.background
@@ -572,19 +753,23 @@ class Analytics:
 
     def close(self) -> None:
         self.projector.close()
+        self.database.close()
 
     def refresh(self) -> None:
-        if not self.embedded:
+        """Embedded mode: catch the tables up, if this process holds the file or can take it at
+        once (another process that holds it keeps the snapshot current: reads go there)."""
+        if not self.embedded or not self.database.try_writer():
             return
-        # Nothing new since this process last looked: no need to open the file.
+        # Nothing new since this process last looked: no need to read the file.
         if self.projector.position == 0 or self.projector.source.latest() > self.projector.position:
             self.projector.catch_up()
 
     @contextmanager
-    def reading(self, read_only: bool | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
-        """A connection to query, after catching up (embedded mode)."""
+    def reading(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A connection to query, after catching up (embedded mode): current if this process
+        writes the tables, else the snapshot."""
         self.refresh()
-        with self.database.connect(read_only=read_only) as connection:
+        with self.database.read() as connection:
             yield connection
 
 
@@ -593,43 +778,126 @@ class Analytics:
 ExportFormat = Literal["parquet", "csv"]
 
 
-def _partitioned(table: str) -> str:
-    """The table with its game and month (of the game's creation) for partitioning."""
-    if table == GAMES_TABLE:
-        return f"SELECT *, strftime(created_at, '%Y-%m') AS month FROM {GAMES_TABLE}"
-    columns = ", ".join(f't."{name}"' for name, _ in TABLES[table] if name != "game")
-    return (
-        f"SELECT {columns}, g.game, strftime(g.created_at, '%Y-%m') AS month "
-        f"FROM {table} t JOIN {GAMES_TABLE} g USING (game_id)"
+def _columns(table: str, alias: str = "t", skip: tuple[str, ...] = ()) -> str:
+    """The table's columns for an export: JSON as text (Parquet readers other than DuckDB would
+    see JSON columns as bytes)."""
+    return ", ".join(
+        f'{alias}."{name}"::VARCHAR AS "{name}"' if kind == "JSON" else f'{alias}."{name}"'
+        for name, kind in TABLES[table]
+        if name not in skip
     )
 
 
-def export_tables(connection: duckdb.DuckDBPyConnection, out: Path, file_format: ExportFormat) -> dict[str, int]:
+def _ended_since(since: datetime | None) -> str:
+    """Games (aliased ``g``) an export takes: all, or with ``since`` those ended at or after it."""
+    return "TRUE" if since is None else "g.status = 'ended' AND g.ended_at >= $since"
+
+
+def _partitioned(table: str, where: str = "TRUE") -> str:
+    """The table with its game and month (of the game's creation) for partitioning, the rows of
+    the games (``g``) that ``where`` takes."""
+    if table == GAMES_TABLE:
+        return (
+            f"SELECT {_columns(table, 'g')}, strftime(g.created_at, '%Y-%m') AS month FROM {GAMES_TABLE} g "
+            f"WHERE {where}"
+        )
+    return (
+        f"SELECT {_columns(table, skip=('game',))}, g.game, strftime(g.created_at, '%Y-%m') AS month "
+        f"FROM {table} t JOIN {GAMES_TABLE} g USING (game_id) WHERE {where}"
+    )
+
+
+def _selected(table: str, where: str = "TRUE") -> str:
+    """The table's rows of the games (``g``) that ``where`` takes."""
+    if table == GAMES_TABLE:
+        return f"SELECT {_columns(table, 'g')} FROM {GAMES_TABLE} g WHERE {where}"
+    return f"SELECT {_columns(table)} FROM {table} t JOIN {GAMES_TABLE} g USING (game_id) WHERE {where}"
+
+
+def export_tables(
+    connection: duckdb.DuckDBPyConnection, out: Path, file_format: ExportFormat, since: datetime | None = None
+) -> dict[str, int]:
     """Every table into ``out``: Parquet as ``TABLE/game=G/month=YYYY-MM/*.parquet`` (hive
     partitions, which DuckDB, pandas/pyarrow and Spark read as columns), CSV as ``TABLE.csv``.
+    With ``since``, only the rows of games that ended at or after it (an incremental export).
     Returns the rows written per table."""
     out.mkdir(parents=True, exist_ok=True)
     written: dict[str, int] = {}
+    parameters = {"since": since} if since is not None else {}
+    where = _ended_since(since)
     for table in TABLES:
-        count = connection.execute(f"SELECT count(*) FROM {table}").fetchone()
+        count = connection.execute(f"SELECT count(*) FROM ({_selected(table, where)})", parameters).fetchone()
         written[table] = int(count[0]) if count else 0
         target = out / table
         if file_format == "parquet":
             if written[table] == 0:
                 continue  # PARTITION_BY writes nothing for no rows; an empty folder would mislead
             connection.execute(
-                f"COPY ({_partitioned(table)}) TO '{_sql_text(str(target))}' "
-                "(FORMAT parquet, PARTITION_BY (game, month), OVERWRITE_OR_IGNORE)"
+                f"COPY ({_partitioned(table, where)}) TO '{_sql_text(str(target))}' "
+                "(FORMAT parquet, PARTITION_BY (game, month), OVERWRITE_OR_IGNORE)",
+                parameters,
             )
         else:
             connection.execute(
-                f"COPY (SELECT * FROM {table} ORDER BY ALL) TO '{_sql_text(str(target))}.csv' (FORMAT csv, HEADER)"
+                f"COPY ({_selected(table, where)} ORDER BY ALL) TO '{_sql_text(str(target))}.csv' (FORMAT csv, HEADER)",
+                parameters,
             )
     return written
 
 
+DUMP_INDEX = "index.json"
+
+
+def dump_months(connection: duckdb.DuckDBPyConnection, out: Path, now: datetime) -> dict[str, Any]:
+    """Monthly dumps, as the lichess database publishes its games: for every month before the one
+    of ``now`` in which games ended, ``out/YYYY-MM/TABLE.parquet`` with the rows of the games that
+    ended that month, and ``out/index.json`` listing every month's files (rows, bytes, SHA-256).
+    A month already dumped with the same games is left as it is (an ended game never changes).
+    Returns the index."""
+    out.mkdir(parents=True, exist_ok=True)
+    index_path = out / DUMP_INDEX
+    index: dict[str, Any] = json.loads(index_path.read_text()) if index_path.exists() else {"months": {}}
+    this_month = now.strftime("%Y-%m")
+    months = connection.execute(
+        f"SELECT strftime(ended_at, '%Y-%m') AS month, count(*) FROM {GAMES_TABLE} "
+        "WHERE status = 'ended' GROUP BY ALL ORDER BY ALL"
+    ).fetchall()
+    for month, games in months:
+        if month >= this_month:
+            continue  # not over yet: dumped once it is
+        if index["months"].get(month, {}).get("games") == games:
+            continue
+        folder = out / month
+        folder.mkdir(exist_ok=True)
+        files = {}
+        for table in TABLES:
+            select = _selected(table, "g.status = 'ended' AND strftime(g.ended_at, '%Y-%m') = $month")
+            target = folder / f"{table}.parquet"
+            connection.execute(
+                f"COPY ({select} ORDER BY ALL) TO '{_sql_text(str(target))}' (FORMAT parquet)", {"month": month}
+            )
+            rows = connection.execute(f"SELECT count(*) FROM ({select})", {"month": month}).fetchall()[0][0]
+            files[table] = {
+                "file": f"{month}/{table}.parquet",
+                "rows": int(rows),
+                "bytes": target.stat().st_size,
+                "sha256": hashlib.sha256(target.read_bytes()).hexdigest(),
+            }
+        index["months"][month] = {"games": int(games), "files": files}
+    index["months"] = dict(sorted(index["months"].items()))
+    index["schema"] = SCHEMA_VERSION
+    partial = index_path.with_name(f".{DUMP_INDEX}.partial")
+    partial.write_text(json.dumps(index, indent=2) + "\n")
+    os.replace(partial, index_path)
+    return index
+
+
 def _sql_text(text: str) -> str:
     return text.replace("'", "''")
+
+
+def _sql_identifier(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 @dataclass(frozen=True, slots=True)

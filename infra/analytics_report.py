@@ -14,6 +14,7 @@ rendering as Markdown or HTML with PNG charts (matplotlib, no display needed).
 from __future__ import annotations
 
 import html
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ TWO_DICE = {total: (6 - abs(total - 7)) / 36 for total in range(2, 13)}
 @dataclass(frozen=True)
 class DiceFairness:
     game: str
+    variant: str  # the player count and options (``variant_label``): figures of two variants are never mixed
     games: int
     rolls: int
     observed: dict[int, int]  # total -> rolls
@@ -44,6 +46,7 @@ class DiceFairness:
 @dataclass(frozen=True)
 class SeatWinRate:
     game: str
+    variant: str
     players: int
     seat: int
     games: int
@@ -56,6 +59,7 @@ class SeatWinRate:
 @dataclass(frozen=True)
 class Distribution:
     game: str
+    variant: str
     what: str
     count: int
     mean: float
@@ -68,6 +72,7 @@ class Distribution:
 @dataclass(frozen=True)
 class RoundBids:
     game: str
+    variant: str
     round: int
     bids: int
     mean_bid: float | None
@@ -78,15 +83,18 @@ class RoundBids:
 class Report:
     game: str | None
     games: dict[str, int]  # ended games per game
+    variants: list[tuple[str, str, int]] = field(default_factory=list)  # (game, variant, ended games)
     dice: list[DiceFairness] = field(default_factory=list)
     win_rates: list[SeatWinRate] = field(default_factory=list)
     scores: list[Distribution] = field(default_factory=list)
     lengths: list[Distribution] = field(default_factory=list)
     bids: list[RoundBids] = field(default_factory=list)
-    # Empire Builder: mean VP a seat got in a game from each source, winners against the others
-    sources: dict[str, dict[str, float]] = field(default_factory=dict)
-    taxes_by_turn: list[tuple[int, float]] = field(default_factory=list)  # Alexandros: (turn bucket, points)
-    final_scores: dict[str, list[float]] = field(default_factory=dict)  # every seat's final score, per game
+    # Empire Builder, per variant: mean VP a seat got in a game from each source, winners against the others
+    sources: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
+    # Alexandros, per variant: (turn bucket, points)
+    taxes_by_turn: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
+    # every seat's final score, per game and variant
+    final_scores: dict[tuple[str, str], list[float]] = field(default_factory=dict)
 
 
 def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -103,6 +111,19 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     return low, high
 
 
+def variant_label(players: int, options: str | dict[str, Any] | None) -> str:
+    """A game's variant as text: its player count and options, e.g. ``3 players, board=base,
+    layout=beginner`` (options in the order recorded; defaults are recorded too)."""
+    chosen = json.loads(options) if isinstance(options, str) else (options or {})
+    return ", ".join(
+        [f"{players} players", *(f"{k}={json.dumps(v) if not isinstance(v, str) else v}" for k, v in chosen.items())]
+    )
+
+
+# Every figure is grouped by game and variant: the players and options (as canonical JSON text).
+VARIANT = "g.game, g.players, g.options"
+
+
 def _scope(game: str | None, alias: str = "g") -> tuple[str, list[Any]]:
     where = f"{alias}.status = 'ended'"
     return (where + f" AND {alias}.game = ?", [game]) if game is not None else (where, [])
@@ -115,54 +136,61 @@ def compute_report(connection: duckdb.DuckDBPyConnection, game: str | None = Non
         return connection.execute(sql, parameters).fetchall()
 
     report = Report(game, {g: n for g, n in rows(f"SELECT game, count(*) FROM games g WHERE {where} GROUP BY game")})
+    report.variants = [
+        (g, variant_label(players, options), int(n))
+        for g, players, options, n in rows(
+            f"SELECT {VARIANT}, count(*) FROM games g WHERE {where} GROUP BY ALL ORDER BY ALL"
+        )
+    ]
     report.dice = _dice(rows, where)
-    for g, players, seat, games, wins in rows(
-        f"SELECT g.game, g.players, s.seat, count(*), count(*) FILTER (list_contains(g.winners, s.seat)) "
+    for g, players, options, seat, games, wins in rows(
+        f"SELECT {VARIANT}, s.seat, count(*), count(*) FILTER (list_contains(g.winners, s.seat)) "
         f"FROM games g, range(g.players) s(seat) WHERE {where} GROUP BY ALL ORDER BY ALL"
     ):
         low, high = wilson(wins, games)
-        report.win_rates.append(SeatWinRate(g, players, seat, games, wins, wins / games, low, high))
+        variant = variant_label(players, options)
+        report.win_rates.append(SeatWinRate(g, variant, players, seat, games, wins, wins / games, low, high))
     distribution = "count(*), avg(x), median(x), min(x), max(x), quantile_cont(x, 0.9)"  # x: the measured value
-    for g, *values in rows(
-        f"SELECT g.game, {distribution} FROM (SELECT g.game, unnest(g.scores) AS x FROM games g WHERE {where}) g "
+    for g, players, options, *values in rows(
+        f"SELECT {VARIANT}, {distribution} FROM (SELECT *, unnest(g.scores) AS x FROM games g WHERE {where}) g "
         "GROUP BY ALL ORDER BY ALL"
     ):
-        report.scores.append(Distribution(g, "final score", *_numbers(values)))
-    for g, values in rows(f"SELECT g.game, flatten(list(g.scores)) FROM games g WHERE {where} GROUP BY ALL"):
-        report.final_scores[g] = [float(v) for v in values]
+        report.scores.append(Distribution(g, variant_label(players, options), "final score", *_numbers(values)))
+    for g, players, options, values in rows(
+        f"SELECT {VARIANT}, flatten(list(g.scores)) FROM games g WHERE {where} GROUP BY ALL ORDER BY ALL"
+    ):
+        report.final_scores[(g, variant_label(players, options))] = [float(v) for v in values]
     for what, expression in (
         ("records", "g.version"),
         ("commands", "g.commands"),
         ("rounds", "g.rounds"),
         ("minutes", "epoch(g.ended_at - g.created_at) / 60"),
     ):
-        for g, *values in rows(
-            f"SELECT g.game, {distribution} FROM (SELECT g.game, {expression} AS x FROM games g WHERE {where}) g "
+        for g, players, options, *values in rows(
+            f"SELECT {VARIANT}, {distribution} FROM (SELECT *, {expression} AS x FROM games g WHERE {where}) g "
             "WHERE x IS NOT NULL GROUP BY ALL ORDER BY ALL"
         ):
-            report.lengths.append(Distribution(g, what, *_numbers(values)))
+            report.lengths.append(Distribution(g, variant_label(players, options), what, *_numbers(values)))
     report.bids = _bids(rows, where)
-    report.sources = {
-        source: {"winners": float(winners), "others": float(others)}
-        for source, winners, others in rows(
-            "WITH seats AS (SELECT g.game_id, s.seat, list_contains(g.winners, s.seat) AS won "
-            f"FROM games g, range(g.players) s(seat) WHERE {where} AND g.game = 'empire_builder'), "
-            "per AS (SELECT c.game_id, c.seat, c.kind, sum(c.vp) AS vp FROM empire_builder_contests c "
-            "WHERE c.vp IS NOT NULL AND c.seat IS NOT NULL AND c.game_id IN (SELECT game_id FROM seats) GROUP BY ALL) "
-            "SELECT k.kind, avg(coalesce(per.vp, 0)) FILTER (won), avg(coalesce(per.vp, 0)) FILTER (NOT won) "
-            "FROM seats CROSS JOIN (SELECT DISTINCT kind FROM per) k "
-            "LEFT JOIN per ON per.game_id = seats.game_id AND per.seat = seats.seat AND per.kind = k.kind "
-            "GROUP BY k.kind ORDER BY k.kind"
-        )
-        if winners is not None and others is not None
-    }
-    report.taxes_by_turn = [
-        (int(bucket), float(points))
-        for bucket, points in rows(
-            "SELECT (t.turn - 1) // 10 * 10 + 1 AS bucket, avg(t.points) FROM alexandros_taxes t "
-            f"JOIN games g USING (game_id) WHERE {where} AND t.seat = t.levier GROUP BY ALL ORDER BY ALL"
-        )
-    ]
+    for players, options, source, winners, others in rows(
+        "WITH seats AS (SELECT g.game_id, g.players, g.options, s.seat, list_contains(g.winners, s.seat) AS won "
+        f"FROM games g, range(g.players) s(seat) WHERE {where} AND g.game = 'empire_builder'), "
+        "per AS (SELECT c.game_id, c.seat, c.kind, sum(c.vp) AS vp FROM empire_builder_contests c "
+        "WHERE c.vp IS NOT NULL AND c.seat IS NOT NULL AND c.game_id IN (SELECT game_id FROM seats) GROUP BY ALL) "
+        "SELECT seats.players, seats.options, k.kind, avg(coalesce(per.vp, 0)) FILTER (won), "
+        "avg(coalesce(per.vp, 0)) FILTER (NOT won) "
+        "FROM seats CROSS JOIN (SELECT DISTINCT kind FROM per) k "
+        "LEFT JOIN per ON per.game_id = seats.game_id AND per.seat = seats.seat AND per.kind = k.kind "
+        "GROUP BY ALL ORDER BY ALL"
+    ):
+        if winners is not None and others is not None:
+            by_source = report.sources.setdefault(variant_label(players, options), {})
+            by_source[source] = {"winners": float(winners), "others": float(others)}
+    for players, options, bucket, points in rows(
+        "SELECT g.players, g.options, (t.turn - 1) // 10 * 10 + 1 AS bucket, avg(t.points) FROM alexandros_taxes t "
+        f"JOIN games g USING (game_id) WHERE {where} AND t.seat = t.levier GROUP BY ALL ORDER BY ALL"
+    ):
+        report.taxes_by_turn.setdefault(variant_label(players, options), []).append((int(bucket), float(points)))
     return report
 
 
@@ -173,36 +201,39 @@ def _numbers(values: Sequence[Any]) -> tuple[int, float, float, float, float, fl
 
 def _dice(rows: Any, where: str) -> list[DiceFairness]:
     out = []
-    per_game: dict[str, dict[int, int]] = {}
-    for g, total, count in rows(
-        f"SELECT g.game, d.total, count(*) FROM catan_dice_rolls d JOIN games g USING (game_id) WHERE {where} "
+    Key = tuple[str, int, str]  # game, players, options
+    per_game: dict[Key, dict[int, int]] = {}
+    for g, players, options, total, count in rows(
+        f"SELECT {VARIANT}, d.total, count(*) FROM catan_dice_rolls d JOIN games g USING (game_id) WHERE {where} "
         "GROUP BY ALL ORDER BY ALL"
     ):
-        per_game.setdefault(g, {})[int(total)] = int(count)
-    faces_of: dict[str, dict[int, int]] = {}
-    for g, face, count in rows(
-        "SELECT g.game, f.face, count(*) FROM (SELECT game_id, die1 AS face FROM catan_dice_rolls UNION ALL "
+        per_game.setdefault((g, players, options), {})[int(total)] = int(count)
+    faces_of: dict[Key, dict[int, int]] = {}
+    for g, players, options, face, count in rows(
+        f"SELECT {VARIANT}, f.face, count(*) FROM (SELECT game_id, die1 AS face FROM catan_dice_rolls UNION ALL "
         "SELECT game_id, die2 FROM catan_dice_rolls) f JOIN games g USING (game_id) "
         f"WHERE {where} GROUP BY ALL ORDER BY ALL"
     ):
-        faces_of.setdefault(g, {})[int(face)] = int(count)
-    games = dict(
-        rows(
-            f"SELECT g.game, count(DISTINCT d.game_id) FROM catan_dice_rolls d JOIN games g USING (game_id) "
+        faces_of.setdefault((g, players, options), {})[int(face)] = int(count)
+    games = {
+        (g, players, options): n
+        for g, players, options, n in rows(
+            f"SELECT {VARIANT}, count(DISTINCT d.game_id) FROM catan_dice_rolls d JOIN games g USING (game_id) "
             f"WHERE {where} GROUP BY ALL"
         )
-    )
-    for g, counts in per_game.items():
+    }
+    for key, counts in per_game.items():
         rolls = sum(counts.values())
         observed = {t: counts.get(t, 0) for t in TWO_DICE}
         expected = {t: rolls * p for t, p in TWO_DICE.items()}
         chi2, p_value = stats.chisquare(list(observed.values()), list(expected.values()))
-        faces = {f: faces_of.get(g, {}).get(f, 0) for f in range(1, 7)}
+        faces = {f: faces_of.get(key, {}).get(f, 0) for f in range(1, 7)}
         faces_chi2, faces_p = stats.chisquare(list(faces.values()))
         out.append(
             DiceFairness(
-                g,
-                int(games[g]),
+                key[0],
+                variant_label(key[1], key[2]),
+                int(games[key]),
                 rolls,
                 observed,
                 expected,
@@ -228,16 +259,23 @@ def _round_bids(rows: Any, where: str, prefix: str, round_: str, paid: str, won:
     """The bids of each ``round_`` of a game (table ``<prefix>_bids``), and what the winners paid
     (table ``paid``, its rows that ``won`` keeps)."""
     prices = {
-        (g, int(r)): float(price)
-        for g, r, price in rows(
-            f"SELECT g.game, a.{round_}, avg(a.amount) FROM {paid} a JOIN games g USING (game_id) "
+        (g, players, options, int(r)): float(price)
+        for g, players, options, r, price in rows(
+            f"SELECT {VARIANT}, a.{round_}, avg(a.amount) FROM {paid} a JOIN games g USING (game_id) "
             f"WHERE {where}{won} GROUP BY ALL"
         )
     }
     return [
-        RoundBids(g, int(r), int(count), float(mean), prices.get((g, int(r))))
-        for g, r, count, mean in rows(
-            f"SELECT g.game, b.{round_}, count(*), avg(b.amount) FROM {prefix}_bids b JOIN games g USING (game_id) "
+        RoundBids(
+            g,
+            variant_label(players, options),
+            int(r),
+            int(count),
+            float(mean),
+            prices.get((g, players, options, int(r))),
+        )
+        for g, players, options, r, count, mean in rows(
+            f"SELECT {VARIANT}, b.{round_}, count(*), avg(b.amount) FROM {prefix}_bids b JOIN games g USING (game_id) "
             f"WHERE {where} AND b.action = 'bid' GROUP BY ALL ORDER BY ALL"
         )
     ]
@@ -324,6 +362,12 @@ def write_report(report: Report, out: Path, file_format: ReportFormat = "markdow
     doc = _Document()
     doc.heading(f"Alexandria analytics report{f': {report.game}' if report.game else ''}", 1)
     doc.text("Ended games: " + (", ".join(f"{g} {n}" for g, n in sorted(report.games.items())) or "none"))
+    if report.variants:
+        doc.text(
+            "Every figure is split by game and variant (the player count and the options the games were created "
+            "with): games of two variants are never counted together."
+        )
+        doc.table(["game", "variant", "ended games"], [list(v) for v in report.variants])
 
     def chart(name: str, caption: str, draw: Any, title: str, x: str | None, y: str, legend: bool = True) -> None:
         """A PNG chart in the report: ``draw(axes)`` plots, then the axes get their labels."""
@@ -347,25 +391,34 @@ def write_report(report: Report, out: Path, file_format: ReportFormat = "markdow
             "and of the faces of both dice against a uniform die (5 degrees of freedom)."
         )
         doc.table(
-            ["game", "games", "rolls", "χ² totals", "p", "χ² faces", "p faces"],
-            [[d.game, d.games, d.rolls, d.chi2, d.p_value, d.faces_chi2, d.faces_p_value] for d in report.dice],
+            ["game", "variant", "games", "rolls", "χ² totals", "p", "χ² faces", "p faces"],
+            [
+                [d.game, d.variant, d.games, d.rolls, d.chi2, d.p_value, d.faces_chi2, d.faces_p_value]
+                for d in report.dice
+            ],
         )
         for d in report.dice:
             doc.table(
-                ["total", *map(str, d.observed)],
+                [f"total ({d.variant})", *map(str, d.observed)],
                 [["observed", *d.observed.values()], ["expected", *d.expected.values()]],
             )
+        for g in sorted({d.game for d in report.dice}):
 
-            def dice(axes: Any, d: DiceFairness = d) -> None:
-                _bar_pairs(axes, list(d.observed), {"observed": d.observed, "expected (fair)": d.expected})
+            def dice(axes: Any, g: str = g) -> None:
+                mine = [d for d in report.dice if d.game == g]
+                for offset, d in enumerate(mine):
+                    share = [d.observed[t] / d.rolls for t in TWO_DICE]
+                    axes.plot([t + offset * 0.05 for t in TWO_DICE], share, "o", label=d.variant)
+                axes.plot(list(TWO_DICE), list(TWO_DICE.values()), "-", color="grey", label="fair dice")
+                axes.set_xticks(list(TWO_DICE))
 
             chart(
-                f"dice_{d.game}",
-                f"{d.game}: dice totals, observed against expected",
+                f"dice_{g}",
+                f"{g}: dice totals, observed share against the fair odds, by variant",
                 dice,
-                f"{d.game}: {d.rolls} rolls, χ² p = {d.p_value:.3f}",
+                f"{g}: dice totals",
                 "total of two dice",
-                "rolls",
+                "share of rolls",
             )
 
     if report.win_rates:
@@ -375,23 +428,24 @@ def write_report(report: Report, out: Path, file_format: ReportFormat = "markdow
             "confidence intervals; seat 0 moves first."
         )
         doc.table(
-            ["game", "players", "seat", "games", "wins", "win rate", "95 % low", "95 % high"],
-            [[w.game, w.players, w.seat, w.games, w.wins, w.rate, w.low, w.high] for w in report.win_rates],
+            ["game", "variant", "seat", "games", "wins", "win rate", "95 % low", "95 % high"],
+            [[w.game, w.variant, w.seat, w.games, w.wins, w.rate, w.low, w.high] for w in report.win_rates],
         )
         for g in sorted({w.game for w in report.win_rates}):
 
             def win_rates(axes: Any, g: str = g) -> None:
-                for players in sorted({w.players for w in report.win_rates if w.game == g}):
-                    mine = [w for w in report.win_rates if w.game == g and w.players == players]
+                variants = list(dict.fromkeys(w.variant for w in report.win_rates if w.game == g))
+                for offset, variant in enumerate(variants):
+                    mine = [w for w in report.win_rates if w.game == g and w.variant == variant]
                     axes.errorbar(
-                        [w.seat + (players - 3) * 0.08 for w in mine],
+                        [w.seat + offset * 0.08 for w in mine],
                         [w.rate for w in mine],
                         yerr=[[w.rate - w.low for w in mine], [w.high - w.rate for w in mine]],
                         fmt="o",
                         capsize=4,
-                        label=f"{players} players",
+                        label=variant,
                     )
-                    axes.axhline(1 / players, linestyle=":", linewidth=0.8)
+                    axes.axhline(1 / mine[0].players, linestyle=":", linewidth=0.8)
                 axes.set_xticks(range(max(w.players for w in report.win_rates if w.game == g)))
                 axes.set_ylim(0, 1)
 
@@ -406,26 +460,29 @@ def write_report(report: Report, out: Path, file_format: ReportFormat = "markdow
 
     if report.scores:
         doc.heading("Score distributions")
-        doc.table(["game", "scores", "mean", "median", "min", "max", "90th pct"], [_row(s) for s in report.scores])
+        doc.table(
+            ["game", "variant", "scores", "mean", "median", "min", "max", "90th pct"], [_row(s) for s in report.scores]
+        )
     if report.lengths:
         doc.heading("Game length")
         doc.table(
-            ["game", "measure", "games", "mean", "median", "min", "max", "90th pct"],
-            [[s.game, s.what, *_row(s)[1:]] for s in report.lengths],
+            ["game", "variant", "measure", "games", "mean", "median", "min", "max", "90th pct"],
+            [[s.game, s.variant, s.what, *_row(s)[2:]] for s in report.lengths],
         )
-    for g, values in sorted(report.final_scores.items()):
+    for g in sorted({g for g, _ in report.final_scores}):
 
-        def histogram(axes: Any, g: str = g, values: list[float] = values) -> None:
-            axes.hist(values, bins=min(30, max(5, len(set(values)))))
+        def histogram(axes: Any, g: str = g) -> None:
+            for (game, variant), values in report.final_scores.items():
+                if game == g:
+                    axes.hist(values, bins=min(30, max(5, len(set(values)))), histtype="step", label=variant)
 
         chart(
             f"scores_{g}",
-            f"{g}: distribution of final scores",
+            f"{g}: distribution of final scores, by variant",
             histogram,
             f"{g}: final scores",
             "final score",
             "seats",
-            legend=False,
         )
 
     if report.bids:
@@ -435,16 +492,23 @@ def write_report(report: Report, out: Path, file_format: ReportFormat = "markdow
             "Catan: the n-th temple auction of a game, its bids and the mean winning bid."
         )
         doc.table(
-            ["game", "round / auction", "bids", "mean bid", "mean price paid"],
-            [[b.game, b.round, b.bids, b.mean_bid, "" if b.mean_price is None else b.mean_price] for b in report.bids],
+            ["game", "variant", "round / auction", "bids", "mean bid", "mean price paid"],
+            [
+                [b.game, b.variant, b.round, b.bids, b.mean_bid, "" if b.mean_price is None else b.mean_price]
+                for b in report.bids
+            ],
         )
         for g in sorted({b.game for b in report.bids}):
 
             def bids(axes: Any, g: str = g) -> None:
-                mine = [b for b in report.bids if b.game == g]
-                axes.plot([b.round for b in mine], [b.mean_bid for b in mine], marker="o", label="mean bid")
-                paid = [b for b in mine if b.mean_price is not None]
-                axes.plot([b.round for b in paid], [b.mean_price for b in paid], marker="s", label="mean price won")
+                for variant in dict.fromkeys(b.variant for b in report.bids if b.game == g):
+                    mine = [b for b in report.bids if b.game == g and b.variant == variant]
+                    axes.plot(
+                        [b.round for b in mine], [b.mean_bid for b in mine], marker="o", label=f"mean bid, {variant}"
+                    )
+                    paid = [b for b in mine if b.mean_price is not None]
+                    prices = [b.mean_price for b in paid]
+                    axes.plot([b.round for b in paid], prices, marker="s", label=f"mean price won, {variant}")
 
             chart(
                 f"bids_{g}",
@@ -458,14 +522,21 @@ def write_report(report: Report, out: Path, file_format: ReportFormat = "markdow
     if report.sources:
         doc.heading("Empire Builder: where the points come from")
         doc.table(
-            ["source", "mean VP of a winner in a game", "mean VP of the others"],
-            [[s, v["winners"], v["others"]] for s, v in report.sources.items()],
+            ["variant", "source", "mean VP of a winner in a game", "mean VP of the others"],
+            [[variant, s, v["winners"], v["others"]] for variant, by in report.sources.items() for s, v in by.items()],
         )
 
         def sources(axes: Any) -> None:
-            winners = {n: v["winners"] for n, v in report.sources.items()}
-            others = {n: v["others"] for n, v in report.sources.items()}
-            _bar_pairs(axes, list(report.sources), {"winners": winners, "others": others})
+            # one pair of bars per source and variant: "source (variant)" when there are several
+            several = len(report.sources) > 1
+            split = {
+                (f"{s} ({variant})" if several else s): v
+                for variant, by in report.sources.items()
+                for s, v in by.items()
+            }
+            winners = {n: v["winners"] for n, v in split.items()}
+            others = {n: v["others"] for n, v in split.items()}
+            _bar_pairs(axes, list(split), {"winners": winners, "others": others})
 
         chart(
             "sources_empire_builder",
@@ -478,10 +549,15 @@ def write_report(report: Report, out: Path, file_format: ReportFormat = "markdow
 
     if report.taxes_by_turn:
         doc.heading("Alexandros: tax points over the game")
-        doc.table(["turns from", "mean points of the levier"], [[t, p] for t, p in report.taxes_by_turn])
+        doc.table(
+            ["variant", "turns from", "mean points of the levier"],
+            [[variant, t, p] for variant, buckets in report.taxes_by_turn.items() for t, p in buckets],
+        )
 
         def taxes(axes: Any) -> None:
-            axes.bar([t for t, _ in report.taxes_by_turn], [p for _, p in report.taxes_by_turn], width=8)
+            width = 8 / len(report.taxes_by_turn)
+            for offset, (variant, buckets) in enumerate(report.taxes_by_turn.items()):
+                axes.bar([t + offset * width for t, _ in buckets], [p for _, p in buckets], width=width, label=variant)
 
         chart(
             "taxes_alexandros",
@@ -490,7 +566,6 @@ def write_report(report: Report, out: Path, file_format: ReportFormat = "markdow
             "alexandros: what a tax levy pays the levier, by turn",
             "turn",
             "points per levy",
-            legend=False,
         )
 
     text = doc.markdown() if file_format == "markdown" else doc.html()
@@ -510,4 +585,4 @@ def _bar_pairs(axes: Any, keys: list[Any], bars: dict[str, Mapping[Any, float]])
 
 
 def _row(d: Distribution) -> list[Any]:
-    return [d.game, d.count, d.mean, d.median, d.minimum, d.maximum, d.p90]
+    return [d.game, d.variant, d.count, d.mean, d.median, d.minimum, d.maximum, d.p90]

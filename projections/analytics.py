@@ -19,17 +19,26 @@ they exist only for ended games (a running game's state cannot be rebuilt from p
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from domain.catalog import GAMES
-from domain.catan_alexander.data import GEOMETRIES, TERRAIN_PRODUCT, Geometry
+from domain.catan_alexander.data import (
+    CITY_COST,
+    DEVELOPMENT_COST,
+    GEOMETRIES,
+    ROAD_COST,
+    SETTLEMENT_COST,
+    TERRAIN_PRODUCT,
+    Geometry,
+)
 from domain.kernel.chance import Chance
 from domain.kernel.game import Scoreboard
 from domain.kernel.log import COMMAND_ACCEPTED, GAME_CREATED, GAME_ENDED, Record, canonical
-from domain.kernel.match import Match
+from domain.kernel.match import SEAT_TAKEN, Match
 
 # -- the schema ---------------------------------------------------------------------------------
 # Column types are DuckDB's; ``docs/analytics.md`` explains every column.
@@ -39,6 +48,7 @@ Columns = tuple[tuple[str, str], ...]
 GAMES_TABLE = "games"
 RECORDS_TABLE = "records"
 SCORES_TABLE = "scores"
+SEATS_TABLE = "game_seats"
 
 TABLES: dict[str, Columns] = {
     GAMES_TABLE: (
@@ -71,6 +81,21 @@ TABLES: dict[str, Columns] = {
         ("private", "BOOLEAN"),
         ("recorded_at", "TIMESTAMPTZ"),
         ("data", "JSON"),
+        ("turn", "INTEGER"),
+        ("round", "INTEGER"),
+    ),
+    SEATS_TABLE: (
+        ("game_id", "VARCHAR"),
+        ("game", "VARCHAR"),
+        ("players", "INTEGER"),
+        ("seat", "INTEGER"),
+        ("name", "VARCHAR"),
+        ("tournament", "VARCHAR"),
+        ("tournament_player", "INTEGER"),
+        ("status", "VARCHAR"),
+        ("score", "DOUBLE"),
+        ("place", "INTEGER"),
+        ("won", "BOOLEAN"),
     ),
     SCORES_TABLE: (
         ("game_id", "VARCHAR"),
@@ -224,6 +249,9 @@ TABLES: dict[str, Columns] = {
 
 Row = dict[str, Any]
 
+# ``canonical``'s form, with one encoder for every record (``json.dumps`` with options makes one a call).
+_json = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+
 
 class Rows:
     """Rows to insert, by table."""
@@ -255,8 +283,6 @@ def catan_facts(
         ctx["numbers"] = data["numbers"]
         ctx["robber"] = GEOMETRIES[board].hex_index[(data["robber_hex"][0], data["robber_hex"][1])]
         ctx["auctions"] = 0
-    elif kind == "TurnStarted":
-        ctx["turn"] = data["turn"]
     elif kind == "RobberMoved":
         ctx["robber"] = _catan_geometry(ctx).hex_index[(data["hex"][0], data["hex"][1])]
     elif kind == "DiceRolled":
@@ -454,9 +480,7 @@ def empire_builder_facts(
 def alexandros_facts(
     ctx: Context, game_id: str, position: int, at: datetime, kind: str, data: dict[str, Any], out: Rows
 ) -> None:
-    if kind == "TurnStarted":
-        ctx["turn"] = data["turn"]
-    elif kind == "WallBuilt":
+    if kind == "WallBuilt":
         out.add(
             "alexandros_walls",
             {
@@ -534,6 +558,201 @@ def period_started(game: str, players: int, record: Record) -> int | None:
     return None
 
 
+# -- moves: every player's act, one row each, in typed columns ----------------------------------
+
+
+def _place(value: Any) -> str | None:
+    """Where, as text: a vertex or tile id as it is, a hex ``q,r``, a side or path ``q,r q,r``."""
+    if value is None:
+        return None
+    if isinstance(value, str | int):
+        return str(value)
+    if all(isinstance(v, int) for v in value):
+        return ",".join(map(str, value))
+    return " ".join(_place(v) or "" for v in value)
+
+
+def _goods(value: Any) -> dict[str, int] | None:
+    """Cards or goods by name (a list of names counts each), or None."""
+    if value is None:
+        return None
+    if isinstance(value, list):
+        counted: dict[str, int] = {}
+        for name in value:
+            counted[str(name)] = counted.get(str(name), 0) + 1
+        return counted
+    return {str(k): int(v) for k, v in value.items() if v}
+
+
+CATAN_GOODS = ("brick", "grain", "lumber", "ore", "wool")  # the order of the domain's cost tuples
+
+
+def _cost(cost: tuple[int, ...]) -> dict[str, int]:
+    return {good: n for good, n in zip(CATAN_GOODS, cost, strict=True) if n}
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """How one record type becomes a row of ``<game>_moves``: the kind of move, and which field
+    of the record's (public) data holds what, where, whom, how many, and the goods given and
+    received. A field name, or a function of the data."""
+
+    move: str
+    seat: str | Callable[[dict[str, Any]], Any] = "seat"
+    item: str | Callable[[dict[str, Any]], Any] | None = None
+    place: str | Callable[[dict[str, Any]], Any] | None = None
+    other_seat: str | Callable[[dict[str, Any]], Any] | None = None
+    amount: str | Callable[[dict[str, Any]], Any] | None = None
+    gave: str | Callable[[dict[str, Any]], Any] | None = None
+    received: str | Callable[[dict[str, Any]], Any] | None = None
+
+
+def _field(data: dict[str, Any], how: str | Callable[[dict[str, Any]], Any] | None) -> Any:
+    if how is None:
+        return None
+    return how(data) if callable(how) else data.get(how)
+
+
+def _paid(cost: tuple[int, ...]) -> Callable[[dict[str, Any]], Any]:
+    return lambda data: None if data.get("free") else _cost(cost)
+
+
+MOVES: dict[str, dict[str, Move]] = {
+    "catan_alexander": {
+        "DiceRolled": Move("roll", amount="total"),
+        "SettlementBuilt": Move("settlement", item="source", place="vertex", gave=_paid(SETTLEMENT_COST)),
+        "CityBuilt": Move("city", place="vertex", gave=lambda d: _cost(CITY_COST)),
+        "RoadBuilt": Move("road", place="edge", gave=_paid(ROAD_COST)),
+        "DevelopmentCardBought": Move("development_card", item="card", gave=lambda d: _cost(DEVELOPMENT_COST)),
+        "KnightPlayed": Move("play_card", item=lambda d: "knight"),
+        "RoadBuildingPlayed": Move("play_card", item=lambda d: "road_building"),
+        "YearOfPlentyPlayed": Move("play_card", item=lambda d: "year_of_plenty", received="taken"),
+        "MonopolyPlayed": Move("play_card", item=lambda d: "monopoly", received="taken"),
+        "RobberMoved": Move("robber", item="cause", place="hex"),
+        "CardStolen": Move("steal", seat="thief", other_seat="victim", item="card"),
+        "CardsDiscarded": Move("discard", item="reason", gave="cards"),
+        "ArmyMoved": Move(
+            "army", item="kind", place="to_position", amount=lambda d: d["to_position"] - d["from_position"]
+        ),
+        "BidPlaced": Move("bid", amount="amount"),
+        "BidderDroppedOut": Move("drop_out"),
+        "BidPaid": Move("pay_bid", amount="knights", gave="items"),
+        "TradeOffered": Move("offer", seat="maker", gave="give", received="receive"),
+        "TradeResponded": Move("respond", item=lambda d: "accept" if d.get("accept") else "decline"),
+        "TradeCompleted": Move("trade", seat="maker", other_seat="partner", gave="maker_gave", received="partner_gave"),
+        "BankTraded": Move("bank_trade", gave="gave", received="received"),
+        "TurnEnded": Move("end_turn"),
+    },
+    "alexandros": {
+        "CardTaken": Move("take_card", item="card", place="source", amount="slot"),
+        "AlexanderMoved": Move("alexander", item="card", place="to", amount="distance"),
+        "AlexanderMoveSkipped": Move("skip_alexander", item="reason"),
+        "WallBuilt": Move("wall", item="color", place="side"),
+        "ProvinceOccupied": Move(
+            "occupy",
+            place="province",
+            other_seat=lambda d: (d.get("takeover") or {}).get("from_seat"),
+            amount=lambda d: len(d.get("province") or []),
+            gave="cards_paid",
+        ),
+        "TaxesLevied": Move("tax", item="card", amount=lambda d: d["points"][d["seat"]]),
+        "GovernorRetired": Move("retire_governor", place="space"),
+        "TurnEnded": Move("end_turn"),
+    },
+    "peloponnes": {
+        "BidPlaced": Move("bid", place="tile_id", item="row", amount="amount", other_seat="outbid_seat"),
+        "BidMoved": Move("move_bid", place="to_tile_id", item="from_tile_id", amount="amount"),
+        "BidWithdrawn": Move("withdraw_bid", place="tile_id", amount="refund"),
+        "PlayerPassed": Move("pass", amount="coins_gained"),
+        "BuildingPlaced": Move(
+            "building",
+            item="mode",
+            place="tile_id",
+            gave=lambda d: _goods(
+                {
+                    "wood": d["wood_spent"],
+                    "stone": d["stone_spent"],
+                    "coins": d["coin_placed"],
+                    "luxury": d["luxury_spent"],
+                }
+            ),
+        ),
+        "LandPlaced": Move("land", place="tile_id", amount="index"),
+        "TileRejected": Move("reject_tile", item="reason", place="tile_id"),
+    },
+    "empire_builder": {
+        "AllocationCommitted": Move("allocate", amount="armies"),
+        "TurnPositionChosen": Move("turn_position", amount="position"),
+        "ReallocationCommitted": Move("reallocate"),
+        "ArmyMoved": Move(
+            "army",
+            item="from",
+            place=lambda d: (d.get("path") or [None])[-1],
+            amount="count",
+            gave=lambda d: {"movement": d["cost"]} if d.get("cost") else None,
+        ),
+        "MovementPaid": Move("pay_movement", gave=lambda d: _goods({"temples": d["temples"], "cities": d["cities"]})),
+        "MovementPassed": Move("pass_movement"),
+        "BuildAttempted": Move("build", item="kind", place="province"),
+        "BuildingPassed": Move("pass_building"),
+    },
+}
+
+
+def _move_columns() -> Columns:
+    return (
+        ("game_id", "VARCHAR"),
+        ("position", "INTEGER"),
+        ("recorded_at", "TIMESTAMPTZ"),
+        ("turn", "INTEGER"),
+        ("round", "INTEGER"),
+        ("seat", "INTEGER"),
+        ("move", "VARCHAR"),
+        ("item", "VARCHAR"),
+        ("place", "VARCHAR"),
+        ("other_seat", "INTEGER"),
+        ("amount", "INTEGER"),
+        ("gave", "MAP(VARCHAR, INTEGER)"),
+        ("received", "MAP(VARCHAR, INTEGER)"),
+    )
+
+
+def moves_table(game: str) -> str:
+    return f"{game}_moves"
+
+
+def move_row(ctx: Context, record: Record, at: datetime) -> Row | None:
+    """The record's row in its game's moves table, from what a spectator sees of it (so that
+    the row never changes when the game ends), or None if it is no move."""
+    spec = MOVES.get(ctx["game"], {}).get(record.type)
+    if spec is None:
+        return None
+    data = (record.public or {}) if record.is_private else record.data
+    amount = _field(data, spec.amount)
+    return {
+        "game_id": ctx["game_id"],
+        "position": record.position,
+        "recorded_at": at,
+        "turn": ctx.get("turn"),
+        "round": ctx.get("round"),
+        "seat": _field(data, spec.seat),
+        "move": spec.move,
+        "item": _text(_field(data, spec.item)),
+        "place": _place(_field(data, spec.place)),
+        "other_seat": _field(data, spec.other_seat),
+        "amount": amount if type(amount) is int else None,
+        "gave": _goods(_field(data, spec.gave)),
+        "received": _goods(_field(data, spec.received)),
+    }
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+TABLES.update({moves_table(game): _move_columns() for game in MOVES})
+
+
 # -- one game ------------------------------------------------------------------------------------
 
 
@@ -556,16 +775,24 @@ def new_context(game_id: str, created: Record, at: datetime) -> Context:
         # The tournament store knows which games are its tables, not the game's record: the
         # projection is told (``name_tournament``) once the tournament has recorded the table.
         "tournament": None,
+        "table_players": None,  # a tournament table's players by seat: [[player, name], ...]
+        "names": {},  # seat (text: a JSON key) -> the name it was taken with
         "version": 0,
         "commands": 0,
         "round": None,
     }
 
 
-def name_tournament(ctx: Context, tournament: str | None) -> None:
-    """The tournament the game of ``ctx`` is a table of, once known (it never changes after)."""
+TablePlayers = list[tuple[int, str]]  # a tournament table's players by seat: (player number, name)
+
+
+def name_tournament(ctx: Context, tournament: str | None, players: TablePlayers | None = None) -> None:
+    """The tournament the game of ``ctx`` is a table of, and its players, once known (they
+    never change after)."""
     if ctx["tournament"] is None and tournament is not None:
         ctx["tournament"] = tournament
+    if ctx.get("table_players") is None and players is not None:
+        ctx["table_players"] = [list(p) for p in players]
 
 
 def record_row(ctx: Context, record: Record, at: datetime, revealed: bool) -> Row:
@@ -578,9 +805,11 @@ def record_row(ctx: Context, record: Record, at: datetime, revealed: bool) -> Ro
         "position": record.position,
         "type": record.type,
         "seat": seat_of(data),
+        "turn": ctx.get("turn"),
+        "round": ctx.get("round"),
         "private": record.is_private,
         "recorded_at": at,
-        "data": canonical(data),
+        "data": _json(data),
     }
 
 
@@ -590,16 +819,33 @@ def add_record(ctx: Context, record: Record, at: datetime, revealed: bool, out: 
     Facts come from public records only, so that a fact row never changes when its game ends
     (what a private record holds is in ``records`` once the game has ended).
     """
+    advance_clock(ctx, record)
     out.add(RECORDS_TABLE, record_row(ctx, record, at, revealed))
     ctx["version"] = record.position
     if record.type == COMMAND_ACCEPTED:
         ctx["commands"] += 1
+    elif record.type == SEAT_TAKEN:
+        ctx.setdefault("names", {})[str(record.data["seat"])] = record.data["name"]
     elif record.type != GAME_CREATED:
-        started = period_started(ctx["game"], ctx["players"], record)
-        if started is not None:
-            ctx["round"] = started
+        move = move_row(ctx, record, at)
+        if move is not None:
+            out.add(moves_table(ctx["game"]), move)
         if not record.is_private:
             FACTS.get(ctx["game"], no_facts)(ctx, ctx["game_id"], record.position, at, record.type, record.data, out)
+
+
+def advance_clock(ctx: Context, record: Record) -> None:
+    """The turn and round ``record`` belongs to, in ``ctx`` (a record that starts one is in it).
+    ``turn`` counts the game's ``TurnStarted`` records (Catan's and Alexandros' own numbers);
+    ``round`` is what ``scores.round`` counts (``SCORE_UNITS``)."""
+    if record.type == GAME_CREATED or record.type == COMMAND_ACCEPTED:
+        return
+    if record.type == "TurnStarted":
+        turn = record.data.get("turn")
+        ctx["turn"] = turn if type(turn) is int else (ctx.get("turn") or 0) + 1
+    started = period_started(ctx["game"], ctx["players"], record)
+    if started is not None:
+        ctx["round"] = started
 
 
 def game_row(ctx: Context, ended: Ended | None = None) -> Row:
@@ -637,6 +883,39 @@ def game_row(ctx: Context, ended: Ended | None = None) -> Row:
     return row
 
 
+def seat_rows(ctx: Context, ended: Ended | None = None) -> list[Row]:
+    """The game's seats in ``game_seats``: who sat there (the name a seat was taken with, else
+    the tournament player's), and once ended their final score and place."""
+    table = ctx.get("table_players") or []
+    out = []
+    for seat in range(ctx["players"]):
+        player = table[seat] if seat < len(table) else None
+        name = (ctx.get("names") or {}).get(str(seat)) or (player[1] if player else None)
+        row = {
+            "game_id": ctx["game_id"],
+            "game": ctx["game"],
+            "players": ctx["players"],
+            "seat": seat,
+            "name": name,
+            "tournament": ctx["tournament"],
+            "tournament_player": player[0] if player else None,
+            "status": "running",
+            "score": None,
+            "place": None,
+            "won": None,
+        }
+        if ended is not None:
+            board = ended.scoreboard
+            row.update(
+                status="ended",
+                score=float(board.scores[seat]),
+                place=board.placings[seat],
+                won=seat in board.winners,
+            )
+        out.append(row)
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Ended:
     at: datetime
@@ -652,6 +931,7 @@ def _records_of(
     revealed: bool,
     out: Rows,
     tournament: str | None,
+    table_players: TablePlayers | None = None,
 ) -> Context:
     last_at: datetime | None = None
     for record, at in records:
@@ -662,7 +942,7 @@ def _records_of(
         last_at = at
     assert ctx is not None and last_at is not None
     ctx["last_activity"] = last_at.isoformat()
-    name_tournament(ctx, tournament)
+    name_tournament(ctx, tournament, table_players)
     return ctx
 
 
@@ -672,11 +952,15 @@ def running_game(
     records: Iterable[tuple[Record, datetime]],
     out: Rows,
     tournament: str | None = None,
+    table_players: TablePlayers | None = None,
 ) -> Context:
     """Records of a running game (public forms), after those ``ctx`` has seen; the new context.
-    ``tournament``: the tournament the game is a table of, if any (and known yet)."""
-    ctx = _records_of(ctx, game_id, records, False, out, tournament)
+    ``tournament``: the tournament the game is a table of, if any (and known yet), and
+    ``table_players`` its players by seat."""
+    ctx = _records_of(ctx, game_id, records, False, out, tournament, table_players)
     out.add(GAMES_TABLE, game_row(ctx))
+    for row in seat_rows(ctx):
+        out.add(SEATS_TABLE, row)
     return ctx
 
 
@@ -687,6 +971,7 @@ def ended_game(
     records: list[tuple[Record, datetime]],
     out: Rows,
     tournament: str | None = None,
+    table_players: TablePlayers | None = None,
 ) -> None:
     """The last records of a game, up to ``GameEnded``, after those ``ctx`` has seen (``earlier``,
     whose rows are stored as a spectator saw them: their private ones are written again, in full).
@@ -695,10 +980,12 @@ def ended_game(
     The whole game is replayed (its own rules, no rule runs: events record outcomes) so that
     the scores of each round come from its own scoreboard.
     """
-    ctx = _records_of(ctx, game_id, records, True, out, tournament)
+    ctx = _records_of(ctx, game_id, records, True, out, tournament, table_players)
+    clock: Context = {**ctx, "turn": None, "round": None}  # the turn and round of each earlier record
     for record, at in earlier:
+        advance_clock(clock, record)
         if record.is_private:
-            out.add(RECORDS_TABLE, record_row(ctx, record, at, revealed=True))
+            out.add(RECORDS_TABLE, record_row(clock, record, at, revealed=True))
     whole = earlier + records
     created, last = whole[0][0], whole[-1][0]
     assert created.type == GAME_CREATED and last.type == GAME_ENDED, f"{game_id}: not a whole ended game"
@@ -718,6 +1005,8 @@ def ended_game(
     seed = last.data.get("seed")
     ended = Ended(whole[-1][1], scoreboard, last.hash, seed if isinstance(seed, str) else None)
     out.add(GAMES_TABLE, game_row(ctx, ended))
+    for row in seat_rows(ctx, ended):
+        out.add(SEATS_TABLE, row)
 
 
 def _score_rows(

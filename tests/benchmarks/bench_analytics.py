@@ -11,8 +11,12 @@ The 10,000 games are played by random bots on the pure engines (``Match`` withou
 the service would take far longer and add nothing to what is measured) and projected in
 chunks; their recorded times are spread over three months so that the export partitions.
 
+0. the projection beside DuckDB's own ``read_json`` of the same records as JSON lines and
+   ``json.loads`` + pyarrow, in one run, each on one core;
+
 Run: ``python -m tests.benchmarks.bench_analytics [GAMES_FOR_THE_REPORT]`` (10,000 by default;
-several minutes, most of it playing and projecting the games before the report is timed).
+several minutes, most of it playing and projecting the games before the report is timed), or
+``python -m tests.benchmarks.bench_analytics --baselines [GAMES]`` for 0. alone.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from pathlib import Path
 
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
+from domain.kernel.log import canonical
 from domain.kernel.match import Match
 from infra.analytics import (
     AnalyticsDatabase,
@@ -107,6 +112,97 @@ def projection(directory: Path) -> None:
     print(f"  {'meets' if best.per_cpu_second() >= 10_000 else 'below'} the target of 10,000 records/s on one core")
 
 
+def export_lines(records: list[StoredRecord]) -> str:
+    """The records as the analytics export's JSON lines (game id, type, seat, time, data)."""
+    out = []
+    for r in records:
+        seat = r.record.data.get("seat")
+        head = {
+            "game_id": r.game_id,
+            "game": "",
+            "position": r.record.position,
+            "type": r.record.type,
+            "seat": seat if type(seat) is int else None,
+            "private": r.record.is_private,
+            "recorded_at": r.recorded_at.isoformat(),
+        }
+        out.append(canonical({**head, "data": r.record.data}) + "\n")
+    return "".join(out)
+
+
+def projection_beside_baselines(directory: Path, games: int = 200) -> None:
+    """The projection beside two baselines over the same records, in one run, each on one core
+    (DuckDB with one thread): DuckDB's own ``read_json`` of the export's JSON lines building
+    ``records``, ``games`` and the dice table; and ``json.loads`` + pyarrow building ``records``."""
+    import json
+
+    import duckdb
+    import pyarrow as pa
+
+    records = numbered(list(played_games(games)))
+    lines = directory / "records.jsonl"
+    lines.write_text(export_lines(records))
+
+    def ours() -> int:
+        projector = AnalyticsProjector(ListSource(records), AnalyticsDatabase(str(directory / "ours.duckdb")))
+        with projector.database.connect() as connection:
+            connection.execute("SET threads = 1")
+        applied = projector.rebuild()
+        projector.database.close()
+        return applied
+
+    def duckdb_read_json() -> int:
+        connection = duckdb.connect(str(directory / "read_json.duckdb"))
+        connection.execute("SET threads = 1")
+        connection.execute(
+            "CREATE OR REPLACE TABLE records AS SELECT * FROM read_json(?, format = 'newline_delimited', "
+            "columns = {game_id: 'VARCHAR', game: 'VARCHAR', position: 'INTEGER', type: 'VARCHAR', seat: 'INTEGER', "
+            "private: 'BOOLEAN', recorded_at: 'TIMESTAMPTZ', data: 'JSON'})",
+            [str(lines)],
+        )
+        connection.execute(
+            "CREATE OR REPLACE TABLE games AS SELECT game_id, max(position) AS version, "
+            "count(*) FILTER (type = 'CommandAccepted') AS commands, min(recorded_at) AS created_at, "
+            "max(recorded_at) AS last_activity FROM records GROUP BY game_id"
+        )
+        connection.execute(
+            "CREATE OR REPLACE TABLE dice AS SELECT game_id, position, recorded_at, seat, "
+            "(data->>'die1')::INT AS die1, (data->>'die2')::INT AS die2, (data->>'total')::INT AS total "
+            "FROM records WHERE type = 'DiceRolled'"
+        )
+        count = connection.execute("SELECT count(*) FROM records").fetchall()[0][0]
+        connection.close()
+        return int(count)
+
+    def json_loads_pyarrow() -> int:
+        names = ("game_id", "game", "position", "type", "seat", "private", "recorded_at", "data")
+        columns: dict[str, list[object]] = {name: [] for name in names}
+        with lines.open(encoding="utf-8") as text:
+            for line in text:
+                row = json.loads(line)
+                for name in names[:-1]:
+                    columns[name].append(row[name])
+                columns["data"].append(json.dumps(row["data"], separators=(",", ":")))
+        table = pa.table(columns)
+        connection = duckdb.connect(str(directory / "pyarrow.duckdb"))
+        connection.execute("SET threads = 1")
+        connection.register("frame", table)
+        connection.execute("CREATE OR REPLACE TABLE records AS SELECT * FROM frame")
+        connection.close()
+        return table.num_rows
+
+    rates: dict[str, list[Rate]] = {name: [] for name in ("the projection", "DuckDB read_json", "json.loads + pyarrow")}
+    for _ in range(3):  # interleaved, so that all three see the same machine
+        for name, work in zip(rates, (ours, duckdb_read_json, json_loads_pyarrow), strict=True):
+            rates[name].append(timed(work))
+    print(f"{len(records):,} records of {games} interleaved games, each on one core (records per CPU second):")
+    for name, runs in rates.items():
+        best = max(runs, key=Rate.per_cpu_second)
+        print(f"  {name:<22} {best.per_cpu_second():>10,.0f}  ({best.per_second():,.0f} records/s wall clock)")
+    fastest = max(rate.per_cpu_second() for rate in rates["the projection"])
+    print(f"  the projection {'meets' if fastest >= 100_000 else 'misses'} the target of 100,000 records/s on one core")
+
+
 def projection_from_the_event_store(directory: Path) -> None:
     service = build_service(Settings(database_url=f"sqlite:///{directory}/events.sqlite"))
     for number in range(40):
@@ -177,9 +273,14 @@ def report(directory: Path, games: int) -> None:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--baselines"]:  # only the projection beside DuckDB read_json and json.loads + pyarrow
+        with tempfile.TemporaryDirectory() as name:
+            projection_beside_baselines(Path(name), int(sys.argv[2]) if len(sys.argv) > 2 else 200)
+        return
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     with tempfile.TemporaryDirectory() as name:
         directory = Path(name)
+        projection_beside_baselines(directory)
         projection(directory)
         projection_from_the_event_store(directory)
         export(directory)

@@ -13,10 +13,12 @@ from typing import Any
 import pytest
 from scipy.stats import chi2 as chi2_distribution
 
+from domain.kernel.bots import RandomBot
 from domain.kernel.log import Record
 from infra.analytics import Analytics
 from infra.analytics_report import Report, compute_report, write_report
 from infra.service import CreatedGame, GameService
+from infra.simulation import play_with_bot
 from tests.support.analytics import simulated_store
 
 GAMES_EACH = 2
@@ -158,10 +160,11 @@ def test_where_empire_builder_points_come_from(store: tuple[GameService, list[Cr
             for seat in range(match.players):
                 got = sum(r.data["vp"] for r in records if kinds.get(r.type) == kind and r.data["seat"] == seat)
                 totals.setdefault(kind, {True: [], False: []})[seat in winners].append(got)
-    assert set(report.sources) == seen
+    (sources,) = report.sources.values()  # one variant: 3 players, the default options
+    assert set(sources) == seen
     for kind, split in totals.items():
-        assert report.sources[kind]["winners"] == pytest.approx(statistics.mean(split[True]))
-        assert report.sources[kind]["others"] == pytest.approx(statistics.mean(split[False]))
+        assert sources[kind]["winners"] == pytest.approx(statistics.mean(split[True]))
+        assert sources[kind]["others"] == pytest.approx(statistics.mean(split[False]))
 
 
 @pytest.mark.slow  # 13 charts drawn
@@ -170,7 +173,8 @@ def test_the_written_report_shows_the_numbers(
 ) -> None:
     markdown = write_report(report, tmp_path / "md").read_text()
     (dice,) = report.dice
-    assert f"| catan_alexander | {GAMES_EACH} | {dice.rolls} | {dice.chi2:.3f}".rstrip("0").rstrip(".") in markdown
+    row = f"| catan_alexander | {dice.variant} | {GAMES_EACH} | {dice.rolls} | {dice.chi2:.3f}"
+    assert row.rstrip("0").rstrip(".") in markdown
     for name in (
         "dice_catan_alexander",
         "win_rate_peloponnes",
@@ -195,4 +199,51 @@ def test_an_empty_database_gives_an_empty_report(tmp_path: Path) -> None:
         empty: Any = compute_report(connection)
     assert empty.games == {} and empty.dice == [] and empty.win_rates == []
     assert "Ended games: none" in write_report(empty, tmp_path / "out").read_text()
+    service.close()
+
+
+CATAN_VARIANTS = [({"board": "alexander"}, 3), ({"board": "base"}, 3), ({"board": "base"}, 4)]
+
+
+def test_every_figure_is_split_by_options_and_player_count(tmp_path: Path) -> None:
+    """Catan's two boards and its player counts are never counted together: each figure is
+    computed here per (board, players) straight from the records."""
+    service, _, _ = simulated_store(tmp_path, games_each=0, running=0)
+    games: dict[tuple[str, int], list[str]] = {}
+    for number, (options, players) in enumerate(CATAN_VARIANTS * 2):
+        created = service.create_game("catan_alexander", players, options, f"split-{number}".encode())
+        play_with_bot(service, created, RandomBot(f"split-bot-{number}".encode()))
+        games.setdefault((options["board"], players), []).append(created.game_id)
+    with Analytics.for_service(service).reading() as connection:
+        split = compute_report(connection)
+    labels = {
+        ("alexander", 3): "3 players, board=alexander, starting_gold=8",
+        ("base", 3): "3 players, board=base, layout=beginner",
+        ("base", 4): "4 players, board=base, layout=beginner",
+    }
+    assert split.variants == [("catan_alexander", labels[key], 2) for key in sorted(labels)]
+    for key, ids in games.items():
+        records = [service.records(game_id) for game_id in ids]
+        players = key[1]
+        rounds = []
+        for log in records:
+            turns = [r.data["turn"] for r in log if r.type == "TurnStarted"]
+            rounds.append((max(turns) - 1) // players + 1)
+        (length,) = [d for d in split.lengths if d.variant == labels[key] and d.what == "rounds"]
+        assert (length.count, length.mean, length.maximum) == (2, pytest.approx(statistics.mean(rounds)), max(rounds))
+        rolls = sum(r.type == "DiceRolled" for log in records for r in log)
+        (dice,) = [d for d in split.dice if d.variant == labels[key]]
+        assert (dice.games, dice.rolls) == (2, rolls)
+        winners = []
+        for game_id in ids:
+            match = service.load(game_id).match
+            winners.append(match.game.scoreboard(match.state).winners)
+        rates = [w for w in split.win_rates if w.variant == labels[key]]
+        assert [(w.seat, w.games, w.wins) for w in rates] == [
+            (seat, 2, sum(seat in w for w in winners)) for seat in range(players)
+        ]
+        assert len(split.final_scores[("catan_alexander", labels[key])]) == 2 * players
+    markdown = write_report(split, tmp_path / "report").read_text()
+    for label in labels.values():
+        assert f"| catan_alexander | {label} | rounds |" in markdown
     service.close()
