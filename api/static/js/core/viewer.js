@@ -3,7 +3,7 @@
 // board from the catalog's static data and the view, and words its events and moves.
 
 import { ApiError, gameData, get, post } from './api.js';
-import { h, seatChip, seatColour, seatName, words } from './dom.js';
+import { chips, h, listNames, seatChip, seatLabel, seatName, setSeatNames, words } from './dom.js';
 import {
   addToken,
   perspectiveFromFragment,
@@ -80,8 +80,10 @@ async function start() {
   app.data = await gameData(board.game);
   app.module = (await import(`../games/${board.game}.js`)).default;
   document.body.dataset.game = board.game;
-  $('title').textContent = app.data.title;
-  document.title = `${app.data.title} — Alexandria`;
+  app.title = app.module.title ? app.module.title(board, app.data) : app.data.title;
+  $('title').textContent = app.title;
+  setSeatNames(board.names);
+  updateDocumentTitle(board);
   if (board.status === 'waiting') {
     board = await waitForPlayers(board);
     if (!board) return;
@@ -132,6 +134,7 @@ async function waitForPlayers(board) {
 }
 
 function renderWaiting(board) {
+  setSeatNames(board.names);
   const open = board.open_seats || [];
   const names = Object.entries(board.names || {}).map(([seat, name]) => h('li', {}, seatChip(Number(seat)), ` ${name}`));
   const me = seatOf(app.perspective);
@@ -207,6 +210,7 @@ function draw(view) {
     seat: seatOf(app.perspective),
     records: app.records.filter((r) => r.position <= view.version),
   };
+  setSeatNames(view.names);
   app.module.draw(ctx);
   board.dataset.version = view.version;
   board.dataset.perspective = app.perspective;
@@ -217,6 +221,64 @@ function draw(view) {
   renderTurn(view);
   renderScores(view);
   markPlayable();
+  applyZoom();
+}
+
+// -- zoom ---------------------------------------------------------------------------------------
+
+const PHONE = window.matchMedia('(max-width: 820px)');
+const SMALLEST_TEXT = 11; // CSS pixels: the least a board's text is drawn at on a phone
+
+/** The board's scale now: CSS pixels per board unit. */
+function boardScale() {
+  const svg = $('board');
+  const box = svg.viewBox.baseVal;
+  if (!box || !box.width) return 1;
+  const rect = svg.getBoundingClientRect();
+  return Math.min(rect.width / box.width, rect.height / box.height || Infinity);
+}
+
+function fitScale() {
+  const box = $('board').viewBox.baseVal;
+  const pane = $('board-scroll');
+  if (!box || !box.width) return 1;
+  return Math.min(pane.clientWidth / box.width, pane.clientHeight / box.height || Infinity);
+}
+
+/** A phone starts zoomed in so that the board's smallest text is readable and its places can be
+ * touched (a game module may ask for more: `touchScale`, pixels per unit); the pane pans. */
+function phoneZoom() {
+  let smallest = Infinity;
+  for (const text of $('board').querySelectorAll('text')) {
+    const size = parseFloat(getComputedStyle(text).fontSize);
+    if (size) smallest = Math.min(smallest, size);
+  }
+  const wanted = Math.max(Number.isFinite(smallest) ? SMALLEST_TEXT / smallest : 0, app.module.touchScale || 0);
+  return wanted > fitScale() * 1.01 ? wanted : null;
+}
+
+function applyZoom() {
+  const svg = $('board');
+  const pane = $('board-pane');
+  if (app.zoom === undefined) app.zoom = PHONE.matches ? phoneZoom() : null;
+  const box = svg.viewBox.baseVal;
+  if (app.zoom === null || !box || !box.width) {
+    delete pane.dataset.zoomed;
+    svg.style.removeProperty('width');
+    svg.style.removeProperty('height');
+    delete svg.dataset.scale;
+    return;
+  }
+  pane.dataset.zoomed = '';
+  svg.style.setProperty('width', `${Math.round(box.width * app.zoom)}px`);
+  svg.style.setProperty('height', `${Math.round(box.height * app.zoom)}px`);
+  svg.dataset.scale = app.zoom.toFixed(3);
+}
+
+function zoomBy(factor) {
+  const next = (app.zoom ?? boardScale()) * factor;
+  app.zoom = next <= fitScale() * 1.01 ? null : Math.min(next, 6);
+  applyZoom();
 }
 
 function renderTurn(view) {
@@ -224,13 +286,17 @@ function renderTurn(view) {
   const awaited = Object.entries(view.awaited);
   const optional = Object.entries(view.optional || {});
   const rows = [];
+  const me = seatOf(app.perspective);
+  const mine = me !== null && view.status === 'running' && view.version === app.latest && String(me) in view.awaited;
   if (view.status === 'ended' && view.version === app.latest) {
     const winners = view.scoreboard.winners;
-    rows.push(h('p', { class: 'headline' }, 'Game over. ', winners.length ? [winners.length > 1 ? 'Winners: ' : 'Winner: ', ...winners.map(seatChip)] : 'No winner.'));
+    rows.push(h('p', { class: 'headline' }, 'Game over. ', winners.length ? [winners.length > 1 ? 'Winners: ' : 'Winner: ', ...chips(winners)] : 'No winner.'));
   } else if (!awaited.length) {
     rows.push(h('p', { class: 'headline' }, view.status === 'ended' ? 'Game over.' : 'Nobody is awaited.'));
   } else {
+    if (mine) rows.push(h('p', { class: 'headline your-turn', 'data-your-turn': '' }, 'Your turn: ', listed(view.awaited[String(me)])));
     for (const [seat, types] of awaited) {
+      if (mine && Number(seat) === me) continue;
       rows.push(h('p', { class: 'headline' }, seatChip(seat), ' to play: ', listed(types)));
     }
   }
@@ -238,6 +304,43 @@ function renderTurn(view) {
   const summary = app.module.summary ? app.module.summary(view, app.data) : null;
   if (summary) rows.push(h('p', { class: 'summary' }, summary));
   pane.replaceChildren(...rows);
+  pane.dataset.yourTurn = mine ? 'true' : 'false';
+  updateDocumentTitle(view);
+  if (mine && !app.wasMyTurn) announceTurn();
+  app.wasMyTurn = mine;
+}
+
+/** The tab's title says when it is this seat's turn, so a player in another tab sees it. */
+function updateDocumentTitle(view) {
+  const me = seatOf(app.perspective);
+  const mine = me !== null && view.status === 'running' && view.version === app.latest && String(me) in (view.awaited || {});
+  document.title = `${mine ? '● Your turn · ' : ''}${app.title || 'Game'} — Alexandria`;
+}
+
+/** A sound and, while the tab is in the background, a notification — only when the player asked
+ * for them (the "tell me" box), and never for the first drawing of the page. */
+function announceTurn() {
+  if (!app.announced) {
+    app.announced = true; // the page's first drawing is no news
+    return;
+  }
+  if (!$('notify')?.checked) return;
+  try {
+    const audio = new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.4);
+  } catch {
+    // no sound on this device: the title and the headline still say it
+  }
+  if (document.hidden && 'Notification' in window && Notification.permission === 'granted') {
+    new Notification(`Your turn — ${app.title}`, { body: `${seatName(seatOf(app.perspective))}, it is your move.`, tag: app.gameId });
+  }
 }
 
 /** "roll dice, end turn" — or the first few and how many more, for a long list. */
@@ -273,21 +376,33 @@ function renderScores(view) {
 
 // -- log ----------------------------------------------------------------------------------------
 
+const BROKEN = /undefined|NaN|\[object Object\]/;
+const eventWords = (type) => `${words(type.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase())}.`;
+
 function sentence(record) {
+  const said = rawSentence(record);
+  // A field this client does not know (a newer server, a sealed record) never reaches the page as
+  // "undefined": the record's kind is said instead.
+  return BROKEN.test(said) ? eventWords(record.type) : said;
+}
+
+function rawSentence(record) {
   const d = record.data || {};
-  if (record.type === 'GameCreated') return `A game of ${app.data.title} for ${d.players} players is created.`;
+  if (record.type === 'GameCreated') return `A game of ${app.title} for ${d.players} players is created.`;
+  if (record.type === 'SeatTaken') return `${d.name} takes seat ${Number(d.seat) + 1}.`;
   if (record.type === 'CommandAccepted') {
     const command = d.command || {};
-    const said = app.module.describeMove ? app.module.describeMove(command, app.data) : words(command.type || 'a sealed command');
-    return `${seatName(d.seat)}: ${command.type ? said : 'a sealed command'}.`;
+    if (!command.type) return `${seatName(d.seat)}: a sealed command.`;
+    // Another seat's sealed command shows only its type: say so rather than word fields it lacks.
+    const sealed = Object.keys(command).length === 1 && Array.isArray(record.viewers) && !record.viewers.includes(seatOf(app.perspective));
+    const said = sealed ? `${words(command.type)} (sealed)` : app.module.describeMove ? app.module.describeMove(command, app.data) : words(command.type);
+    return `${seatName(d.seat)}: ${said}.`;
   }
   if (record.type === 'GameEnded') {
     const winners = d.winners || [];
-    return `The game ends. ${winners.length ? `${winners.map(seatName).join(' and ')} ${winners.length > 1 ? 'win' : 'wins'}.` : 'Nobody wins.'}`;
+    return `The game ends. ${winners.length ? `${listNames(winners)} ${winners.length > 1 ? 'win' : 'wins'}.` : 'Nobody wins.'}`;
   }
-  const said = app.module.describe(record, app.data);
-  if (said) return said;
-  return `${words(record.type.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase())}.`;
+  return app.module.describe(record, app.data) || eventWords(record.type);
 }
 
 function logItem(record) {
@@ -335,6 +450,22 @@ function updateTimeline() {
   $('position').textContent = `version ${app.version} / ${app.latest}`;
   $('first').disabled = $('back').disabled = app.version <= 1;
   $('forward').disabled = $('last').disabled = app.version >= app.latest;
+}
+
+/** A link to the position shown, for anyone: never a token (those stay in this browser). */
+function positionLink() {
+  return `${location.origin}/viewer?game=${encodeURIComponent(app.gameId)}&v=${app.version}`;
+}
+
+async function copyLink() {
+  const link = positionLink();
+  $('copy-link').dataset.link = link;
+  try {
+    await navigator.clipboard.writeText(link);
+    $('copied').textContent = `Copied: version ${app.version}`;
+  } catch {
+    $('copied').textContent = link; // no clipboard here: the link to copy by hand
+  }
 }
 
 function updateUrl() {
@@ -406,6 +537,24 @@ function wireControls() {
     if (id) location.search = `?game=${encodeURIComponent(id)}`;
   };
   $('move-filter').oninput = () => renderMoves();
+  $('zoom-in').onclick = () => zoomBy(1.25);
+  $('zoom-out').onclick = () => zoomBy(1 / 1.25);
+  $('zoom-fit').onclick = () => {
+    app.zoom = null;
+    applyZoom();
+  };
+  $('copy-link').onclick = copyLink;
+  $('notify').checked = localStorage.getItem('alexandria:notify') === 'yes';
+  $('notify').onchange = async (e) => {
+    localStorage.setItem('alexandria:notify', e.target.checked ? 'yes' : 'no');
+    if (e.target.checked && 'Notification' in window && Notification.permission === 'default') {
+      try {
+        await Notification.requestPermission();
+      } catch {
+        // refused or not offered: the sound and the tab's title still tell
+      }
+    }
+  };
   $('board').addEventListener('click', onBoardClick);
   $('board').addEventListener('keydown', (e) => {
     if ((e.key === 'Enter' || e.key === ' ') && e.target.closest?.('[data-target]')) {
@@ -432,7 +581,7 @@ function fillPerspectives() {
   const select = $('perspective');
   const seats = Object.keys(storedTokens(app.gameId)).map(Number).sort((a, b) => a - b);
   const options = [h('option', { value: 'spectator' }, 'Spectator')];
-  for (const seat of seats) options.push(h('option', { value: `seat:${seat}` }, `${seatName(seat)} (your token)`));
+  for (const seat of seats) options.push(h('option', { value: `seat:${seat}` }, `${seatLabel(seat)}: your seat`));
   if (app.status === 'ended') options.push(h('option', { value: 'everything' }, 'Everything (the game is over)'));
   select.replaceChildren(...options);
   if (![...select.options].some((o) => o.value === app.perspective)) app.perspective = 'spectator';
@@ -615,14 +764,78 @@ function showRefusal(message) {
   box.hidden = !message;
 }
 
+/** Where the keyboard was before a move, to put it back after the redraw (the page's body is no
+ * place to leave a keyboard player). */
+function focusMemo() {
+  const node = document.activeElement;
+  if (!node || node === document.body) return null;
+  const onBoard = node.closest?.('[data-target]');
+  if (onBoard) return { target: onBoard.getAttribute('data-target') };
+  if (node.closest?.('#moves')) return { moves: true };
+  return node.id ? { id: node.id } : null;
+}
+
+function restoreFocus(memo) {
+  if (!memo) return;
+  let node = null;
+  if (memo.target) node = $('board').querySelector(`[data-target="${CSS.escape(memo.target)}"].playable`);
+  if (!node && (memo.target || memo.moves)) node = $('move-list').querySelector('button.move');
+  if (!node && memo.id) node = $(memo.id);
+  // Nothing of the kind is left (not this seat's turn any more): the headline that says whose it is.
+  if (!node || node.closest('[hidden]')) {
+    node = $('turn');
+    node.setAttribute('tabindex', '-1');
+  }
+  node.focus({ preventScroll: true });
+}
+
+/** Records after the last one held: the log catches up without a reload. */
+async function catchUpLog() {
+  const after = Math.max(0, ...app.records.map((r) => r.position));
+  const records = await get(`${gamePath('/events')}?after=${after}`, { token: app.perspective === 'everything' ? null : token() });
+  for (const record of records) {
+    if (app.records.some((r) => r.position === record.position)) continue;
+    app.records.push(record);
+    $('log').append(logItem(record));
+  }
+}
+
+/** A refusal in words a player reads, after re-reading the game: a stale version (the live
+ * connection dropped while another seat moved) or an out-of-turn click must not leave every
+ * further click failing the same way until a reload. */
+async function recoverFrom(err) {
+  let message = `Refused (${err.code}): ${err.message}`;
+  if (!(err instanceof ApiError) || err.status === 0 || err.status === 401) return message;
+  try {
+    const view = await get(gamePath(), { token: token() });
+    app.views.set(viewKey(app.perspective, view.version), view);
+    app.latest = Math.max(app.latest, view.version);
+    await catchUpLog();
+    const me = String(seatOf(app.perspective));
+    const others = Object.keys(view.awaited).map(Number);
+    if (err.code === 'STALE_VERSION') {
+      message = 'The game moved on while you chose: the board now shows the current position. Choose again.';
+    } else if (['WRONG_PHASE', 'NOT_YOUR_TURN'].includes(err.code) && !(me in view.awaited)) {
+      message = others.length ? `Not your turn: ${listNames(others)} ${others.length > 1 ? 'are' : 'is'} to play.` : 'Not your turn.';
+    }
+    app.follow = true;
+    await show(app.latest);
+  } catch {
+    // the re-read failed too: the refusal as the server said it is all there is to show
+  }
+  return message;
+}
+
 async function send(move) {
   showRefusal('');
+  const memo = focusMemo();
   const body = { ...move, expected_version: app.moves ? app.moves.version : app.latest };
   let result;
   try {
     result = await post(gamePath('/commands'), body, { token: token() });
   } catch (err) {
-    showRefusal(`Refused (${err.code}): ${err.message}`);
+    showRefusal(await recoverFrom(err));
+    restoreFocus(memo);
     return;
   }
   const view = await get(`${gamePath()}?min_version=${result.version}`, { token: token() });
@@ -644,6 +857,7 @@ async function send(move) {
   }
   app.follow = true;
   await show(app.latest);
+  restoreFocus(memo);
 }
 
 start();
