@@ -102,3 +102,20 @@ export function target(node, key, label) {
   if (label) node.setAttribute('aria-label', label);
   return node;
 }
+
+/** Words broken into lines of at most `width` characters (a longer word keeps its own line, whole):
+ * board labels wrap, they are never cut. */
+export function wrapWords(text, width) {
+  const lines = [];
+  for (const word of String(text).split(/\s+/)) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && `${last} ${word}`.length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+/** An SVG text of several lines (tspans), the first line's baseline at y. */
+export function textLines(lines, { x, y, lineHeight, ...attrs }) {
+  return s('text', { x, y, ...attrs }, lines.map((line, i) => s('tspan', { x, dy: i ? lineHeight : 0 }, line)));
+}

@@ -393,9 +393,8 @@ function rawSentence(record) {
   if (record.type === 'CommandAccepted') {
     const command = d.command || {};
     if (!command.type) return `${seatName(d.seat)}: a sealed command.`;
-    // Another seat's sealed command shows only its type: say so rather than word fields it lacks.
-    const sealed = Object.keys(command).length === 1 && Array.isArray(record.viewers) && !record.viewers.includes(seatOf(app.perspective));
-    const said = sealed ? `${words(command.type)} (sealed)` : app.module.describeMove ? app.module.describeMove(command, app.data) : words(command.type);
+    // Another seat's sealed command shows only its type: the game module words it without its fields.
+    const said = app.module.describeMove ? app.module.describeMove(command, app.data) : words(command.type);
     return `${seatName(d.seat)}: ${said}.`;
   }
   if (record.type === 'GameEnded') {
@@ -556,6 +555,16 @@ function wireControls() {
     }
   };
   $('board').addEventListener('click', onBoardClick);
+  const formPreview = (e) => {
+    const key = e.target.closest?.('label')?.querySelector('[data-board-key]')?.dataset.boardKey;
+    if (key) preview(null, [key]);
+  };
+  $('move-forms').addEventListener('focusin', formPreview);
+  $('move-forms').addEventListener('mouseover', formPreview);
+  $('move-forms').addEventListener('focusout', clearPreview);
+  $('move-forms').addEventListener('mouseleave', clearPreview);
+  // a form's dependent fields change (another province): its board places change with them
+  $('move-forms').addEventListener('change', () => markPlayable());
   $('board').addEventListener('keydown', (e) => {
     if ((e.key === 'Enter' || e.key === ' ') && e.target.closest?.('[data-target]')) {
       e.preventDefault();
@@ -717,11 +726,14 @@ function renderMoves() {
   // The moves at one place of the board are all listed; the whole list is cut for a person to read.
   const cap = app.target ? shown.length : MOVES_SHOWN;
   const items = shown.slice(0, cap).map(({ move, index, label }) =>
-    h('li', {}, h('button', { type: 'button', class: 'move', 'data-type': move.type, 'data-index': index, onclick: () => send(move) }, label)),
+    h('li', {}, h('button', {
+      type: 'button', class: 'move', 'data-type': move.type, 'data-index': index, onclick: () => send(move),
+      onmouseenter: () => preview(move, keysOf(move)), onfocus: () => preview(move, keysOf(move)), onmouseleave: clearPreview, onblur: clearPreview,
+    }, label)),
   );
   if (shown.length > cap) items.push(h('li', { class: 'more' }, `… ${shown.length - MOVES_SHOWN} more: filter or click the board`));
   if (app.target) {
-    items.unshift(h('li', { class: 'more' }, `At ${app.target.replace(/^[a-z]+:/, '')}: `, h('button', { type: 'button', onclick: () => { app.target = null; renderMoves(); markPlayable(); } }, 'show all')));
+    items.unshift(h('li', { class: 'more' }, `At ${placeLabel(app.target)}: `, h('button', { type: 'button', onclick: () => { app.target = null; renderMoves(); markPlayable(); } }, 'show all')));
   }
   list.replaceChildren(...items);
 }
@@ -730,21 +742,59 @@ function markPlayable() {
   const board = $('board');
   const keys = new Set();
   if (app.moves) for (const move of app.moves.moves) for (const key of keysOf(move)) keys.add(key);
+  // places a form picks from (a governor's space): a click on the board ticks the form's box
+  const ticked = new Set();
+  for (const box of $('move-forms').querySelectorAll('[data-board-key]')) {
+    keys.add(box.dataset.boardKey);
+    if (box.checked) ticked.add(box.dataset.boardKey);
+  }
   for (const node of board.querySelectorAll('[data-target]')) {
     const key = node.getAttribute('data-target');
     node.classList.toggle('playable', keys.has(key));
-    node.classList.toggle('chosen', key === app.target);
+    node.classList.toggle('chosen', key === app.target || ticked.has(key));
     node.setAttribute('tabindex', keys.has(key) ? '0' : '-1');
   }
 }
 
+/** The board place's name as its shape says it (its aria-label), for messages. */
+function placeLabel(key) {
+  const node = $('board').querySelector(`[data-target="${CSS.escape(key)}"]`);
+  return node?.getAttribute('aria-label') || key.replace(/^[a-z]+:/, '');
+}
+
+/** While a move (or a form's box) is hovered or focused, its places light up on the board, and a
+ * game module may draw more (Alexandros's route): moves that differ only by route look different. */
+function preview(move, keys) {
+  clearPreview();
+  const board = $('board');
+  for (const key of keys) board.querySelector(`[data-target="${CSS.escape(key)}"]`)?.classList.add('preview');
+  const drawn = move && app.module.preview ? app.module.preview(move, app.data, app.shown) : null;
+  if (drawn) {
+    drawn.classList.add('route-preview');
+    drawn.setAttribute('data-piece', 'route-preview');
+    board.append(drawn);
+  }
+}
+
+function clearPreview() {
+  const board = $('board');
+  for (const node of board.querySelectorAll('.preview')) node.classList.remove('preview');
+  board.querySelector('.route-preview')?.remove();
+}
+
 function onBoardClick(e) {
   const node = e.target.closest?.('[data-target]');
-  if (!node || !app.moves) return;
+  if (!node) return;
   const key = node.getAttribute('data-target');
+  const box = $('move-forms').querySelector(`input[data-board-key="${CSS.escape(key)}"]`);
+  if (box) {
+    box.click(); // ticks it and tells the form (whose change marks the board again), as a click on the box would
+    return;
+  }
+  if (!app.moves) return;
   const matching = app.moves.moves.filter((move) => keysOf(move).includes(key));
   if (!matching.length) {
-    showRefusal(`No move of yours at ${key.replace(/^[a-z]+:/, '')}.`);
+    showRefusal(`No move of yours at ${placeLabel(key)}.`);
     return;
   }
   if (matching.length === 1) {
