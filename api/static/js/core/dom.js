@@ -48,11 +48,10 @@ export const seatColour = (seat) => (seat === null || seat === undefined ? '#888
 export const seatInk = (seat) => (seat === null || seat === undefined ? '#fff' : SEAT_INKS[seat % SEAT_INKS.length]);
 export const seatTextColour = (seat) => (seat === null || seat === undefined ? '#5b6470' : SEAT_TEXT[seat % SEAT_TEXT.length]);
 
-// The names people joined with (a view's `names`, or a tournament's players): set once per page
-// by the viewer, read wherever a seat is named.
+// The names people joined with (a view's `names`, or a tournament table's players): the viewer adds
+// those of every view it reads (a past version's view may carry none), read wherever a seat is named.
 const joinedNames = new Map();
 export function setSeatNames(names) {
-  joinedNames.clear();
   for (const [seat, name] of Object.entries(names || {})) if (name) joinedNames.set(Number(seat), String(name));
 }
 /** People count from 1: seat 0 of the API is "Seat 1" — or the name its player joined with. */
@@ -101,6 +100,18 @@ export function target(node, key, label) {
   node.setAttribute('role', 'button');
   if (label) node.setAttribute('aria-label', label);
   return node;
+}
+
+/** Each body cell labelled with its column's heading (data-label): on a phone a wide table shows
+ * one block per row, each value named (the .stack-table style), and nothing scrolls sideways. */
+export function labelCells(table) {
+  const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent);
+  for (const row of table.querySelectorAll('tbody tr')) {
+    [...row.children].forEach((cell, i) => {
+      if (heads[i] && cell.tagName === 'TD') cell.dataset.label = heads[i];
+    });
+  }
+  table.classList.add('stack-table');
 }
 
 /** Words broken into lines of at most `width` characters (a longer word keeps its own line, whole):
