@@ -44,7 +44,7 @@ const SEAT_INKS = ['#fff', '#fff', '#fff', '#1b1f24', '#fff'];
 // The same colours as text on a light ground (yellow text would be 2.3:1 there).
 const SEAT_TEXT = ['#c1121f', '#1a5fcf', '#1e7a46', '#8a5a00', '#6f2dbd'];
 export const SEAT_NAMES = ['red', 'blue', 'green', 'yellow', 'purple'];
-export const seatColour = (seat) => (seat === null || seat === undefined ? '#888' : SEAT_COLOURS[seat % SEAT_COLOURS.length]);
+export const seatColour = (seat) => (seat === null || seat === undefined ? '#5b6470' : SEAT_COLOURS[seat % SEAT_COLOURS.length]);
 export const seatInk = (seat) => (seat === null || seat === undefined ? '#fff' : SEAT_INKS[seat % SEAT_INKS.length]);
 export const seatTextColour = (seat) => (seat === null || seat === undefined ? '#5b6470' : SEAT_TEXT[seat % SEAT_TEXT.length]);
 

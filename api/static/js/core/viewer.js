@@ -39,6 +39,7 @@ const app = {
   follow: true,
 };
 window.alexandria = app; // for people debugging in the console, and for the browser tests
+app.showVersion = (version) => show(version); // the browser tests step whole timelines with it
 app.targetsOfMove = (index) => keysOf(app.moves.moves[index]);
 
 function showError(message) {
@@ -211,6 +212,8 @@ function draw(view) {
     records: app.records.filter((r) => r.position <= view.version),
   };
   setSeatNames(view.names);
+  // the game's own headings (h3) sit under this one
+  details.append(h('h2', { class: 'sr-only' }, 'Details of the game'));
   app.module.draw(ctx);
   board.dataset.version = view.version;
   board.dataset.perspective = app.perspective;
@@ -868,8 +871,11 @@ async function recoverFrom(err) {
     } else if (['WRONG_PHASE', 'NOT_YOUR_TURN'].includes(err.code) && !(me in view.awaited)) {
       message = others.length ? `Not your turn: ${listNames(others)} ${others.length > 1 ? 'are' : 'is'} to play.` : 'Not your turn.';
     }
-    app.follow = true;
-    await show(app.latest);
+    // Redrawn only when the game moved on: a refusal at the version shown keeps what was typed.
+    if (view.version !== app.shown?.version) {
+      app.follow = true;
+      await show(app.latest);
+    }
   } catch {
     // the re-read failed too: the refusal as the server said it is all there is to show
   }

@@ -61,7 +61,7 @@ export default {
     const handsTop = Math.max(84, 24 + st.scores.length * 22 + 12); // under the display and the score track
     const trayHeight = handsTop + st.hand_sizes.length * HAND_ROW + 10;
     svg.setAttribute('viewBox', `0 0 ${g.width} ${boardHeight + trayHeight}`);
-    svg.setAttribute('aria-label', `Alexandros board at version ${ctx.view.version}: ${st.walls.length} walls, ${st.governors.length} governors`);
+    svg.setAttribute('aria-label', `Alexandros board at version ${ctx.view.version}: ${plural(st.walls.length, 'wall')}, ${plural(st.governors.length, 'governor')}`);
 
     const owner = new Map();
     for (const province of st.provinces) for (const space of province.spaces) owner.set(key(space), province.owner);
@@ -138,9 +138,9 @@ export default {
       const c = card(slot * 40, 20, symbol, { 'data-piece': 'display-card' }, `display slot ${slot + 1}: ${symbol || 'empty'}`);
       tray.append(target(c, `display:${slot}`, `display card ${slot + 1}: ${symbol || 'empty'}`));
     });
-    const supply = card(90, 20, null, { 'data-piece': 'supply' }, `supply: ${st.supply_count} cards`);
+    const supply = card(90, 20, null, { 'data-piece': 'supply' }, `supply: ${plural(st.supply_count, 'card')}`);
     supply.append(s('text', { x: 107, y: 48, 'text-anchor': 'middle', class: 'svg-small', fill: '#fff', style: 'fill:#fff' }, String(st.supply_count)));
-    tray.append(s('text', { x: 90, y: 14, class: 'svg-label' }, 'Supply'), target(supply, 'supply', `the supply, ${st.supply_count} cards`));
+    tray.append(s('text', { x: 90, y: 14, class: 'svg-label' }, 'Supply'), target(supply, 'supply', `the supply, ${plural(st.supply_count, 'card')}`));
 
     let y = handsTop;
     const shown = hands(ctx);
@@ -189,7 +189,7 @@ export default {
     ctx.panel.append(h('div', {},
       h('h3', {}, `Turn ${st.turn}, step: ${words(st.step)}`),
       h('p', {}, `Walls left: ${st.black_left} black, ${st.red_left} red. Governors in supply: `, st.governor_supply.map((n, seat) => `${seatName(seat)} ${n}`).join(', '), '.'),
-      st.discard.length ? h('p', {}, `Discard pile: ${st.discard.length} cards.`) : null,
+      st.discard.length ? h('p', {}, `Discard pile: ${plural(st.discard.length, 'card')}.`) : null,
       st.end_flag ? h('p', {}, `The end is triggered (${words(st.end_flag)}).`) : null,
     ));
   },
@@ -203,7 +203,7 @@ export default {
     const d = record.data;
     const who = seatName(d.seat);
     switch (record.type) {
-      case 'SupplyShuffled': return `The supply of ${d.count} cards is shuffled (${words(d.reason)}).`;
+      case 'SupplyShuffled': return `The supply of ${plural(d.count, 'card')} is shuffled (${words(d.reason)}).`;
       case 'StartPlayerChosen': return `${who} starts.`;
       case 'CardTaken': return `${who} takes ${d.card ? `a ${d.card} card` : 'a card'} ${d.source === 'display' ? `from display slot ${d.slot + 1}` : d.source === 'deal' ? 'in the deal' : 'from the supply'}.`;
       case 'DisplayRefilled': return `A ${d.card} card fills display slot ${d.slot + 1}.`;
@@ -212,7 +212,7 @@ export default {
       case 'WallBuilt': return `${who} builds a ${d.color} wall (${d.black_left} black, ${d.red_left} red left).`;
       case 'GameEndTriggered': return `${who} triggers the end of the game (${words(d.reason)}).`;
       case 'AlexanderMoveSkipped': return `${who} cannot move Alexandros (${words(d.reason)}).`;
-      case 'ProvinceOccupied': return `${who} occupies a province of ${d.province.length} spaces with ${d.governors.length} ${d.governors.length === 1 ? 'governor' : 'governors'}${d.takeover ? ', taking it over' : ''}.`;
+      case 'ProvinceOccupied': return `${who} occupies a province of ${plural(d.province.length, 'space')} with ${plural(d.governors.length, 'governor')}${d.takeover ? ', taking it over' : ''}.`;
       case 'TaxesLevied': return `${who} levies taxes with a ${d.card} card: scores are now ${d.scores.join(' / ')}.`;
       case 'GovernorRetired': return `${who} retires a governor from ${placeName(d.space)}.`;
       case 'TurnEnded': return `${who} ends the turn.`;

@@ -221,11 +221,11 @@ export default {
       case 'BidPlaced': return `${who} bids ${d.amount}.`;
       case 'BidderDroppedOut': return `${who} drops out of the auction.`;
       case 'AuctionClosed': return d.winner === null ? `The auction at X${d.crossing} closes without a winner.` : `${seatName(d.winner)} wins the auction at X${d.crossing} for ${d.amount}.`;
-      case 'BidPaid': return `${who} pays ${bundle(d.items)}${d.knights ? ` and ${d.knights} knights` : ''}.`;
+      case 'BidPaid': return `${who} pays ${bundle(d.items)}${d.knights ? ` and ${plural(d.knights, 'knight')}` : ''}.`;
       case 'BidDefaulted': return `${who} cannot pay the bid of ${d.amount} and owes ${d.owed_discard} discards.`;
       case 'SettlementBuilt': return `${who} builds a settlement at ${d.vertex}${d.free ? ' (free)' : ''}.`;
       case 'TempleLeftEmpty': return `The temple at X${d.crossing} stays empty (${words(d.reason)}).`;
-      case 'TaskTokenAwarded': return `${who} wins the ${words(d.task)} task (${d.tokens_now} tasks now).`;
+      case 'TaskTokenAwarded': return `${who} wins the ${words(d.task)} task (${plural(d.tokens_now, 'task')} now).`;
       case 'TaskTokenRemoved': return `The ${words(d.task)} task at X${d.crossing} is removed.`;
       case 'AdvisorChanged': return `The ${d.advisor} advisor goes to ${seatName(d.to_seat)}.`;
       case 'RoadBuilt': return `${who} builds a road ${d.edge.join('–')}${d.free ? ' (free)' : ''}.`;
@@ -257,7 +257,7 @@ export default {
       case 'play_knight': return `Play a knight: robber to ${hexName(data, move.hex)}${move.steal_from !== null && move.steal_from !== undefined ? `, stealing from ${seatName(move.steal_from)}` : ''}`;
       case 'place_bid': return `Bid ${move.amount}`;
       case 'pass_bid': return 'Pass (drop out of the auction)';
-      case 'pay_bid': return `Pay ${bundle(move.items)}${move.knights ? ` and ${move.knights} knights` : ''}`;
+      case 'pay_bid': return `Pay ${bundle(move.items)}${move.knights ? ` and ${plural(move.knights, 'knight')}` : ''}`;
       case 'choose_advisor_recipient': return `Hand the advisor to ${seatName(move.seat)}`;
       case 'offer_trade': return `Offer ${bundle(move.give)} for ${bundle(move.receive)}${move.to ? ` to ${move.to.map(seatName).join(', ')}` : ''}`;
       case 'respond_trade': return `${move.accept ? 'Accept' : 'Decline'} offer ${move.offer_id}${offerTerms(view, move.offer_id)}`;

@@ -150,7 +150,7 @@ export default {
           title(`${a.count} ${a.count === 1 ? 'army' : 'armies'} of ${seatName(a.seat)} at ${place}`),
           s('circle', { cx: ax, cy: ay, r: 13, fill: seatColour(a.seat), stroke: '#fff', 'stroke-width': 2 }),
           s('text', { x: ax, y: ay + 5, 'text-anchor': 'middle', class: 'svg-small eb-count' }, String(a.count)));
-        pieces.append(target(piece, `province:${place}`, `${a.count} armies of ${seatName(a.seat)} at ${place}`));
+        pieces.append(target(piece, `province:${place}`, `${a.count === 1 ? '1 army' : `${a.count} armies`} of ${seatName(a.seat)} at ${place}`));
       });
     }
     svg.append(pieces);

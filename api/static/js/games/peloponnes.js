@@ -1,7 +1,7 @@
 // Peloponnes: the offered tiles and the Conquest row with the bids on them, each seat's civilization,
 // lands and buildings (built or marked) and counters, the disaster chits and the round.
 
-import { h, listNames, s, seatColour, seatName, seatTextColour, target, textLines, title, words, wrapWords } from '../core/dom.js';
+import { h, listNames, plural, s, seatColour, seatName, seatTextColour, target, textLines, title, words, wrapWords } from '../core/dom.js';
 
 const TILE_W = 118;
 const TILE_H = 136;
@@ -29,7 +29,7 @@ function tileCard(data, tileId, x, y, attrs = {}) {
   const income = [['wood', tile.income_wood], ['stone', tile.income_stone], ['food', tile.income_food]].filter(([, n]) => n).map(([k, n]) => `${n} ${k}`);
   if (income.length) lines.push(`income ${income.join(', ')}`);
   if (tile.choice_income) lines.push(`income ${tile.choice_income} of choice`);
-  const once = [['coins', tile.coins], ['food', tile.food], ['luxury', tile.luxury], ['people', tile.population]].filter(([, n]) => n).map(([k, n]) => `${n > 0 ? '+' : ''}${n} ${k}`);
+  const once = [['coins', tile.coins], ['food', tile.food], ['luxury', tile.luxury], ['people', tile.population]].filter(([, n]) => n).map(([k, n]) => `${n > 0 ? '+' : ''}${n} ${Math.abs(n) === 1 ? k.replace(/s$/, '') : k}`);
   if (once.length) lines.push(once.join(' '));
   if (tile.protects) lines.push(`protects: ${tile.protects}`);
   // the lines end before the bid's disc in the bottom right corner
@@ -55,7 +55,7 @@ export default {
     const rowWidth = Math.max(...st.seats.map((seat) => 170 + (seat.lands.length + seat.buildings.length) * (SMALL_W + 6)), 150 + offered.length * (TILE_W + 10) + 60, 900);
     const height = 200 + st.seats.length * SEAT_ROW + 30;
     svg.setAttribute('viewBox', `0 0 ${rowWidth} ${height}`);
-    svg.setAttribute('aria-label', `Peloponnes at version ${ctx.view.version}: round ${st.round}, ${offered.length} tiles offered`);
+    svg.setAttribute('aria-label', `Peloponnes at version ${ctx.view.version}: round ${st.round}, ${plural(offered.length, 'tile')} offered`);
 
     const head = `Round ${st.round} of ${data.static.rounds} · ${words(st.phase)} · stacks left ${Object.entries(st.stacks_left).map(([k, n]) => `${k}:${n}`).join(' ')} · disaster chits left ${st.chits_left}, strike ${st.strike ?? 0}/${data.static.strike_at}`;
     svg.append(s('text', { x: 12, y: 20, class: 'svg-label', style: 'font-weight:600' }, head));
@@ -142,13 +142,13 @@ export default {
       case 'BidPlaced': return `${who} bids ${d.amount} on the ${tile(d.tile_id)}${d.outbid_seat !== null && d.outbid_seat !== undefined ? `, outbidding ${seatName(d.outbid_seat)}` : ''}.`;
       case 'BidMoved': return `${who} moves a bid of ${d.amount} from the ${tile(d.from_tile_id)} to the ${tile(d.to_tile_id)}.`;
       case 'BidWithdrawn': return `${who} withdraws the bid on the ${tile(d.tile_id)}.`;
-      case 'PlayerPassed': return `${who} passes and takes ${d.coins_gained} coins.`;
+      case 'PlayerPassed': return `${who} passes and takes ${plural(d.coins_gained, 'coin')}.`;
       case 'BiddingEnded': return `Bidding ends: ${d.awards.map((a) => `${seatName(a.seat)} wins the ${tile(a.tile_id)} for ${a.amount}`).join('; ') || 'no tile is won'}.`;
       case 'BuildingPlaced': return `${who} ${d.mode === 'built' ? 'builds' : 'marks'} the ${tile(d.tile_id)}.`;
       case 'LandPlaced': return `${who} adds the ${tile(d.tile_id)} to its lands.`;
       case 'TileRejected': return `${who} cannot take the ${tile(d.tile_id)} (${words(d.reason)}).`;
       case 'OneTimeIncomeReceived': return `${who} receives the one-time income of the ${tile(d.tile_id)}.`;
-      case 'IncomeCollected': return `${who} collects income: ${d.coins} coins, ${d.wood} wood, ${d.stone} stone, ${d.food} food${d.population_gain ? `, ${d.population_gain} people` : ''}.`;
+      case 'IncomeCollected': return `${who} collects income: ${plural(d.coins, 'coin')}, ${d.wood} wood, ${d.stone} stone, ${d.food} food${d.population_gain ? `, ${d.population_gain} people` : ''}.`;
       case 'DisasterRevealed': return `Disaster chit ${d.draw}: ${words(d.chit)}${d.strikes ? ' strikes!' : '.'}`;
       case 'DisasterResolved': return `${who} suffers the ${words(d.disaster)}${d.protected_by ? ` (protected by the ${tile(d.protected_by)})` : ''}${d.removed_tiles && d.removed_tiles.length ? `, losing ${d.removed_tiles.map(tile).join(', ')}` : ''}.`;
       default: return null;
