@@ -81,7 +81,8 @@ def test_no_broken_text_anywhere_over_a_whole_timeline(page: Any, site: Site, en
             versions.push(latest);
             for (const v of versions) {
               await window.alexandria.showVersion(v);
-              const text = document.body.innerText + '\\n' + document.getElementById('board').textContent;
+              const board = [...document.querySelectorAll('#board text')].map((t) => t.textContent).join('\\n');
+              const text = `${document.body.innerText}\\n${board}`;
               const cut = [...document.querySelectorAll('#board text')].filter((t) => t.textContent.includes('…'));
               if (cut.length) wrong.push(`version ${v}: cut label ${cut[0].textContent}`);
               wrong.push(...[/undefined|NaN|\\[object Object\\]/, /\\b1 (cards|steps|armies|spaces|players|governors|tiles|coins|knights|tasks|walls)\\b/,

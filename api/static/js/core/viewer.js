@@ -297,7 +297,8 @@ function renderTurn(view) {
   } else if (!awaited.length) {
     rows.push(h('p', { class: 'headline' }, view.status === 'ended' ? 'Game over.' : 'Nobody is awaited.'));
   } else {
-    if (mine) rows.push(h('p', { class: 'headline your-turn', 'data-your-turn': '' }, 'Your turn: ', listed(view.awaited[String(me)])));
+    // short: the moves panel right under it lists every choice
+    if (mine) rows.push(h('p', { class: 'headline your-turn', 'data-your-turn': '' }, 'Your turn: ', listed(view.awaited[String(me)], 2)));
     for (const [seat, types] of awaited) {
       if (mine && Number(seat) === me) continue;
       rows.push(h('p', { class: 'headline' }, seatChip(seat), ' to play: ', listed(types)));
@@ -347,9 +348,9 @@ function announceTurn() {
 }
 
 /** "roll dice, end turn" — or the first few and how many more, for a long list. */
-function listed(types) {
-  const shown = types.slice(0, 4).map(words).join(', ');
-  return types.length > 4 ? `${shown} and ${types.length - 4} more` : shown;
+function listed(types, most = 4) {
+  const shown = types.slice(0, most).map(words).join(', ');
+  return types.length > most ? `${shown} and ${types.length - most} more` : shown;
 }
 
 function renderScores(view) {

@@ -52,6 +52,7 @@ export default {
     const names = new Map(g.board.hexes.map((hx) => [hexKey(hx.hex), hx]));
 
     const hexes = s('g', { class: 'hexes' });
+    const hexNames = s('g', { class: 'hex-names' }); // over every hex: a neighbour never covers a long name
     for (const hex of st.hexes) {
       const info = names.get(hexKey(hex.hex));
       const corners = info.corners.map((c) => g.vertex(c).join(',')).join(' ');
@@ -71,13 +72,13 @@ export default {
         const lines = wrapWords(info.name, 11);
         const y0 = cy + (lines.length > 1 ? 17 : 22);
         const width = Math.max(...lines.map((l) => l.length)) * 4.6 + 4;
-        hexes.append(
+        hexNames.append(
           s('rect', { x: cx - width / 2, y: y0 - 7, width, height: lines.length * 8.5 + 1.5, rx: 2, fill: '#fff', 'fill-opacity': 0.85, 'pointer-events': 'none' }),
           textLines(lines, { x: cx, y: y0, lineHeight: 8.5, 'text-anchor': 'middle', class: 'svg-small hex-name', style: 'font-size:8px;fill:#1b1f24' }),
         );
       }
     }
-    svg.append(hexes);
+    svg.append(hexes, hexNames);
 
     // harbours: a label just off the coast, beside the path they serve
     const harbours = s('g', { class: 'harbours' });
