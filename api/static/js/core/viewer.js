@@ -3,7 +3,7 @@
 // board from the catalog's static data and the view, and words its events and moves.
 
 import { ApiError, gameData, get, post } from './api.js';
-import { chips, h, listNames, seatChip, seatLabel, seatName, setSeatNames, words } from './dom.js';
+import { chips, h, labelCells, listNames, seatChip, seatLabel, seatName, setSeatNames, words } from './dom.js';
 import {
   addToken,
   perspectiveFromFragment,
@@ -215,6 +215,7 @@ function draw(view) {
   // the game's own headings (h3) sit under this one
   details.append(h('h2', { class: 'sr-only' }, 'Details of the game'));
   app.module.draw(ctx);
+  for (const table of details.querySelectorAll('table')) labelCells(table); // one block a row on a phone
   board.dataset.version = view.version;
   board.dataset.perspective = app.perspective;
   document.body.dataset.version = view.version;
