@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from infra.service import CreatedGame
-from tests.web.conftest import GAMES, Site
+from tests.web.conftest import GAMES, Site, no_undo_window
 from tests.web.test_browser import at_version, viewer_url
 from tests.web.test_play_forms import commands_of, open_as, played_until, seat_view
 
@@ -40,6 +40,7 @@ def played(site: Site, game: str, seed: str, commands: int) -> tuple[CreatedGame
 
 def new_page(browser: Any, size: dict[str, int]) -> Any:
     context = browser.new_context(viewport=size, is_mobile=size is PHONE, has_touch=size is PHONE)
+    no_undo_window(context)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -85,8 +86,9 @@ def test_no_broken_text_anywhere_over_a_whole_timeline(page: Any, site: Site, en
               const text = `${document.body.innerText}\\n${board}`;
               const cut = [...document.querySelectorAll('#board text')].filter((t) => t.textContent.includes('…'));
               if (cut.length) wrong.push(`version ${v}: cut label ${cut[0].textContent}`);
-              wrong.push(...[/undefined|NaN|\\[object Object\\]/, /\\b1 (cards|steps|armies|spaces|players|governors|tiles|coins|knights|tasks|walls)\\b/,
-                /Seat \\d+Seat/].flatMap((re) => (re.test(text) ? [`version ${v}: ${text.match(re)[0]}`] : [])));
+              const patterns = [/undefined|NaN|\\[object Object\\]/, /Seat \\d+Seat/,
+                /\\b1 (cards|steps|armies|spaces|players|governors|tiles|coins|knights|tasks|walls)\\b/];
+              wrong.push(...patterns.flatMap((re) => (re.test(text) ? [`version ${v}: ${text.match(re)[0]}`] : [])));
             }
             return wrong;
         }""",
@@ -98,7 +100,9 @@ def test_no_broken_text_anywhere_over_a_whole_timeline(page: Any, site: Site, en
 def test_another_seats_sealed_allocation_is_told_without_numbers(page: Any, site: Site) -> None:
     created = site.create("empire_builder", "sealed-words")
     allocation = {"type": "allocate_resources", "turn_order": 3, "armies": 6, "temples": 3, "cities": 3}
-    site.service.execute(created.game_id, created.tokens[0], allocation, expected_version=site.board(created)["version"])
+    site.service.execute(
+        created.game_id, created.tokens[0], allocation, expected_version=site.board(created)["version"]
+    )
     for fragment in ("", f"token={created.tokens[1]}"):
         page.goto("about:blank")
         page.goto(viewer_url(site, created, fragment=fragment))
@@ -199,7 +203,7 @@ def test_the_hand_and_the_public_state_stay_in_view_while_choosing_a_move(page: 
     box = heading.bounding_box()
     side = page.locator("#side").bounding_box()
     assert box is not None and side is not None
-    assert 0 <= box["y"] and box["y"] + box["height"] <= DESK["height"]
+    assert box["y"] >= 0 and box["y"] + box["height"] <= DESK["height"]
     assert side["y"] <= box["y"] and box["y"] + box["height"] <= side["y"] + side["height"]
     # the players' table, the moves' heading and a readable log are on the screen too
     for selector in ("#details table", "#moves-heading"):
@@ -254,7 +258,11 @@ def test_alexandros_governors_spaces_are_named_and_picked_on_the_board(page: Any
         me = view["viewer"]
         if st["step"] != "actions" or st["current_seat"] != me:
             return None
-        free = [p for p in st["provinces"] if p["owner"] is None and 1 <= len(p["symbol_spaces"]) <= st["governor_supply"][me]]
+        free = [
+            p
+            for p in st["provinces"]
+            if p["owner"] is None and 1 <= len(p["symbol_spaces"]) <= st["governor_supply"][me]
+        ]
         return int(me) if free else None
 
     seat = played_until(site, created, "pick-governors", occupiable)
@@ -288,7 +296,9 @@ def test_a_stale_version_refusal_re_reads_the_game_and_the_next_try_is_taken(pag
     open_as(page, site, created, 0)
     shown = site.board(created)["version"]
     split = {"turn_order": 3, "armies": 6, "temples": 3, "cities": 3}
-    site.service.execute(created.game_id, created.tokens[1], {"type": "allocate_resources", **split}, expected_version=shown)
+    site.service.execute(
+        created.game_id, created.tokens[1], {"type": "allocate_resources", **split}, expected_version=shown
+    )
     form = page.locator('form[data-form="allocate_resources"]')
     for field, n in split.items():
         form.locator(f'input[data-field="{field}"]').fill(str(n))
@@ -348,7 +358,7 @@ def test_your_turn_is_told_in_the_headline_and_the_tab_title(page: Any, site: Si
 
 
 def axe_violations(page: Any) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
+    from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 
     results = Axe().run(page)
     return [f"{v['id']}: {v['nodes'][0]['html'][:160]}" for v in results.response["violations"]]
@@ -368,7 +378,9 @@ def test_axe_finds_no_violation_on_a_game_page(browser: Any, site: Site, game: s
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_axe_finds_no_violation_in_the_lobby_and_a_tournament(browser: Any, site: Site, size: str) -> None:
-    created = site.tournaments.create("alexandros", {"rounds": 1, "table_size": 2}, f"axe-{size}".encode(), salted=False)
+    created = site.tournaments.create(
+        "alexandros", {"rounds": 1, "table_size": 2}, f"axe-{size}".encode(), salted=False
+    )
     for name in ("Ada", "Bo"):
         site.tournaments.register(created.tournament_id, created.organiser_token, name)
     site.tournaments.seat_next_round(created.tournament_id, created.organiser_token)
@@ -409,7 +421,9 @@ def test_a_phone_shows_the_game_readable_touchable_and_no_wider_than_the_screen(
         )
         assert smallest >= 10
         # the moves are buttons a finger hits
-        heights = page.eval_on_selector_all("#move-list button.move", "bs => bs.map(b => b.getBoundingClientRect().height)")
+        heights = page.eval_on_selector_all(
+            "#move-list button.move", "bs => bs.map(b => b.getBoundingClientRect().height)"
+        )
         assert heights and min(heights) >= 44
         if game == "catan_alexander":
             sizes = page.eval_on_selector_all(
@@ -446,3 +460,96 @@ def test_a_phone_shows_the_lobby_and_the_standings_within_the_screen(browser: An
         assert page.evaluate(WIDER_THAN_THE_SCREEN, PHONE["width"]) == []
     finally:
         close(page)
+
+
+# -- the timeline by move, the last move marked, undo, clocks ---------------------------------------
+
+
+def records_of(site: Site, created: CreatedGame) -> list[dict[str, Any]]:
+    records: list[dict[str, Any]] = site.api.get(f"/games/{created.game_id}/events").json()
+    return records
+
+
+def test_the_timeline_steps_by_move_a_command_and_its_consequences(
+    page: Any, site: Site, ended: dict[str, Any]
+) -> None:
+    created = ended["catan_alexander"]
+    records = records_of(site, created)
+    kinds = {r["position"]: r["type"] for r in records}
+    last = len(records)
+    ends = [p for p in kinds if kinds.get(p + 1) == "CommandAccepted" or p == last]
+    start = ends[10]
+    page.goto(viewer_url(site, created, start))
+    at_version(page, start)
+    page.focus("body")
+    for expected in ends[11:14]:
+        page.keyboard.press("ArrowRight")
+        at_version(page, expected)
+    page.keyboard.press("ArrowLeft")
+    at_version(page, ends[12])
+    page.click("#back")
+    at_version(page, ends[11])
+    page.keyboard.press("Shift+ArrowRight")  # one record
+    at_version(page, ends[11] + 1)
+
+
+LAST_MOVE = {
+    "catan_alexander": lambda c: [f"vertex:{c['vertex']}"] if c["type"] in ("build_settlement", "build_city") else [],
+    "alexandros": lambda c: [f"space:{c['target'][0]},{c['target'][1]}"] if c["type"] == "move_alexander" else [],
+    "peloponnes": lambda c: [f"tile:{c['tile_id']}"] if c["type"] == "place_bid" else [],
+    "empire_builder": lambda c: (
+        sorted({f"province:{p}" for g in c["groups"] for p in (g["from"], g["path"][-1])})
+        if c["type"] == "move_armies" and c.get("groups")
+        else []
+    ),
+}
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_last_move_is_marked_on_the_board(page: Any, site: Site, ended: dict[str, Any], game: str) -> None:
+    created = ended[game]
+    records = records_of(site, created)
+    kinds = {r["position"]: r["type"] for r in records}
+    marked = [(r["position"], LAST_MOVE[game](r["data"]["command"])) for r in records if r["type"] == "CommandAccepted"]
+    position, keys = next((p, k) for p, k in reversed(marked[: len(marked) // 2]) if k)
+    end = next(
+        p for p in range(position, len(records) + 1) if kinds.get(p + 1) == "CommandAccepted" or p == len(records)
+    )
+    page.goto(viewer_url(site, created, end))
+    at_version(page, end)
+    drawn = page.eval_on_selector_all("#board [data-last-move]", "ns => [...new Set(ns.map(n => n.dataset.target))]")
+    assert sorted(drawn) == sorted(keys)
+    assert page.get_attribute("#board", "data-last-move") == str(position)
+
+
+def test_a_one_click_move_waits_with_an_undo_before_it_is_sent(page: Any, site: Site) -> None:
+    created = site.create("alexandros", "undo")
+    board = site.board(created)
+    mover = int(next(iter(board["awaited"])))
+    open_as(page, site, created, mover)
+    page.evaluate("localStorage.setItem('alexandria:undo-ms', '600000')")  # the window stays open until told
+    button = page.locator("#move-list button.move").first
+    label = button.inner_text()
+    button.click()
+    page.wait_for_selector("#pending:not([hidden])")
+    assert label in page.inner_text("#pending")
+    page.click("#undo")
+    assert page.is_hidden("#pending")
+    assert len(commands_of(site, created)) == 0 and site.board(created)["version"] == board["version"]
+    page.locator("#move-list button.move").first.click()
+    page.click("#send-now")
+    page.wait_for_function(f"Number(document.body.dataset.version) > {board['version']}")
+    assert len(commands_of(site, created)) == 1
+
+
+def test_a_clocked_tournament_game_shows_each_seats_clock(page: Any, site: Site) -> None:
+    settings = {"rounds": 1, "table_size": 2, "time_control": {"base_seconds": 600, "increment_seconds": 5}}
+    created = site.tournaments.create("alexandros", settings, b"web-clocks", salted=False)
+    for name in ("Ada", "Bo"):
+        site.tournaments.register(created.tournament_id, created.organiser_token, name)
+    table = site.tournaments.seat_next_round(created.tournament_id, created.organiser_token)["tables"][0]
+    page.goto(f"{site.url}/viewer?game={table['game_id']}")
+    page.wait_for_selector("#turn [data-clocks]")
+    clocks = page.eval_on_selector_all("#turn [data-clock-seat]", "ns => ns.map(n => Number(n.dataset.remainingMs))")
+    assert len(clocks) == 2 and all(0 < ms <= 600_000 for ms in clocks)
+    assert re.search(r"Clocks: Ada \d+:\d\d · Bo \d+:\d\d|Clocks: Bo \d+:\d\d · Ada \d+:\d\d", page.inner_text("#turn"))

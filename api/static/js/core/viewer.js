@@ -225,7 +225,27 @@ function draw(view) {
   renderTurn(view);
   renderScores(view);
   markPlayable();
+  markLastMove(ctx.records);
   applyZoom();
+}
+
+/** The places of the last command up to this version, marked on the board (and briefly animated). */
+function markLastMove(records) {
+  const last = [...records].reverse().find((r) => r.type === 'CommandAccepted');
+  let keys = [];
+  try {
+    keys = last?.data?.command ? keysOf(last.data.command) : [];
+  } catch {
+    keys = []; // a sealed command carries no places
+  }
+  const board = $('board');
+  for (const key of keys) {
+    for (const node of board.querySelectorAll(`[data-target="${CSS.escape(key)}"]`)) {
+      node.classList.add('last-move');
+      node.setAttribute('data-last-move', '');
+    }
+  }
+  board.dataset.lastMove = last ? String(last.position) : '';
 }
 
 // -- zoom ---------------------------------------------------------------------------------------
@@ -306,6 +326,7 @@ function renderTurn(view) {
     }
   }
   for (const [seat, types] of optional) rows.push(h('p', {}, seatChip(seat), ' may: ', listed(types)));
+  if (view.clock && view.status === 'running') rows.push(clockLine(view.clock));
   const summary = app.module.summary ? app.module.summary(view, app.data) : null;
   if (summary) rows.push(h('p', { class: 'summary' }, summary));
   pane.replaceChildren(...rows);
@@ -345,6 +366,34 @@ function announceTurn() {
   }
   if (document.hidden && 'Notification' in window && Notification.permission === 'granted') {
     new Notification(`Your turn — ${app.title}`, { body: `${seatName(seatOf(app.perspective))}, it is your move.`, tag: app.gameId });
+  }
+}
+
+/** A clocked game's clocks: each seat's time left, the running one counting down on the page. */
+function clockLine(clock) {
+  app.clock = { ...clock, receivedAt: Date.now() };
+  const line = h('p', { class: 'clocks', 'data-clocks': '' }, 'Clocks: ', clock.seats.map((c, i) => [
+    i ? ' · ' : '',
+    seatChip(c.seat),
+    ' ',
+    h('span', { class: c.running ? 'clock running' : 'clock', 'data-clock-seat': c.seat, 'data-remaining-ms': c.remaining_ms }, clockText(c.remaining_ms)),
+  ]));
+  if (!app.clockTimer) app.clockTimer = setInterval(tickClocks, 1000);
+  return line;
+}
+
+function clockText(ms) {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+function tickClocks() {
+  if (!app.clock) return;
+  const passed = Date.now() - app.clock.receivedAt;
+  for (const c of app.clock.seats) {
+    if (!c.running) continue;
+    const node = document.querySelector(`[data-clock-seat="${c.seat}"]`);
+    if (node) node.textContent = clockText(c.remaining_ms - passed);
   }
 }
 
@@ -446,6 +495,29 @@ function jump(version) {
   return show(version);
 }
 
+/** The versions at which a move is over: a command and the events it caused, before the next
+ * command (the setup before the first command is one such step too). */
+function moveEnds() {
+  if (app.moveEndsOf === app.records.length) return app.moveEnds;
+  const byPosition = new Map(app.records.map((r) => [r.position, r]));
+  const ends = [];
+  for (const r of app.records) {
+    if (byPosition.get(r.position + 1)?.type === 'CommandAccepted' || r.position === app.latest) ends.push(r.position);
+  }
+  ends.sort((a, b) => a - b);
+  app.moveEnds = ends;
+  app.moveEndsOf = app.records.length;
+  return ends;
+}
+
+/** The next version one step from `version` (a move, or a record with the step so chosen). */
+function stepFrom(version, direction, by = null) {
+  if ((by || $('step').value) === 'record') return version + direction;
+  const ends = moveEnds();
+  if (direction > 0) return ends.find((v) => v > version) ?? app.latest;
+  return [...ends].reverse().find((v) => v < version) ?? 1;
+}
+
 function updateTimeline() {
   const slider = $('slider');
   slider.max = String(app.latest);
@@ -487,7 +559,7 @@ function togglePlay() {
   $('play').setAttribute('aria-label', 'pause');
   app.playing = setInterval(() => {
     if (app.version >= app.latest) return stopPlaying();
-    show(app.version + 1);
+    show(stepFrom(app.version, 1));
   }, 1000 / perSecond);
   app.follow = false;
 }
@@ -502,8 +574,8 @@ function stopPlaying() {
 
 function wireControls() {
   $('first').onclick = () => jump(1);
-  $('back').onclick = () => jump(app.version - 1);
-  $('forward').onclick = () => jump(app.version + 1);
+  $('back').onclick = () => jump(stepFrom(app.version, -1));
+  $('forward').onclick = () => jump(stepFrom(app.version, 1));
   $('last').onclick = () => jump(app.latest);
   $('play').onclick = togglePlay;
   $('speed').onchange = () => {
@@ -516,7 +588,8 @@ function wireControls() {
   document.addEventListener('keydown', (e) => {
     const tag = e.target.tagName;
     if ((tag === 'INPUT' && e.target.type !== 'range') || tag === 'SELECT' || tag === 'TEXTAREA') return;
-    const steps = { ArrowLeft: () => app.version - 1, ArrowRight: () => app.version + 1, Home: () => 1, End: () => app.latest };
+    const by = e.shiftKey ? 'record' : null; // Shift: one record, whatever the step chosen
+    const steps = { ArrowLeft: () => stepFrom(app.version, -1, by), ArrowRight: () => stepFrom(app.version, 1, by), Home: () => 1, End: () => app.latest };
     if (!(e.key in steps) || !app.module) return;
     e.preventDefault();
     jump(steps[e.key]());
@@ -541,6 +614,11 @@ function wireControls() {
     if (id) location.search = `?game=${encodeURIComponent(id)}`;
   };
   $('move-filter').oninput = () => renderMoves();
+  $('undo').onclick = () => {
+    cancelPending();
+    $('move-list').querySelector('button.move')?.focus();
+  };
+  $('send-now').onclick = sendPending;
   $('zoom-in').onclick = () => zoomBy(1.25);
   $('zoom-out').onclick = () => zoomBy(1 / 1.25);
   $('zoom-fit').onclick = () => {
@@ -732,7 +810,7 @@ function renderMoves() {
   const cap = app.target ? shown.length : MOVES_SHOWN;
   const items = shown.slice(0, cap).map(({ move, index, label }) =>
     h('li', {}, h('button', {
-      type: 'button', class: 'move', 'data-type': move.type, 'data-index': index, onclick: () => send(move),
+      type: 'button', class: 'move', 'data-type': move.type, 'data-index': index, onclick: () => sendSoon(move),
       onmouseenter: () => preview(move, keysOf(move)), onfocus: () => preview(move, keysOf(move)), onmouseleave: clearPreview, onblur: clearPreview,
     }, label)),
   );
@@ -803,7 +881,7 @@ function onBoardClick(e) {
     return;
   }
   if (matching.length === 1) {
-    send(matching[0]);
+    sendSoon(matching[0]);
     return;
   }
   app.target = key;
@@ -882,6 +960,37 @@ async function recoverFrom(err) {
     // the re-read failed too: the refusal as the server said it is all there is to show
   }
   return message;
+}
+
+// A move sent by one click waits this long, with an Undo, before it goes (a misclick costs nothing);
+// a player may set it (localStorage 'alexandria:undo-ms', 0: at once).
+const UNDO_MS = 1500;
+function undoWindow() {
+  const kept = localStorage.getItem('alexandria:undo-ms');
+  return kept !== null && Number.isFinite(Number(kept)) ? Number(kept) : UNDO_MS;
+}
+
+function sendSoon(move) {
+  cancelPending();
+  const wait = undoWindow();
+  if (wait <= 0) return send(move);
+  app.pending = { move, timer: setTimeout(() => sendPending(), wait) };
+  $('pending-text').textContent = `Sending: ${app.module.describeMove(move, app.data, app.shown)}. `;
+  $('pending').hidden = false;
+  $('undo').focus({ preventScroll: true });
+  return null;
+}
+
+function cancelPending() {
+  if (app.pending) clearTimeout(app.pending.timer);
+  app.pending = null;
+  $('pending').hidden = true;
+}
+
+function sendPending() {
+  const pending = app.pending;
+  cancelPending();
+  if (pending) send(pending.move);
 }
 
 async function send(move) {
