@@ -180,8 +180,8 @@ export default {
         h('td', {}, b ? String(b.cities) : '–'),
         h('td', {}, `${seat.temples_in_supply} / ${seat.cities_in_supply}`));
     });
-    panel.append(h('table', {}, h('caption', {}, 'Allocations (revealed boxes)'),
-      h('thead', {}, h('tr', {}, ...['Seat', 'VP', 'Order', 'Armies', 'Temples', 'Cities', 'Pieces left T/C'].map((c) => h('th', { scope: 'col' }, c)))),
+    panel.append(h('table', {}, h('caption', {}, 'Allocations (revealed boxes); left: temples / cities in supply'),
+      h('thead', {}, h('tr', {}, ...['Seat', 'VP', 'Order', 'Armies', 'Temples', 'Cities', 'Left T/C'].map((c) => h('th', { scope: 'col' }, c)))),
       h('tbody', {}, rows)));
     // a sealed allocation is shown only to its own seat (and to everybody after the end)
     const sealed = ctx.perspective === 'everything' && ctx.seatViews
