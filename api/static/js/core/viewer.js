@@ -648,6 +648,7 @@ function wireControls() {
   $('move-forms').addEventListener('mouseleave', clearPreview);
   // a form's dependent fields change (another province): its board places change with them
   $('move-forms').addEventListener('change', () => markPlayable());
+  $('move-forms').addEventListener('toggle', () => markPlayable(), true); // a forms box opened or folded
   $('board').addEventListener('keydown', (e) => {
     if ((e.key === 'Enter' || e.key === ' ') && e.target.closest?.('[data-target]')) {
       e.preventDefault();
@@ -827,7 +828,7 @@ function markPlayable() {
   if (app.moves) for (const move of app.moves.moves) for (const key of keysOf(move)) keys.add(key);
   // places a form picks from (a governor's space): a click on the board ticks the form's box
   const ticked = new Set();
-  for (const box of $('move-forms').querySelectorAll('[data-board-key]')) {
+  for (const box of pickBoxes()) {
     keys.add(box.dataset.boardKey);
     if (box.checked) ticked.add(box.dataset.boardKey);
   }
@@ -865,11 +866,17 @@ function clearPreview() {
   board.querySelector('.route-preview')?.remove();
 }
 
+/** The boxes of the forms a person has open that a board click ticks: with the forms folded, the
+ * board plays the moves there as always. */
+function pickBoxes() {
+  return [...$('move-forms').querySelectorAll('input[data-board-key]')].filter((box) => !box.closest('details:not([open])'));
+}
+
 function onBoardClick(e) {
   const node = e.target.closest?.('[data-target]');
   if (!node) return;
   const key = node.getAttribute('data-target');
-  const box = $('move-forms').querySelector(`input[data-board-key="${CSS.escape(key)}"]`);
+  const box = pickBoxes().find((b) => b.dataset.boardKey === key);
   if (box) {
     box.click(); // ticks it and tells the form (whose change marks the board again), as a click on the box would
     return;
