@@ -493,10 +493,30 @@ def test_the_timeline_steps_by_move_a_command_and_its_consequences(
     at_version(page, ends[11] + 1)
 
 
+def edge_key(edge: list[str]) -> str:
+    return "|".join(sorted(edge))
+
+
 LAST_MOVE = {
-    "catan_alexander": lambda c: [f"vertex:{c['vertex']}"] if c["type"] in ("build_settlement", "build_city") else [],
-    "alexandros": lambda c: [f"space:{c['target'][0]},{c['target'][1]}"] if c["type"] == "move_alexander" else [],
-    "peloponnes": lambda c: [f"tile:{c['tile_id']}"] if c["type"] == "place_bid" else [],
+    "catan_alexander": lambda c: (
+        [f"vertex:{c['vertex']}"]
+        if c.get("vertex")
+        else [f"edge:{edge_key(c['edge'])}"]
+        if c.get("edge")
+        else [f"hex:{c['hex'][0]},{c['hex'][1]}"]
+        if c.get("hex")
+        else []
+    ),
+    "alexandros": lambda c: (
+        [
+            f"space:{c['target'][0]},{c['target'][1]}",
+            f"point:{c['corner'][0]},{c['corner'][1]}",
+            f"display:{c['slot']}" if c["source"] == "display" else f"hand:{c['card']}",
+        ]
+        if c["type"] == "move_alexander"
+        else []
+    ),
+    "peloponnes": lambda c: [f"tile:{c['tile_id']}"] if c["type"] in ("place_bid", "move_bid") else [],
     "empire_builder": lambda c: (
         sorted({f"province:{p}" for g in c["groups"] for p in (g["from"], g["path"][-1])})
         if c["type"] == "move_armies" and c.get("groups")
@@ -504,22 +524,31 @@ LAST_MOVE = {
     ),
 }
 
+ON_THE_BOARD = "keys => keys.filter((k) => document.querySelector(`#board [data-target='${k}']`))"
+
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_the_last_move_is_marked_on_the_board(page: Any, site: Site, ended: dict[str, Any], game: str) -> None:
     created = ended[game]
     records = records_of(site, created)
     kinds = {r["position"]: r["type"] for r in records}
-    marked = [(r["position"], LAST_MOVE[game](r["data"]["command"])) for r in records if r["type"] == "CommandAccepted"]
-    position, keys = next((p, k) for p, k in reversed(marked[: len(marked) // 2]) if k)
-    end = next(
-        p for p in range(position, len(records) + 1) if kinds.get(p + 1) == "CommandAccepted" or p == len(records)
-    )
-    page.goto(viewer_url(site, created, end))
-    at_version(page, end)
-    drawn = page.eval_on_selector_all("#board [data-last-move]", "ns => [...new Set(ns.map(n => n.dataset.target))]")
-    assert sorted(drawn) == sorted(keys)
-    assert page.get_attribute("#board", "data-last-move") == str(position)
+    commands = [(r["position"], r["data"]["command"]) for r in records if r["type"] == "CommandAccepted"]
+    candidates = [(p, LAST_MOVE[game](c)) for p, c in reversed(commands[: len(commands) // 2])]
+    for position, keys in [(p, k) for p, k in candidates if k][:8]:
+        last = len(records)
+        end = next(p for p in range(position, last + 1) if kinds.get(p + 1) == "CommandAccepted" or p == last)
+        page.goto(viewer_url(site, created, end, fragment="tokens=" + ",".join(created.tokens)))
+        at_version(page, end)
+        present = page.evaluate(ON_THE_BOARD, keys)  # a place the move emptied may be gone (a won tile)
+        if not present:
+            continue
+        drawn = page.eval_on_selector_all(
+            "#board [data-last-move]", "ns => [...new Set(ns.map(n => n.dataset.target))]"
+        )
+        assert sorted(drawn) == sorted(present)
+        assert page.get_attribute("#board", "data-last-move") == str(position)
+        return
+    raise AssertionError("no move whose places are on the board")
 
 
 def test_a_one_click_move_waits_with_an_undo_before_it_is_sent(page: Any, site: Site) -> None:
@@ -553,3 +582,60 @@ def test_a_clocked_tournament_game_shows_each_seats_clock(page: Any, site: Site)
     clocks = page.eval_on_selector_all("#turn [data-clock-seat]", "ns => ns.map(n => Number(n.dataset.remainingMs))")
     assert len(clocks) == 2 and all(0 < ms <= 600_000 for ms in clocks)
     assert re.search(r"Clocks: Ada \d+:\d\d · Bo \d+:\d\d|Clocks: Bo \d+:\d\d · Ada \d+:\d\d", page.inner_text("#turn"))
+
+
+# -- overlaps --------------------------------------------------------------------------------------
+
+OVERLAPS = """([inner, outer]) => {
+    // pairs of boxes of `inner` that overlap a box of `outer` by more than a pixel each way
+    const boxes = (selector) => [...document.querySelectorAll(selector)].map((n) => [n, n.getBoundingClientRect()]);
+    const hits = [];
+    for (const [a, ra] of boxes(inner)) for (const [b, rb] of boxes(outer)) {
+      if (a === b || a.contains(b) || b.contains(a)) continue;
+      const x = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+      const y = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+      if (x > 1 && y > 1) hits.push(`${a.textContent.slice(0, 30)} / ${b.textContent.slice(0, 30)}`);
+    }
+    return hits;
+}"""
+
+INSIDE = """([inner, outer]) => [...document.querySelectorAll(inner)].filter((n) => {
+    // each `inner` within the `outer` box it belongs to (its nearest ancestor group's)
+    const box = n.closest(outer.group).querySelector(outer.box).getBoundingClientRect();
+    const r = n.getBoundingClientRect();
+    return r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5;
+}).map((n) => n.textContent)"""
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_boards_labels_and_pieces_do_not_overlap(page: Any, site: Site, ended: dict[str, Any], game: str) -> None:
+    created = ended[game]
+    middle = site.board(created)["version"] // 2
+    page.goto(viewer_url(site, created, middle, fragment="tokens=" + ",".join(created.tokens)))
+    at_version(page, middle)
+    if game == "empire_builder":
+        # the legend under the map, over no province
+        assert page.evaluate(OVERLAPS, ["#board .legend text", "#board [data-province] circle"]) == []
+    if game == "alexandros":
+        page.wait_for_selector('#perspective option[value="everything"]', state="attached")
+        page.select_option("#perspective", "everything")  # every hand shown: the longest rows
+        page.wait_for_selector('#board[data-perspective="everything"]')
+        rows = page.eval_on_selector_all("#board [data-hand-of]", "rows => rows.map(r => r.dataset.handOf)")
+        for i, a in enumerate(rows):
+            for b in rows[i + 1 :]:
+                assert (
+                    page.evaluate(OVERLAPS, [f'#board [data-hand-of="{a}"] > *', f'#board [data-hand-of="{b}"] > *'])
+                    == []
+                )
+        assert page.evaluate(OVERLAPS, ["#board [aria-label='score track'] > *", "#board [data-hand-of] > *"]) == []
+    if game == "peloponnes":
+        # tile names and bid lines inside their boxes; a bid's disc clear of the tile's text
+        assert page.evaluate(INSIDE, ["#board [data-tile] text", {"group": "[data-tile]", "box": "rect"}]) == []
+        assert (
+            page.evaluate(INSIDE, ["#board [data-piece=seat-bid]", {"group": "[data-seat-row]", "box": "rect"}]) == []
+        )
+        assert page.evaluate(OVERLAPS, ["#board [data-piece=bid] circle", "#board [data-tile] > text"]) == []
+    if game == "catan_alexander":
+        # every hex's name on its own plate, clear of the numbers
+        assert page.evaluate(OVERLAPS, ["#board .hex-name", "#board .hexes text"]) == []
+        assert page.locator("#board .hex-name").count() == page.locator("#board [data-piece=hex]").count()

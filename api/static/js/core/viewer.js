@@ -372,7 +372,7 @@ function announceTurn() {
 /** A clocked game's clocks: each seat's time left, the running one counting down on the page. */
 function clockLine(clock) {
   app.clock = { ...clock, receivedAt: Date.now() };
-  const line = h('p', { class: 'clocks', 'data-clocks': '' }, 'Clocks: ', clock.seats.map((c, i) => [
+  const line = h('p', { class: 'clocks', 'data-clocks': '' }, 'Clocks: ', clock.seats.flatMap((c, i) => [
     i ? ' · ' : '',
     seatChip(c.seat),
     ' ',
