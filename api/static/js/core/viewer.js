@@ -193,6 +193,21 @@ async function show(version) {
   updateUrl();
   await refreshMoves();
   highlightLog(); // again: the moves panel may have changed the log's height
+  prefetchNext();
+}
+
+/** Replaying, the next step's view is read while the person looks at this one: a step then
+ * draws at once. (Views at a version never change, so the read is kept.) */
+function prefetchNext() {
+  if (app.version >= app.latest || app.prefetching) return;
+  const next = stepFrom(app.version, 1);
+  if (app.views.has(viewKey(app.perspective, next))) return;
+  app.prefetching = true;
+  viewAt(next)
+    .catch(() => null) // a failed read is tried again when the step is taken
+    .finally(() => {
+      app.prefetching = false;
+    });
 }
 
 function draw(view) {
