@@ -37,6 +37,7 @@ const app = {
   renderSeq: 0,
   shown: null,
   follow: true,
+  logFrom: 0, // the log's records after this position are held (a long game's page reads a window)
 };
 window.alexandria = app; // for people debugging in the console, and for the browser tests
 app.showVersion = (version) => show(version); // the browser tests step whole timelines with it
@@ -94,9 +95,9 @@ async function start() {
   if (app.perspective === 'everything' && app.status !== 'ended') app.perspective = 'spectator';
   app.views.set(viewKey(app.perspective, board.version), board);
   fillPerspectives();
-  await loadLog();
   const asked = Number(params.get('v'));
   const version = Number.isInteger(asked) && asked >= 1 && asked <= app.latest ? asked : app.latest;
+  await loadLog(version);
   app.follow = version === app.latest;
   await show(version);
   startStream();
@@ -166,8 +167,16 @@ async function viewAt(version) {
   return view;
 }
 
-async function loadLog() {
-  app.records = await get(gamePath('/events'), { token: app.perspective === 'everything' ? null : token() });
+// A long game's page reads the latest records of its log first (a Catan game has over a thousand);
+// the earlier ones when a person steps or asks for them.
+const LOG_WINDOW = 300;
+
+/** The log from a little before `needed` (a version the page is about to show) to the end. */
+async function loadLog(needed = app.version || app.latest) {
+  const windowed = Math.max(0, app.latest - LOG_WINDOW);
+  const after = needed > windowed ? windowed : 0;
+  app.records = await get(`${gamePath('/events')}${after ? `?after=${after}` : ''}`, { token: app.perspective === 'everything' ? null : token() });
+  app.logFrom = after; // the records after this position are held
   renderLog();
 }
 
@@ -175,6 +184,7 @@ async function loadLog() {
 
 async function show(version) {
   version = Math.max(1, Math.min(app.latest, version));
+  if (version <= app.logFrom) await loadLog(version); // before the window read so far: the whole log
   const seq = ++app.renderSeq;
   let view;
   try {
@@ -483,7 +493,13 @@ function logItem(record) {
 }
 
 function renderLog() {
-  $('log').replaceChildren(...app.records.map(logItem));
+  const earlier = app.logFrom
+    ? h('li', { class: 'earlier' }, h('button', { type: 'button', onclick: async () => {
+      await loadLog(1);
+      highlightLog();
+    } }, `Show the ${app.logFrom} earlier records`))
+    : null;
+  $('log').replaceChildren(...[earlier, ...app.records.map(logItem)].filter(Boolean));
 }
 
 function highlightLog() {
