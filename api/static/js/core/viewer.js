@@ -716,7 +716,7 @@ async function changePerspective(perspective) {
   app.perspective = perspective;
   setPerspectiveInFragment(perspective);
   fillPerspectives();
-  await loadLog();
+  await loadLog(app.logFrom ? undefined : 1); // as much of the log as was held, in the new perspective
   startStream();
   await show(app.version);
 }
@@ -756,7 +756,7 @@ function startStream() {
       app.status = 'ended';
       app.views.clear();
       fillPerspectives();
-      await loadLog(); // after the end the whole log is public
+      await loadLog(app.logFrom ? undefined : 1); // after the end the whole log is public (as much as was held)
       const board = await get(gamePath(), { token: token() });
       app.latest = board.version;
       await show(app.latest);
@@ -1058,7 +1058,7 @@ async function send(move) {
     setLive('ended');
     app.views.clear();
     fillPerspectives();
-    await loadLog();
+    await loadLog(app.logFrom ? undefined : 1); // the whole log again when the page held all of it
   }
   app.follow = true;
   await show(app.latest);
