@@ -186,6 +186,8 @@ def test_a_tournament_tables_players_are_named_in_its_game(page: Any, site: Site
         site.tournaments.register(tid, organiser, name)
     seated = site.tournaments.seat_next_round(tid, organiser)
     table = seated["tables"][0]
+    view = site.api.get(f"/games/{table['game_id']}").json()
+    assert view["names"] == {str(seat): ["Ada", "Bo"][player] for seat, player in enumerate(table["players"])}
     page.goto(f"{site.url}/viewer?game={table['game_id']}")
     page.wait_for_selector("#scores tr[data-seat]")
     names = [["Ada", "Bo"][player] for player in table["players"]]
