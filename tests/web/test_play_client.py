@@ -664,3 +664,20 @@ def test_a_long_games_page_reads_a_window_of_the_log_and_the_rest_when_asked(
     page.goto(viewer_url(site, created, 5))
     at_version(page, 5)
     assert page.locator("#log li[data-position]").count() == latest
+
+
+def test_what_a_move_adds_fades_in_and_stepping_back_shows_the_board_as_it_is(page: Any, site: Site) -> None:
+    created = site.create("catan_alexander", "appeared", {"board": "base"})  # it starts by founding
+    board = site.board(created)
+    seat = int(next(iter(board["awaited"])))
+    open_as(page, site, created, seat)
+    vertex = page.get_attribute("#board [data-target^='vertex:'].playable", "data-target")
+    page.dispatch_event(f'#board [data-target="{vertex}"]', "click")
+    page.wait_for_function(f"Number(document.body.dataset.version) > {board['version']}")
+    page.wait_for_selector("#board [data-piece=settlement]")
+    appeared = page.eval_on_selector_all("#board .appeared", "ns => ns.map(n => n.dataset.piece)")
+    assert appeared == ["settlement"]
+    page.focus("body")
+    page.keyboard.press("ArrowLeft")
+    at_version(page, board["version"])
+    assert page.get_attribute("#board", "data-appeared") == "0"

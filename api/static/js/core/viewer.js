@@ -251,7 +251,35 @@ function draw(view) {
   renderScores(view);
   markPlayable();
   markLastMove(ctx.records);
+  markAppeared(view);
   applyZoom();
+}
+
+/** A piece drawn by one's identity: what it is and where (its attributes, not its classes). */
+function pieceKey(node) {
+  return node.getAttributeNames().filter((n) => n !== 'class' && n !== 'tabindex' && n !== 'data-last-move').sort().map((n) => `${n}=${node.getAttribute(n)}`).join(' ');
+}
+
+/** Pieces new since the version drawn before (a step forward, or the game moving on) fade in: a
+ * person sees what changed. Stepping back or jumping far shows the board as it is. */
+function markAppeared(view) {
+  const pieces = [...$('board').querySelectorAll('[data-piece]')];
+  const keys = new Set(pieces.map(pieceKey));
+  const before = app.drawnPieces;
+  const same = before && before.perspective === app.perspective;
+  const forward = same && view.version > before.version && view.version - before.version <= 40;
+  // the same version drawn again (a live update of it) keeps what had appeared
+  const again = same && view.version === before.version ? before.appeared : null;
+  const appeared = new Set();
+  for (const node of pieces) {
+    const key = pieceKey(node);
+    if ((forward && !before.keys.has(key)) || again?.has(key)) {
+      node.classList.add('appeared');
+      appeared.add(key);
+    }
+  }
+  $('board').dataset.appeared = String(appeared.size);
+  app.drawnPieces = { version: view.version, perspective: app.perspective, keys, appeared };
 }
 
 /** The places of the last command up to this version, marked on the board (and briefly animated). */
