@@ -33,7 +33,9 @@ function tileCard(data, tileId, x, y, attrs = {}) {
   if (once.length) lines.push(once.join(' '));
   if (tile.protects) lines.push(`protects: ${tile.protects}`);
   // the lines end before the bid's disc in the bottom right corner
-  lines.slice(0, 4).forEach((line, i) => g.append(s('text', { x: 6, y: 70 + i * 12, class: 'svg-small', style: 'font-size:9.5px' }, line)));
+  // each line within the tile's width (a long one wraps), at most four
+  lines.flatMap((line) => wrapWords(line, 21)).slice(0, 4)
+    .forEach((line, i) => g.append(s('text', { x: 6, y: 70 + i * 12, class: 'svg-small', style: 'font-size:9.5px' }, line)));
   return g;
 }
 
