@@ -141,6 +141,16 @@ def server_sent_event(event: str, data: Any, event_id: int | None = None) -> str
     return f"{head}event: {event}\ndata: {canonical(data)}\n\n"
 
 
+def table_names(tournaments: TournamentService, game_id: str) -> dict[str, str]:
+    """A tournament table's players by seat (the names they registered with); none for other games."""
+    tournament_id = tournaments.tournament_of(game_id)
+    if tournament_id is None:
+        return {}
+    state = tournaments.state(tournament_id)
+    table = state.table_of(game_id)
+    return {} if table is None else {str(seat): state.names[player] for seat, player in enumerate(table.players)}
+
+
 def create_app(
     service: GameService,
     read_side: ReadSide | None = None,
@@ -268,7 +278,8 @@ def create_app(
         def read() -> dict[str, Any]:
             board = reads.board(game_id, reads.viewer(game_id, token), min_version)
             clock = tournaments.clock_view(game_id)  # a clocked tournament game's clocks
-            return board if clock is None else {**board, "clock": clock}
+            names = {} if board.get("names") else table_names(tournaments, game_id)  # a tournament's players
+            return {**board, **({"clock": clock} if clock is not None else {}), **({"names": names} if names else {})}
 
         return await run_in_threadpool(read)
 

@@ -92,10 +92,17 @@ def browser() -> Iterator[Any]:
         browser.close()
 
 
+def no_undo_window(context: Any) -> None:
+    """One-click moves go at once (the page's undo window is a player's setting, tested on its own)."""
+    # about:blank has no storage of its own: there the script does nothing
+    context.add_init_script("try { localStorage.setItem('alexandria:undo-ms', '0'); } catch {}")
+
+
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     """A fresh context per test (its own local storage, so tokens never leak between tests)."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
+    no_undo_window(context)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))

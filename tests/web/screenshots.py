@@ -1,7 +1,9 @@
 """Screenshots of the web client for the README: each game as a spectator in the middle of a game,
 as a seat (its own cards and its moves), and at the end; the lobby; and a tournament's page.
 
-    python -m tests.web.screenshots docs/screenshots [games] [forms] [lobby] [tournament]
+    python -m tests.web.screenshots docs/screenshots [games] [forms] [lobby] [tournament] [phone]
+
+"phone" makes each game's seat page (and the lobby) at 390x844 too: <game>-phone.png, lobby-phone.png.
 
 Games are set up through the service with fixed seeds, so the pictures are the same on every run.
 """
@@ -23,6 +25,7 @@ from tests.web.conftest import CHROMIUM, GAMES, Site
 from tests.web.server import live_server
 
 VIEWPORT = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
 SCALE = 0.7  # smaller files; the page is laid out at 1280x800 all the same
 
 
@@ -102,6 +105,17 @@ def main(folder: Path, shots: set[str]) -> None:
             page.screenshot(path=str(folder / "lobby.png"))
         if "tournament" in shots:
             tournament_shot(page, site, folder / "tournament.png")
+        if "phone" in shots:
+            phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)  # type: ignore[arg-type]
+            small = phone.new_page()
+            for game in GAMES:
+                running = site.played(game, f"screenshot-{game}", commands=24)
+                now = version_of(service, running.game_id)
+                url_of = f"{url}/viewer?game={running.game_id}#token={running.tokens[0]}"
+                shoot(small, url_of, now, folder / f"{game}-phone.png")
+            small.goto(f"{url}/lobby")
+            small.wait_for_selector("#games tbody tr")
+            small.screenshot(path=str(folder / "lobby-phone.png"))
         browser.close()
 
 

@@ -134,6 +134,8 @@ def test_the_keyboard_and_the_log_step_through_versions_and_the_url_follows(
     last = site.board(created)["version"]
     page.goto(viewer_url(site, created, 10))
     at_version(page, 10)
+    page.select_option("#step", "record")  # the arrows step one record (by move: test_play_client.py)
+    page.focus("body")
     page.keyboard.press("ArrowRight")
     at_version(page, 11)
     assert "v=11" in page.url

@@ -18,7 +18,7 @@ from pydantic import TypeAdapter
 from api.contract import command_union
 from domain.kernel.bots import RandomBot
 from infra.service import CreatedGame
-from tests.web.conftest import Site
+from tests.web.conftest import Site, no_undo_window
 
 pytestmark = pytest.mark.slow
 
@@ -33,6 +33,7 @@ def context_factory(browser: Any) -> Iterator[Callable[[], Any]]:
 
     def new_page() -> Any:
         context = browser.new_context(viewport={"width": 1280, "height": 800})
+        no_undo_window(context)
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))

@@ -17,8 +17,8 @@ function build(node, attrs, children) {
     if (value === null || value === undefined || value === false) continue;
     if (key.startsWith('on') && typeof value === 'function') node.addEventListener(key.slice(2), value);
     else if (key === 'dataset') Object.assign(node.dataset, value);
-    // Through the CSSOM: the Content-Security-Policy (style-src 'self') refuses style attributes.
-    else if (key === 'style') node.style.cssText = String(value);
+    // Through the CSSOM, never as a style attribute: the page's Content-Security-Policy may refuse those.
+    else if (key === 'style') setStyle(node, String(value));
     else node.setAttribute(key, value === true ? '' : String(value));
   }
   for (const child of children.flat()) {
@@ -28,17 +28,58 @@ function build(node, attrs, children) {
   return node;
 }
 
+function setStyle(node, text) {
+  for (const rule of text.split(';')) {
+    const at = rule.indexOf(':');
+    if (at > 0) node.style.setProperty(rule.slice(0, at).trim(), rule.slice(at + 1).trim());
+  }
+}
+
 /** A tooltip for an SVG shape (read by screen readers as the shape's name). */
 export const title = (text) => s('title', {}, text);
 
-export const SEAT_COLOURS = ['#d62828', '#1d5fd8', '#2a9d5f', '#e09f00', '#8338ec'];
+// Seat colours on the board; green is dark enough for white text, yellow carries dark text (WCAG AA 4.5:1).
+export const SEAT_COLOURS = ['#d62828', '#1d5fd8', '#1e7a46', '#e09f00', '#8338ec'];
+const SEAT_INKS = ['#fff', '#fff', '#fff', '#1b1f24', '#fff'];
+// The same colours as text on a light ground (yellow text would be 2.3:1 there).
+const SEAT_TEXT = ['#c1121f', '#1a5fcf', '#1e7a46', '#8a5a00', '#6f2dbd'];
 export const SEAT_NAMES = ['red', 'blue', 'green', 'yellow', 'purple'];
-export const seatColour = (seat) => (seat === null || seat === undefined ? '#888' : SEAT_COLOURS[seat % SEAT_COLOURS.length]);
-/** People count from 1: seat 0 of the API is "Seat 1". */
-export const seatName = (seat) => (seat === null || seat === undefined ? 'nobody' : `Seat ${Number(seat) + 1}`);
+export const seatColour = (seat) => (seat === null || seat === undefined ? '#5b6470' : SEAT_COLOURS[seat % SEAT_COLOURS.length]);
+export const seatInk = (seat) => (seat === null || seat === undefined ? '#fff' : SEAT_INKS[seat % SEAT_INKS.length]);
+export const seatTextColour = (seat) => (seat === null || seat === undefined ? '#5b6470' : SEAT_TEXT[seat % SEAT_TEXT.length]);
+
+// The names people joined with (a view's `names`, or a tournament table's players): the viewer adds
+// those of every view it reads (a past version's view may carry none), read wherever a seat is named.
+const joinedNames = new Map();
+export function setSeatNames(names) {
+  for (const [seat, name] of Object.entries(names || {})) if (name) joinedNames.set(Number(seat), String(name));
+}
+/** People count from 1: seat 0 of the API is "Seat 1" — or the name its player joined with. */
+export const seatName = (seat) => {
+  if (seat === null || seat === undefined) return 'nobody';
+  return joinedNames.get(Number(seat)) ?? `Seat ${Number(seat) + 1}`;
+};
+/** "Ann (seat 1)" where a name is known: the seat number still tells the turn order. */
+export const seatLabel = (seat) => (joinedNames.has(Number(seat)) ? `${seatName(seat)} (seat ${Number(seat) + 1})` : seatName(seat));
 
 export function seatChip(seat) {
-  return h('span', { class: 'chip', style: `--seat:${seatColour(seat)}` }, seatName(seat));
+  return h('span', { class: 'chip', 'data-chip-seat': seat ?? '', style: `--seat:${seatColour(seat)};--seat-ink:${seatInk(seat)}`, title: seatLabel(seat) }, seatName(seat));
+}
+
+/** Chips with commas and "and" between them: "Ann, Ben and Cleo", never "Seat 1Seat 2". */
+export function chips(seats) {
+  const out = [];
+  seats.forEach((seat, i) => {
+    if (i) out.push(i === seats.length - 1 ? ' and ' : ', ');
+    out.push(seatChip(seat));
+  });
+  return out;
+}
+
+/** "Ann, Ben and Cleo" as text. */
+export function listNames(seats) {
+  const names = seats.map(seatName);
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names.join('');
 }
 
 export const plural = (n, word, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
@@ -59,4 +100,33 @@ export function target(node, key, label) {
   node.setAttribute('role', 'button');
   if (label) node.setAttribute('aria-label', label);
   return node;
+}
+
+/** Each body cell labelled with its column's heading (data-label): on a phone a wide table shows
+ * one block per row, each value named (the .stack-table style), and nothing scrolls sideways. */
+export function labelCells(table) {
+  const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent);
+  for (const row of table.querySelectorAll('tbody tr')) {
+    [...row.children].forEach((cell, i) => {
+      if (heads[i] && cell.tagName === 'TD') cell.dataset.label = heads[i];
+    });
+  }
+  table.classList.add('stack-table');
+}
+
+/** Words broken into lines of at most `width` characters (a longer word keeps its own line, whole):
+ * board labels wrap, they are never cut. */
+export function wrapWords(text, width) {
+  const lines = [];
+  for (const word of String(text).split(/\s+/)) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && `${last} ${word}`.length <= width) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines;
+}
+
+/** An SVG text of several lines (tspans), the first line's baseline at y. */
+export function textLines(lines, { x, y, lineHeight, ...attrs }) {
+  return s('text', { x, y, ...attrs }, lines.map((line, i) => s('tspan', { x, dy: i ? lineHeight : 0 }, line)));
 }

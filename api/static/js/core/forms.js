@@ -17,8 +17,9 @@ export function countField(name, label, { min = 0, max = 99, value = 0, hint = '
 }
 
 /** A labelled checkbox carrying a value (read back with checkedValues). */
-export function checkField(name, label, value, { checked = false } = {}) {
-  return h('label', { class: 'check-field' }, h('input', { type: 'checkbox', 'data-field': name, value, checked: checked ? true : null }), ` ${label}`);
+export function checkField(name, label, value, { checked = false, boardKey = null } = {}) {
+  // boardKey: the board place that ticks this box when clicked (data-target), and lights up while the box is in focus
+  return h('label', { class: 'check-field' }, h('input', { type: 'checkbox', 'data-field': name, value, checked: checked ? true : null, 'data-board-key': boardKey }), ` ${label}`);
 }
 
 /** The number in a form's field. */

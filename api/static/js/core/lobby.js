@@ -14,6 +14,18 @@ function showError(message) {
   $('error').hidden = !message;
 }
 
+// The catalog's option values are ids for programs; a person reads these words (an id without
+// words here is shown with its underscores and dashes as spaces).
+const OPTION_WORDS = {
+  'alexandros-reconstructed-v1': 'the reconstructed board',
+  alexander: "Alexander's campaign (the scenario board)",
+  base: "the base game's board",
+  beginner: 'the beginner layout',
+  random: 'a random layout',
+};
+const optionWords = (value) => (typeof value === 'string' ? OPTION_WORDS[value] || value.replace(/[-_]+/g, ' ') : String(value));
+const optionName = (name) => name.replaceAll('_', ' ');
+
 const titleOf = (game) => lobby.catalog.find((g) => g.game === game)?.title || game;
 
 async function loadGames() {
@@ -48,12 +60,12 @@ async function loadGames() {
   lobby.hasNext = Boolean(next);
   const rows = games.map((g) =>
     h('tr', { 'data-game-id': g.game_id },
-      h("td", {}, titleOf(g.game), Object.keys(g.options || {}).length ? h("small", {}, ` ${Object.entries(g.options).map(([k, v]) => `${k}: ${v}`).join(", ")}`) : null),
-      h('td', {}, String(g.players)),
-      h('td', {}, g.status),
-      h('td', { class: 'open-seats' }, seatsCell(g)),
-      h('td', {}, String(g.version)),
-      h('td', {}, g.last_activity ? new Date(g.last_activity).toLocaleString() : ''),
+      h('td', { 'data-label': 'Game' }, titleOf(g.game), Object.keys(g.options || {}).length ? h('small', {}, ` ${Object.entries(g.options).map(([k, v]) => `${optionName(k)}: ${optionWords(v)}`).join(', ')}`) : null),
+      h('td', { 'data-label': 'Players' }, String(g.players)),
+      h('td', { 'data-label': 'Status' }, g.status),
+      h('td', { class: 'open-seats', 'data-label': 'Seats' }, seatsCell(g)),
+      h('td', { 'data-label': 'Version' }, String(g.version)),
+      h('td', { 'data-label': 'Last move' }, g.last_activity ? new Date(g.last_activity).toLocaleString() : ''),
       h('td', {}, h('a', { href: `/viewer?game=${encodeURIComponent(g.game_id)}` }, g.status === 'ended' ? 'replay' : 'watch'))));
   $('games').querySelector('tbody').replaceChildren(...(rows.length ? rows : [h('tr', {}, h('td', { colspan: 7 }, 'No games yet.'))]));
   $('page').textContent = `page ${lobby.page + 1}`;
@@ -108,12 +120,12 @@ function optionInput(option, players) {
   const applies = !option.players.length || option.players.includes(players);
   let input;
   if (schema.type === 'boolean') input = h('input', { id, type: 'checkbox', checked: schema.default ? true : null });
-  else if (schema.enum) input = h('select', { id }, schema.enum.map((v) => h('option', { value: JSON.stringify(v), selected: v === schema.default ? true : null }, String(v))));
+  else if (schema.enum) input = h('select', { id }, schema.enum.map((v) => h('option', { value: JSON.stringify(v), selected: v === schema.default ? true : null }, optionWords(v))));
   else if (schema.type === 'integer') input = h('input', { id, type: 'number', min: schema.minimum ?? null, value: schema.default ?? 0 });
   else input = h('input', { id, type: 'text', value: schema.default ?? '' });
   input.dataset.option = option.name;
   input.dataset.kind = schema.type === 'boolean' ? 'boolean' : schema.enum ? 'enum' : schema.type;
-  const label = h('label', { hidden: applies ? null : true, title: option.description }, `${option.name.replaceAll('_', ' ')} `, input, h('small', {}, ` ${option.description}`));
+  const label = h('label', { hidden: applies ? null : true, title: option.description }, `${optionName(option.name)} `, input, h('small', {}, ` ${option.description}`));
   label.dataset.players = applies ? 'yes' : 'no';
   label.dataset.requires = JSON.stringify(option.requires || {});
   return label;

@@ -5,7 +5,7 @@
 // round was seated, a ruling was made).
 
 import { gameData, get } from './api.js';
-import { h, plural, seatChip, words } from './dom.js';
+import { h, labelCells, plural, seatChip, words } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 2000;
@@ -84,6 +84,7 @@ function drawStandings(settings, standings) {
     breaks.map((t) => cell(t, row[t], number(row[t]))),
     cell('rating', row.rating.ordinal, h('span', { title: `μ ${number(row.rating.mu)}, σ ${number(row.rating.sigma)}` }, number(row.rating.ordinal)))));
   $('standings').querySelector('tbody').replaceChildren(...(rows.length ? rows : [h('tr', {}, h('td', { colspan: 6 + breaks.length }, 'No players yet.'))]));
+  labelCells($('standings'));
 }
 
 function drawRounds(tournament) {

@@ -3,7 +3,7 @@
 // board from the catalog's static data and the view, and words its events and moves.
 
 import { ApiError, gameData, get, post } from './api.js';
-import { h, seatChip, seatColour, seatName, words } from './dom.js';
+import { chips, h, labelCells, listNames, seatChip, seatLabel, seatName, setSeatNames, words } from './dom.js';
 import {
   addToken,
   perspectiveFromFragment,
@@ -37,8 +37,10 @@ const app = {
   renderSeq: 0,
   shown: null,
   follow: true,
+  logFrom: 0, // the log's records after this position are held (a long game's page reads a window)
 };
 window.alexandria = app; // for people debugging in the console, and for the browser tests
+app.showVersion = (version) => show(version); // the browser tests step whole timelines with it
 app.targetsOfMove = (index) => keysOf(app.moves.moves[index]);
 
 function showError(message) {
@@ -80,8 +82,10 @@ async function start() {
   app.data = await gameData(board.game);
   app.module = (await import(`../games/${board.game}.js`)).default;
   document.body.dataset.game = board.game;
-  $('title').textContent = app.data.title;
-  document.title = `${app.data.title} — Alexandria`;
+  app.title = app.module.title ? app.module.title(board, app.data) : app.data.title;
+  $('title').textContent = app.title;
+  setSeatNames(board.names);
+  updateDocumentTitle(board);
   if (board.status === 'waiting') {
     board = await waitForPlayers(board);
     if (!board) return;
@@ -91,9 +95,9 @@ async function start() {
   if (app.perspective === 'everything' && app.status !== 'ended') app.perspective = 'spectator';
   app.views.set(viewKey(app.perspective, board.version), board);
   fillPerspectives();
-  await loadLog();
   const asked = Number(params.get('v'));
   const version = Number.isInteger(asked) && asked >= 1 && asked <= app.latest ? asked : app.latest;
+  await loadLog(version);
   app.follow = version === app.latest;
   await show(version);
   startStream();
@@ -132,6 +136,7 @@ async function waitForPlayers(board) {
 }
 
 function renderWaiting(board) {
+  setSeatNames(board.names);
   const open = board.open_seats || [];
   const names = Object.entries(board.names || {}).map(([seat, name]) => h('li', {}, seatChip(Number(seat)), ` ${name}`));
   const me = seatOf(app.perspective);
@@ -162,8 +167,16 @@ async function viewAt(version) {
   return view;
 }
 
-async function loadLog() {
-  app.records = await get(gamePath('/events'), { token: app.perspective === 'everything' ? null : token() });
+// A long game's page reads the latest records of its log first (a Catan game has over a thousand);
+// the earlier ones when a person steps or asks for them.
+const LOG_WINDOW = 300;
+
+/** The log from a little before `needed` (a version the page is about to show) to the end. */
+async function loadLog(needed = app.version || app.latest) {
+  const windowed = Math.max(0, app.latest - LOG_WINDOW);
+  const after = needed > windowed ? windowed : 0;
+  app.records = await get(`${gamePath('/events')}${after ? `?after=${after}` : ''}`, { token: app.perspective === 'everything' ? null : token() });
+  app.logFrom = after; // the records after this position are held
   renderLog();
 }
 
@@ -171,6 +184,7 @@ async function loadLog() {
 
 async function show(version) {
   version = Math.max(1, Math.min(app.latest, version));
+  if (version <= app.logFrom) await loadLog(version); // before the window read so far: the whole log
   const seq = ++app.renderSeq;
   let view;
   try {
@@ -189,6 +203,21 @@ async function show(version) {
   updateUrl();
   await refreshMoves();
   highlightLog(); // again: the moves panel may have changed the log's height
+  prefetchNext();
+}
+
+/** Replaying, the next step's view is read while the person looks at this one: a step then
+ * draws at once. (Views at a version never change, so the read is kept.) */
+function prefetchNext() {
+  if (app.version >= app.latest || app.prefetching) return;
+  const next = stepFrom(app.version, 1);
+  if (app.views.has(viewKey(app.perspective, next))) return;
+  app.prefetching = true;
+  viewAt(next)
+    .catch(() => null) // a failed read is tried again when the step is taken
+    .finally(() => {
+      app.prefetching = false;
+    });
 }
 
 function draw(view) {
@@ -207,7 +236,11 @@ function draw(view) {
     seat: seatOf(app.perspective),
     records: app.records.filter((r) => r.position <= view.version),
   };
+  setSeatNames(view.names);
+  // the game's own headings (h3) sit under this one
+  details.append(h('h2', { class: 'sr-only' }, 'Details of the game'));
   app.module.draw(ctx);
+  for (const table of details.querySelectorAll('table')) labelCells(table); // one block a row on a phone
   board.dataset.version = view.version;
   board.dataset.perspective = app.perspective;
   document.body.dataset.version = view.version;
@@ -217,6 +250,112 @@ function draw(view) {
   renderTurn(view);
   renderScores(view);
   markPlayable();
+  markLastMove(ctx.records);
+  markAppeared(view);
+  applyZoom();
+}
+
+/** A piece drawn by one's identity: what it is and where (its attributes, not its classes). */
+function pieceKey(node) {
+  return node.getAttributeNames().filter((n) => n !== 'class' && n !== 'tabindex' && n !== 'data-last-move').sort().map((n) => `${n}=${node.getAttribute(n)}`).join(' ');
+}
+
+/** Pieces new since the version drawn before (a step forward, or the game moving on) fade in: a
+ * person sees what changed. Stepping back or jumping far shows the board as it is. */
+function markAppeared(view) {
+  const pieces = [...$('board').querySelectorAll('[data-piece]')];
+  const keys = new Set(pieces.map(pieceKey));
+  const before = app.drawnPieces;
+  const same = before && before.perspective === app.perspective;
+  const forward = same && view.version > before.version && view.version - before.version <= 40;
+  // the same version drawn again (a live update of it) keeps what had appeared
+  const again = same && view.version === before.version ? before.appeared : null;
+  const appeared = new Set();
+  for (const node of pieces) {
+    const key = pieceKey(node);
+    if ((forward && !before.keys.has(key)) || again?.has(key)) {
+      node.classList.add('appeared');
+      appeared.add(key);
+    }
+  }
+  $('board').dataset.appeared = String(appeared.size);
+  app.drawnPieces = { version: view.version, perspective: app.perspective, keys, appeared };
+}
+
+/** The places of the last command up to this version, marked on the board (and briefly animated). */
+function markLastMove(records) {
+  const last = [...records].reverse().find((r) => r.type === 'CommandAccepted');
+  let keys = [];
+  try {
+    keys = last?.data?.command ? keysOf(last.data.command) : [];
+  } catch {
+    keys = []; // a sealed command carries no places
+  }
+  const board = $('board');
+  for (const key of keys) {
+    for (const node of board.querySelectorAll(`[data-target="${CSS.escape(key)}"]`)) {
+      node.classList.add('last-move');
+      node.setAttribute('data-last-move', '');
+    }
+  }
+  board.dataset.lastMove = last ? String(last.position) : '';
+}
+
+// -- zoom ---------------------------------------------------------------------------------------
+
+const PHONE = window.matchMedia('(max-width: 820px)');
+const SMALLEST_TEXT = 11; // CSS pixels: the least a board's text is drawn at on a phone
+
+/** The board's scale now: CSS pixels per board unit. */
+function boardScale() {
+  const svg = $('board');
+  const box = svg.viewBox.baseVal;
+  if (!box || !box.width) return 1;
+  const rect = svg.getBoundingClientRect();
+  return Math.min(rect.width / box.width, rect.height / box.height || Infinity);
+}
+
+function fitScale() {
+  const box = $('board').viewBox.baseVal;
+  const pane = $('board-scroll');
+  if (!box || !box.width) return 1;
+  return Math.min(pane.clientWidth / box.width, pane.clientHeight / box.height || Infinity);
+}
+
+/** A phone starts zoomed in so that the board's smallest text is readable and its places can be
+ * touched (a game module may ask for more: `touchScale`, pixels per unit); the pane pans. */
+function phoneZoom() {
+  let smallest = Infinity;
+  for (const text of $('board').querySelectorAll('text')) {
+    const size = parseFloat(getComputedStyle(text).fontSize);
+    if (size) smallest = Math.min(smallest, size);
+  }
+  const wanted = Math.max(Number.isFinite(smallest) ? SMALLEST_TEXT / smallest : 0, app.module.touchScale || 0);
+  return wanted > fitScale() * 1.01 ? wanted : null;
+}
+
+function applyZoom() {
+  const svg = $('board');
+  const pane = $('board-pane');
+  if (app.zoom === undefined) app.zoom = PHONE.matches ? phoneZoom() : null;
+  const box = svg.viewBox.baseVal;
+  if (app.zoom === null || !box || !box.width) {
+    delete pane.dataset.zoomed;
+    svg.style.removeProperty('width');
+    svg.style.removeProperty('height');
+    delete svg.dataset.scale;
+    return;
+  }
+  pane.dataset.zoomed = '';
+  svg.style.setProperty('width', `${Math.round(box.width * app.zoom)}px`);
+  svg.style.setProperty('height', `${Math.round(box.height * app.zoom)}px`);
+  svg.dataset.scale = app.zoom.toFixed(3);
+}
+
+function zoomBy(factor) {
+  const next = (app.zoom ?? boardScale()) * factor;
+  app.zoom = next <= fitScale() * 1.01 ? null : Math.min(next, 6);
+  applyZoom();
 }
 
 function renderTurn(view) {
@@ -224,26 +363,97 @@ function renderTurn(view) {
   const awaited = Object.entries(view.awaited);
   const optional = Object.entries(view.optional || {});
   const rows = [];
+  const me = seatOf(app.perspective);
+  const mine = me !== null && view.status === 'running' && view.version === app.latest && String(me) in view.awaited;
   if (view.status === 'ended' && view.version === app.latest) {
     const winners = view.scoreboard.winners;
-    rows.push(h('p', { class: 'headline' }, 'Game over. ', winners.length ? [winners.length > 1 ? 'Winners: ' : 'Winner: ', ...winners.map(seatChip)] : 'No winner.'));
+    rows.push(h('p', { class: 'headline' }, 'Game over. ', winners.length ? [winners.length > 1 ? 'Winners: ' : 'Winner: ', ...chips(winners)] : 'No winner.'));
   } else if (!awaited.length) {
     rows.push(h('p', { class: 'headline' }, view.status === 'ended' ? 'Game over.' : 'Nobody is awaited.'));
   } else {
+    // short: the moves panel right under it lists every choice
+    if (mine) rows.push(h('p', { class: 'headline your-turn', 'data-your-turn': '' }, 'Your turn: ', listed(view.awaited[String(me)], 2)));
     for (const [seat, types] of awaited) {
+      if (mine && Number(seat) === me) continue;
       rows.push(h('p', { class: 'headline' }, seatChip(seat), ' to play: ', listed(types)));
     }
   }
   for (const [seat, types] of optional) rows.push(h('p', {}, seatChip(seat), ' may: ', listed(types)));
+  if (view.clock && view.status === 'running') rows.push(clockLine(view.clock));
   const summary = app.module.summary ? app.module.summary(view, app.data) : null;
   if (summary) rows.push(h('p', { class: 'summary' }, summary));
   pane.replaceChildren(...rows);
+  pane.dataset.yourTurn = mine ? 'true' : 'false';
+  updateDocumentTitle(view);
+  if (mine && !app.wasMyTurn) announceTurn();
+  app.wasMyTurn = mine;
+}
+
+/** The tab's title says when it is this seat's turn, so a player in another tab sees it. */
+function updateDocumentTitle(view) {
+  const me = seatOf(app.perspective);
+  const mine = me !== null && view.status === 'running' && view.version === app.latest && String(me) in (view.awaited || {});
+  document.title = `${mine ? '● Your turn · ' : ''}${app.title || 'Game'} — Alexandria`;
+}
+
+/** A sound and, while the tab is in the background, a notification — only when the player asked
+ * for them (the "tell me" box), and never for the first drawing of the page. */
+function announceTurn() {
+  if (!app.announced) {
+    app.announced = true; // the page's first drawing is no news
+    return;
+  }
+  if (!$('notify')?.checked) return;
+  try {
+    const audio = new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.4);
+  } catch {
+    // no sound on this device: the title and the headline still say it
+  }
+  if (document.hidden && 'Notification' in window && Notification.permission === 'granted') {
+    new Notification(`Your turn — ${app.title}`, { body: `${seatName(seatOf(app.perspective))}, it is your move.`, tag: app.gameId });
+  }
+}
+
+/** A clocked game's clocks: each seat's time left, the running one counting down on the page. */
+function clockLine(clock) {
+  app.clock = { ...clock, receivedAt: Date.now() };
+  const line = h('p', { class: 'clocks', 'data-clocks': '' }, 'Clocks: ', clock.seats.flatMap((c, i) => [
+    i ? ' · ' : '',
+    seatChip(c.seat),
+    ' ',
+    h('span', { class: c.running ? 'clock running' : 'clock', 'data-clock-seat': c.seat, 'data-remaining-ms': c.remaining_ms }, clockText(c.remaining_ms)),
+  ]));
+  if (!app.clockTimer) app.clockTimer = setInterval(tickClocks, 1000);
+  return line;
+}
+
+function clockText(ms) {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+function tickClocks() {
+  if (!app.clock) return;
+  const passed = Date.now() - app.clock.receivedAt;
+  for (const c of app.clock.seats) {
+    if (!c.running) continue;
+    const node = document.querySelector(`[data-clock-seat="${c.seat}"]`);
+    if (node) node.textContent = clockText(c.remaining_ms - passed);
+  }
 }
 
 /** "roll dice, end turn" — or the first few and how many more, for a long list. */
-function listed(types) {
-  const shown = types.slice(0, 4).map(words).join(', ');
-  return types.length > 4 ? `${shown} and ${types.length - 4} more` : shown;
+function listed(types, most = 4) {
+  const shown = types.slice(0, most).map(words).join(', ');
+  return types.length > most ? `${shown} and ${types.length - most} more` : shown;
 }
 
 function renderScores(view) {
@@ -273,21 +483,32 @@ function renderScores(view) {
 
 // -- log ----------------------------------------------------------------------------------------
 
+const BROKEN = /undefined|NaN|\[object Object\]/;
+const eventWords = (type) => `${words(type.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase())}.`;
+
 function sentence(record) {
+  const said = rawSentence(record);
+  // A field this client does not know (a newer server, a sealed record) never reaches the page as
+  // "undefined": the record's kind is said instead.
+  return BROKEN.test(said) ? eventWords(record.type) : said;
+}
+
+function rawSentence(record) {
   const d = record.data || {};
-  if (record.type === 'GameCreated') return `A game of ${app.data.title} for ${d.players} players is created.`;
+  if (record.type === 'GameCreated') return `A game of ${app.title} for ${d.players} players is created.`;
+  if (record.type === 'SeatTaken') return `${d.name} takes seat ${Number(d.seat) + 1}.`;
   if (record.type === 'CommandAccepted') {
     const command = d.command || {};
-    const said = app.module.describeMove ? app.module.describeMove(command, app.data) : words(command.type || 'a sealed command');
-    return `${seatName(d.seat)}: ${command.type ? said : 'a sealed command'}.`;
+    if (!command.type) return `${seatName(d.seat)}: a sealed command.`;
+    // Another seat's sealed command shows only its type: the game module words it without its fields.
+    const said = app.module.describeMove ? app.module.describeMove(command, app.data) : words(command.type);
+    return `${seatName(d.seat)}: ${said}.`;
   }
   if (record.type === 'GameEnded') {
     const winners = d.winners || [];
-    return `The game ends. ${winners.length ? `${winners.map(seatName).join(' and ')} ${winners.length > 1 ? 'win' : 'wins'}.` : 'Nobody wins.'}`;
+    return `The game ends. ${winners.length ? `${listNames(winners)} ${winners.length > 1 ? 'win' : 'wins'}.` : 'Nobody wins.'}`;
   }
-  const said = app.module.describe(record, app.data);
-  if (said) return said;
-  return `${words(record.type.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase())}.`;
+  return app.module.describe(record, app.data) || eventWords(record.type);
 }
 
 function logItem(record) {
@@ -300,7 +521,13 @@ function logItem(record) {
 }
 
 function renderLog() {
-  $('log').replaceChildren(...app.records.map(logItem));
+  const earlier = app.logFrom
+    ? h('li', { class: 'earlier' }, h('button', { type: 'button', onclick: async () => {
+      await loadLog(1);
+      highlightLog();
+    } }, `Show the ${app.logFrom} earlier records`))
+    : null;
+  $('log').replaceChildren(...[earlier, ...app.records.map(logItem)].filter(Boolean));
 }
 
 function highlightLog() {
@@ -327,6 +554,29 @@ function jump(version) {
   return show(version);
 }
 
+/** The versions at which a move is over: a command and the events it caused, before the next
+ * command (the setup before the first command is one such step too). */
+function moveEnds() {
+  if (app.moveEndsOf === app.records.length) return app.moveEnds;
+  const byPosition = new Map(app.records.map((r) => [r.position, r]));
+  const ends = [];
+  for (const r of app.records) {
+    if (byPosition.get(r.position + 1)?.type === 'CommandAccepted' || r.position === app.latest) ends.push(r.position);
+  }
+  ends.sort((a, b) => a - b);
+  app.moveEnds = ends;
+  app.moveEndsOf = app.records.length;
+  return ends;
+}
+
+/** The next version one step from `version` (a move, or a record with the step so chosen). */
+function stepFrom(version, direction, by = null) {
+  if ((by || $('step').value) === 'record') return version + direction;
+  const ends = moveEnds();
+  if (direction > 0) return ends.find((v) => v > version) ?? app.latest;
+  return [...ends].reverse().find((v) => v < version) ?? 1;
+}
+
 function updateTimeline() {
   const slider = $('slider');
   slider.max = String(app.latest);
@@ -335,6 +585,22 @@ function updateTimeline() {
   $('position').textContent = `version ${app.version} / ${app.latest}`;
   $('first').disabled = $('back').disabled = app.version <= 1;
   $('forward').disabled = $('last').disabled = app.version >= app.latest;
+}
+
+/** A link to the position shown, for anyone: never a token (those stay in this browser). */
+function positionLink() {
+  return `${location.origin}/viewer?game=${encodeURIComponent(app.gameId)}&v=${app.version}`;
+}
+
+async function copyLink() {
+  const link = positionLink();
+  $('copy-link').dataset.link = link;
+  try {
+    await navigator.clipboard.writeText(link);
+    $('copied').textContent = `Copied: version ${app.version}`;
+  } catch {
+    $('copied').textContent = link; // no clipboard here: the link to copy by hand
+  }
 }
 
 function updateUrl() {
@@ -352,7 +618,7 @@ function togglePlay() {
   $('play').setAttribute('aria-label', 'pause');
   app.playing = setInterval(() => {
     if (app.version >= app.latest) return stopPlaying();
-    show(app.version + 1);
+    show(stepFrom(app.version, 1));
   }, 1000 / perSecond);
   app.follow = false;
 }
@@ -367,8 +633,8 @@ function stopPlaying() {
 
 function wireControls() {
   $('first').onclick = () => jump(1);
-  $('back').onclick = () => jump(app.version - 1);
-  $('forward').onclick = () => jump(app.version + 1);
+  $('back').onclick = () => jump(stepFrom(app.version, -1));
+  $('forward').onclick = () => jump(stepFrom(app.version, 1));
   $('last').onclick = () => jump(app.latest);
   $('play').onclick = togglePlay;
   $('speed').onchange = () => {
@@ -381,7 +647,8 @@ function wireControls() {
   document.addEventListener('keydown', (e) => {
     const tag = e.target.tagName;
     if ((tag === 'INPUT' && e.target.type !== 'range') || tag === 'SELECT' || tag === 'TEXTAREA') return;
-    const steps = { ArrowLeft: () => app.version - 1, ArrowRight: () => app.version + 1, Home: () => 1, End: () => app.latest };
+    const by = e.shiftKey ? 'record' : null; // Shift: one record, whatever the step chosen
+    const steps = { ArrowLeft: () => stepFrom(app.version, -1, by), ArrowRight: () => stepFrom(app.version, 1, by), Home: () => 1, End: () => app.latest };
     if (!(e.key in steps) || !app.module) return;
     e.preventDefault();
     jump(steps[e.key]());
@@ -406,7 +673,41 @@ function wireControls() {
     if (id) location.search = `?game=${encodeURIComponent(id)}`;
   };
   $('move-filter').oninput = () => renderMoves();
+  $('undo').onclick = () => {
+    cancelPending();
+    $('move-list').querySelector('button.move')?.focus();
+  };
+  $('send-now').onclick = sendPending;
+  $('zoom-in').onclick = () => zoomBy(1.25);
+  $('zoom-out').onclick = () => zoomBy(1 / 1.25);
+  $('zoom-fit').onclick = () => {
+    app.zoom = null;
+    applyZoom();
+  };
+  $('copy-link').onclick = copyLink;
+  $('notify').checked = localStorage.getItem('alexandria:notify') === 'yes';
+  $('notify').onchange = async (e) => {
+    localStorage.setItem('alexandria:notify', e.target.checked ? 'yes' : 'no');
+    if (e.target.checked && 'Notification' in window && Notification.permission === 'default') {
+      try {
+        await Notification.requestPermission();
+      } catch {
+        // refused or not offered: the sound and the tab's title still tell
+      }
+    }
+  };
   $('board').addEventListener('click', onBoardClick);
+  const formPreview = (e) => {
+    const key = e.target.closest?.('label')?.querySelector('[data-board-key]')?.dataset.boardKey;
+    if (key) preview(null, [key]);
+  };
+  $('move-forms').addEventListener('focusin', formPreview);
+  $('move-forms').addEventListener('mouseover', formPreview);
+  $('move-forms').addEventListener('focusout', clearPreview);
+  $('move-forms').addEventListener('mouseleave', clearPreview);
+  // a form's dependent fields change (another province): its board places change with them
+  $('move-forms').addEventListener('change', () => markPlayable());
+  $('move-forms').addEventListener('toggle', () => markPlayable(), true); // a forms box opened or folded
   $('board').addEventListener('keydown', (e) => {
     if ((e.key === 'Enter' || e.key === ' ') && e.target.closest?.('[data-target]')) {
       e.preventDefault();
@@ -432,7 +733,7 @@ function fillPerspectives() {
   const select = $('perspective');
   const seats = Object.keys(storedTokens(app.gameId)).map(Number).sort((a, b) => a - b);
   const options = [h('option', { value: 'spectator' }, 'Spectator')];
-  for (const seat of seats) options.push(h('option', { value: `seat:${seat}` }, `${seatName(seat)} (your token)`));
+  for (const seat of seats) options.push(h('option', { value: `seat:${seat}` }, `${seatLabel(seat)}: your seat`));
   if (app.status === 'ended') options.push(h('option', { value: 'everything' }, 'Everything (the game is over)'));
   select.replaceChildren(...options);
   if (![...select.options].some((o) => o.value === app.perspective)) app.perspective = 'spectator';
@@ -443,7 +744,7 @@ async function changePerspective(perspective) {
   app.perspective = perspective;
   setPerspectiveInFragment(perspective);
   fillPerspectives();
-  await loadLog();
+  await loadLog(app.logFrom ? undefined : 1); // as much of the log as was held, in the new perspective
   startStream();
   await show(app.version);
 }
@@ -483,7 +784,7 @@ function startStream() {
       app.status = 'ended';
       app.views.clear();
       fillPerspectives();
-      await loadLog(); // after the end the whole log is public
+      await loadLog(app.logFrom ? undefined : 1); // after the end the whole log is public (as much as was held)
       const board = await get(gamePath(), { token: token() });
       app.latest = board.version;
       await show(app.latest);
@@ -568,11 +869,14 @@ function renderMoves() {
   // The moves at one place of the board are all listed; the whole list is cut for a person to read.
   const cap = app.target ? shown.length : MOVES_SHOWN;
   const items = shown.slice(0, cap).map(({ move, index, label }) =>
-    h('li', {}, h('button', { type: 'button', class: 'move', 'data-type': move.type, 'data-index': index, onclick: () => send(move) }, label)),
+    h('li', {}, h('button', {
+      type: 'button', class: 'move', 'data-type': move.type, 'data-index': index, onclick: () => sendSoon(move),
+      onmouseenter: () => preview(move, keysOf(move)), onfocus: () => preview(move, keysOf(move)), onmouseleave: clearPreview, onblur: clearPreview,
+    }, label)),
   );
   if (shown.length > cap) items.push(h('li', { class: 'more' }, `… ${shown.length - MOVES_SHOWN} more: filter or click the board`));
   if (app.target) {
-    items.unshift(h('li', { class: 'more' }, `At ${app.target.replace(/^[a-z]+:/, '')}: `, h('button', { type: 'button', onclick: () => { app.target = null; renderMoves(); markPlayable(); } }, 'show all')));
+    items.unshift(h('li', { class: 'more' }, `At ${placeLabel(app.target)}: `, h('button', { type: 'button', onclick: () => { app.target = null; renderMoves(); markPlayable(); } }, 'show all')));
   }
   list.replaceChildren(...items);
 }
@@ -581,25 +885,69 @@ function markPlayable() {
   const board = $('board');
   const keys = new Set();
   if (app.moves) for (const move of app.moves.moves) for (const key of keysOf(move)) keys.add(key);
+  // places a form picks from (a governor's space): a click on the board ticks the form's box
+  const ticked = new Set();
+  for (const box of pickBoxes()) {
+    keys.add(box.dataset.boardKey);
+    if (box.checked) ticked.add(box.dataset.boardKey);
+  }
   for (const node of board.querySelectorAll('[data-target]')) {
     const key = node.getAttribute('data-target');
     node.classList.toggle('playable', keys.has(key));
-    node.classList.toggle('chosen', key === app.target);
+    node.classList.toggle('chosen', key === app.target || ticked.has(key));
     node.setAttribute('tabindex', keys.has(key) ? '0' : '-1');
   }
 }
 
+/** The board place's name as its shape says it (its aria-label), for messages. */
+function placeLabel(key) {
+  const node = $('board').querySelector(`[data-target="${CSS.escape(key)}"]`);
+  return node?.getAttribute('aria-label') || key.replace(/^[a-z]+:/, '');
+}
+
+/** While a move (or a form's box) is hovered or focused, its places light up on the board, and a
+ * game module may draw more (Alexandros's route): moves that differ only by route look different. */
+function preview(move, keys) {
+  clearPreview();
+  const board = $('board');
+  for (const key of keys) board.querySelector(`[data-target="${CSS.escape(key)}"]`)?.classList.add('preview');
+  const drawn = move && app.module.preview ? app.module.preview(move, app.data, app.shown) : null;
+  if (drawn) {
+    drawn.classList.add('route-preview');
+    drawn.setAttribute('data-piece', 'route-preview');
+    board.append(drawn);
+  }
+}
+
+function clearPreview() {
+  const board = $('board');
+  for (const node of board.querySelectorAll('.preview')) node.classList.remove('preview');
+  board.querySelector('.route-preview')?.remove();
+}
+
+/** The boxes of the forms a person has open that a board click ticks: with the forms folded, the
+ * board plays the moves there as always. */
+function pickBoxes() {
+  return [...$('move-forms').querySelectorAll('input[data-board-key]')].filter((box) => !box.closest('details:not([open])'));
+}
+
 function onBoardClick(e) {
   const node = e.target.closest?.('[data-target]');
-  if (!node || !app.moves) return;
+  if (!node) return;
   const key = node.getAttribute('data-target');
+  const box = pickBoxes().find((b) => b.dataset.boardKey === key);
+  if (box) {
+    box.click(); // ticks it and tells the form (whose change marks the board again), as a click on the box would
+    return;
+  }
+  if (!app.moves) return;
   const matching = app.moves.moves.filter((move) => keysOf(move).includes(key));
   if (!matching.length) {
-    showRefusal(`No move of yours at ${key.replace(/^[a-z]+:/, '')}.`);
+    showRefusal(`No move of yours at ${placeLabel(key)}.`);
     return;
   }
   if (matching.length === 1) {
-    send(matching[0]);
+    sendSoon(matching[0]);
     return;
   }
   app.target = key;
@@ -615,14 +963,112 @@ function showRefusal(message) {
   box.hidden = !message;
 }
 
+/** Where the keyboard was before a move, to put it back after the redraw (the page's body is no
+ * place to leave a keyboard player). */
+function focusMemo() {
+  const node = document.activeElement;
+  if (!node || node === document.body) return null;
+  const onBoard = node.closest?.('[data-target]');
+  if (onBoard) return { target: onBoard.getAttribute('data-target') };
+  if (node.closest?.('#moves')) return { moves: true };
+  return node.id ? { id: node.id } : null;
+}
+
+function restoreFocus(memo) {
+  if (!memo) return;
+  let node = null;
+  if (memo.target) node = $('board').querySelector(`[data-target="${CSS.escape(memo.target)}"].playable`);
+  if (!node && (memo.target || memo.moves)) node = $('move-list').querySelector('button.move');
+  if (!node && memo.id) node = $(memo.id);
+  // Nothing of the kind is left (not this seat's turn any more): the headline that says whose it is.
+  if (!node || node.closest('[hidden]')) {
+    node = $('turn');
+    node.setAttribute('tabindex', '-1');
+  }
+  node.focus({ preventScroll: true });
+}
+
+/** Records after the last one held: the log catches up without a reload. */
+async function catchUpLog() {
+  const after = Math.max(0, ...app.records.map((r) => r.position));
+  const records = await get(`${gamePath('/events')}?after=${after}`, { token: app.perspective === 'everything' ? null : token() });
+  for (const record of records) {
+    if (app.records.some((r) => r.position === record.position)) continue;
+    app.records.push(record);
+    $('log').append(logItem(record));
+  }
+}
+
+/** A refusal in words a player reads, after re-reading the game: a stale version (the live
+ * connection dropped while another seat moved) or an out-of-turn click must not leave every
+ * further click failing the same way until a reload. */
+async function recoverFrom(err) {
+  let message = `Refused (${err.code}): ${err.message}`;
+  if (!(err instanceof ApiError) || err.status === 0 || err.status === 401) return message;
+  try {
+    const view = await get(gamePath(), { token: token() });
+    app.views.set(viewKey(app.perspective, view.version), view);
+    app.latest = Math.max(app.latest, view.version);
+    await catchUpLog();
+    const me = String(seatOf(app.perspective));
+    const others = Object.keys(view.awaited).map(Number);
+    if (err.code === 'STALE_VERSION') {
+      message = 'The game moved on while you chose: the board now shows the current position. Choose again.';
+    } else if (['WRONG_PHASE', 'NOT_YOUR_TURN'].includes(err.code) && !(me in view.awaited)) {
+      message = others.length ? `Not your turn: ${listNames(others)} ${others.length > 1 ? 'are' : 'is'} to play.` : 'Not your turn.';
+    }
+    // Redrawn only when the game moved on: a refusal at the version shown keeps what was typed.
+    if (view.version !== app.shown?.version) {
+      app.follow = true;
+      await show(app.latest);
+    }
+  } catch {
+    // the re-read failed too: the refusal as the server said it is all there is to show
+  }
+  return message;
+}
+
+// A move sent by one click waits this long, with an Undo, before it goes (a misclick costs nothing);
+// a player may set it (localStorage 'alexandria:undo-ms', 0: at once).
+const UNDO_MS = 1500;
+function undoWindow() {
+  const kept = localStorage.getItem('alexandria:undo-ms');
+  return kept !== null && Number.isFinite(Number(kept)) ? Number(kept) : UNDO_MS;
+}
+
+function sendSoon(move) {
+  cancelPending();
+  const wait = undoWindow();
+  if (wait <= 0) return send(move);
+  app.pending = { move, timer: setTimeout(() => sendPending(), wait) };
+  $('pending-text').textContent = `Sending: ${app.module.describeMove(move, app.data, app.shown)}. `;
+  $('pending').hidden = false;
+  $('undo').focus({ preventScroll: true });
+  return null;
+}
+
+function cancelPending() {
+  if (app.pending) clearTimeout(app.pending.timer);
+  app.pending = null;
+  $('pending').hidden = true;
+}
+
+function sendPending() {
+  const pending = app.pending;
+  cancelPending();
+  if (pending) send(pending.move);
+}
+
 async function send(move) {
   showRefusal('');
+  const memo = focusMemo();
   const body = { ...move, expected_version: app.moves ? app.moves.version : app.latest };
   let result;
   try {
     result = await post(gamePath('/commands'), body, { token: token() });
   } catch (err) {
-    showRefusal(`Refused (${err.code}): ${err.message}`);
+    showRefusal(await recoverFrom(err));
+    restoreFocus(memo);
     return;
   }
   const view = await get(`${gamePath()}?min_version=${result.version}`, { token: token() });
@@ -640,10 +1086,11 @@ async function send(move) {
     setLive('ended');
     app.views.clear();
     fillPerspectives();
-    await loadLog();
+    await loadLog(app.logFrom ? undefined : 1); // the whole log again when the page held all of it
   }
   app.follow = true;
   await show(app.latest);
+  restoreFocus(memo);
 }
 
 start();

@@ -2,7 +2,7 @@
 // owner, governors, Alexandros and his last move; the display and the supply; hands (a seat's own
 // in its perspective, every hand after the end); the score track.
 
-import { bundle, h, s, seatColour, seatName, target, title, words } from '../core/dom.js';
+import { bundle, h, plural, s, seatColour, seatName, seatTextColour, target, title, words } from '../core/dom.js';
 import { checkField, checkedValues, countField, counts, formsBox, moveForm } from '../core/forms.js';
 
 const SIDE = 40; // pixels per side length
@@ -10,6 +10,16 @@ const PAD = 24;
 const SYMBOL_COLOURS = { temple: '#b08d57', amphora: '#c2562b', horse: '#6b4f2a', lyre: '#3b7a57', soldier: '#4a5d8a' };
 const SYMBOL_LETTERS = { temple: 'T', amphora: 'A', horse: 'H', lyre: 'L', soldier: 'S' };
 const key = (rc) => rc.join(',');
+const HAND_ROW = 70; // a hand's row: its label, then its cards (46 high) — rows never overlap
+
+/** A space as a person names it: its symbol, row and place in the row (not "3,14"). */
+export function placeName(space, symbol = null) {
+  const [row, col] = space;
+  return `${symbol ? `${symbol} ` : ''}row ${row + 1}, place ${col + 1}`;
+}
+
+/** A route as the corners it runs through. */
+const route = (path) => path.map(key).join(' → ');
 
 function geometry(data) {
   const points = new Map(data.static.points.map((p) => [key(p.point), [p.xy[0] * SIDE + PAD, p.xy[1] * SIDE + PAD]]));
@@ -48,9 +58,10 @@ export default {
     const { svg, data, state: st } = ctx;
     const g = geometry(data);
     const boardHeight = g.height;
-    const trayHeight = 210;
+    const handsTop = Math.max(84, 24 + st.scores.length * 22 + 12); // under the display and the score track
+    const trayHeight = handsTop + st.hand_sizes.length * HAND_ROW + 10;
     svg.setAttribute('viewBox', `0 0 ${g.width} ${boardHeight + trayHeight}`);
-    svg.setAttribute('aria-label', `Alexandros board at version ${ctx.view.version}: ${st.walls.length} walls, ${st.governors.length} governors`);
+    svg.setAttribute('aria-label', `Alexandros board at version ${ctx.view.version}: ${plural(st.walls.length, 'wall')}, ${plural(st.governors.length, 'governor')}`);
 
     const owner = new Map();
     for (const province of st.provinces) for (const space of province.spaces) owner.set(key(space), province.owner);
@@ -68,7 +79,7 @@ export default {
         'data-space': key(space.space),
         'data-owner': who ?? '',
       });
-      target(poly, `space:${key(space.space)}`, `space ${key(space.space)}${space.symbol ? `, ${space.symbol}` : ''}`);
+      target(poly, `space:${key(space.space)}`, placeName(space.space, space.symbol));
       spaces.append(poly);
       if (space.symbol) {
         const [cx, cy] = centroid(g.points, space.corners);
@@ -127,39 +138,40 @@ export default {
       const c = card(slot * 40, 20, symbol, { 'data-piece': 'display-card' }, `display slot ${slot + 1}: ${symbol || 'empty'}`);
       tray.append(target(c, `display:${slot}`, `display card ${slot + 1}: ${symbol || 'empty'}`));
     });
-    const supply = card(90, 20, null, { 'data-piece': 'supply' }, `supply: ${st.supply_count} cards`);
+    const supply = card(90, 20, null, { 'data-piece': 'supply' }, `supply: ${plural(st.supply_count, 'card')}`);
     supply.append(s('text', { x: 107, y: 48, 'text-anchor': 'middle', class: 'svg-small', fill: '#fff', style: 'fill:#fff' }, String(st.supply_count)));
-    tray.append(s('text', { x: 90, y: 14, class: 'svg-label' }, 'Supply'), target(supply, 'supply', `the supply, ${st.supply_count} cards`));
+    tray.append(s('text', { x: 90, y: 14, class: 'svg-label' }, 'Supply'), target(supply, 'supply', `the supply, ${plural(st.supply_count, 'card')}`));
 
-    let y = 84;
+    let y = handsTop;
     const shown = hands(ctx);
     const known = new Set(shown.map((x) => x.seat));
     for (let seat = 0; seat < st.hand_sizes.length; seat++) {
       const row = s('g', { transform: `translate(0, ${y})`, 'data-hand-of': seat });
-      row.append(s('text', { x: 0, y: 14, class: 'svg-label', fill: seatColour(seat) }, `${seatName(seat)}: ${st.hand_sizes[seat]} cards`));
-      let x = 110;
+      row.append(s('text', { x: 0, y: 12, class: 'svg-label', style: `fill:${seatTextColour(seat)};font-weight:600` }, `${seatName(seat)}: ${plural(st.hand_sizes[seat], 'card')}`));
+      let x = 0;
       if (known.has(seat)) {
         const hand = shown.find((e) => e.seat === seat).hand;
         for (const [symbol, n] of Object.entries(hand)) {
           for (let i = 0; i < n; i++) {
-            const c = card(x, 0, symbol, { 'data-piece': 'hand-card', 'data-seat': seat, transform: 'scale(1)' });
+            const c = card(x, 18, symbol, { 'data-piece': 'hand-card', 'data-seat': seat });
             row.append(seat === ctx.seat ? target(c, `hand:${symbol}`, `your ${symbol} card`) : c);
-            x += 22;
+            x += 36;
           }
         }
       } else {
         for (let i = 0; i < Math.min(st.hand_sizes[seat], 12); i++) {
-          row.append(s('rect', { x, y: 0, width: 20, height: 28, rx: 3, fill: '#556', stroke: '#fff', 'data-piece': 'hand-back', 'data-seat': seat }));
-          x += 12;
+          row.append(s('rect', { x, y: 18, width: 20, height: 28, rx: 3, fill: '#556', stroke: '#fff', 'data-piece': 'hand-back', 'data-seat': seat }));
+          x += 14;
         }
       }
       tray.append(row);
-      y += 30;
+      y += HAND_ROW;
     }
     svg.append(tray);
 
     // score track along the right of the tray
-    const track = s('g', { transform: `translate(${g.width - 260}, ${boardHeight + 10})`, 'aria-label': 'score track' });
+    // beside the display and the supply, above the hands (which may be long)
+    const track = s('g', { transform: `translate(${PAD + 150}, ${boardHeight + 4})`, 'aria-label': 'score track' });
     track.append(s('text', { x: 0, y: 12, class: 'svg-label' }, `Score track (to ${data.static.components.winning_score})`));
     st.scores.forEach((score, seat) => {
       const w = Math.min(1, score / data.static.components.winning_score) * 230;
@@ -177,7 +189,7 @@ export default {
     ctx.panel.append(h('div', {},
       h('h3', {}, `Turn ${st.turn}, step: ${words(st.step)}`),
       h('p', {}, `Walls left: ${st.black_left} black, ${st.red_left} red. Governors in supply: `, st.governor_supply.map((n, seat) => `${seatName(seat)} ${n}`).join(', '), '.'),
-      st.discard.length ? h('p', {}, `Discard pile: ${st.discard.length} cards.`) : null,
+      st.discard.length ? h('p', {}, `Discard pile: ${plural(st.discard.length, 'card')}.`) : null,
       st.end_flag ? h('p', {}, `The end is triggered (${words(st.end_flag)}).`) : null,
     ));
   },
@@ -191,18 +203,18 @@ export default {
     const d = record.data;
     const who = seatName(d.seat);
     switch (record.type) {
-      case 'SupplyShuffled': return `The supply of ${d.count} cards is shuffled (${words(d.reason)}).`;
+      case 'SupplyShuffled': return `The supply of ${plural(d.count, 'card')} is shuffled (${words(d.reason)}).`;
       case 'StartPlayerChosen': return `${who} starts.`;
       case 'CardTaken': return `${who} takes ${d.card ? `a ${d.card} card` : 'a card'} ${d.source === 'display' ? `from display slot ${d.slot + 1}` : d.source === 'deal' ? 'in the deal' : 'from the supply'}.`;
       case 'DisplayRefilled': return `A ${d.card} card fills display slot ${d.slot + 1}.`;
       case 'TurnStarted': return `Turn ${d.turn}: ${who} to play.`;
-      case 'AlexanderMoved': return `${who} plays a ${d.card} card and moves Alexandros ${d.distance} ${d.distance === 1 ? 'step' : 'steps'} to ${key(d.to)} (the ${d.symbol} at ${key(d.target)}).`;
+      case 'AlexanderMoved': return `${who} plays a ${d.card} card and moves Alexandros ${plural(d.distance, 'step')} to the ${placeName(d.target, d.symbol)}.`;
       case 'WallBuilt': return `${who} builds a ${d.color} wall (${d.black_left} black, ${d.red_left} red left).`;
       case 'GameEndTriggered': return `${who} triggers the end of the game (${words(d.reason)}).`;
       case 'AlexanderMoveSkipped': return `${who} cannot move Alexandros (${words(d.reason)}).`;
-      case 'ProvinceOccupied': return `${who} occupies a province of ${d.province.length} spaces with ${d.governors.length} ${d.governors.length === 1 ? 'governor' : 'governors'}${d.takeover ? ', taking it over' : ''}.`;
+      case 'ProvinceOccupied': return `${who} occupies a province of ${plural(d.province.length, 'space')} with ${plural(d.governors.length, 'governor')}${d.takeover ? ', taking it over' : ''}.`;
       case 'TaxesLevied': return `${who} levies taxes with a ${d.card} card: scores are now ${d.scores.join(' / ')}.`;
-      case 'GovernorRetired': return `${who} retires a governor from ${key(d.space)}.`;
+      case 'GovernorRetired': return `${who} retires a governor from ${placeName(d.space)}.`;
       case 'TurnEnded': return `${who} ends the turn.`;
       default: return null;
     }
@@ -212,12 +224,13 @@ export default {
     switch (move.type) {
       case 'move_alexander': {
         const source = move.source === 'display' ? `the display card in slot ${move.slot + 1}` : `a ${move.card} card from the hand`;
-        return `Move Alexandros to ${key(move.target)} (corner ${key(move.corner)}, ${move.path.length - 1} steps) with ${source}${move.joker_symbol ? ` as ${move.joker_symbol}` : ''}`;
+        // moves to one space differ by their route: the label names it, hovering shows it on the board
+        return `Move Alexandros to the ${placeName(move.target)} with ${source}${move.joker_symbol ? ` as ${move.joker_symbol}` : ''}, ${plural(move.path.length - 1, 'step')} via ${route(move.path)}`;
       }
       case 'take_card': return move.source === 'display' ? `Take the display card in slot ${move.slot + 1}` : 'Draw a card from the supply';
-      case 'occupy_province': return `Occupy with governors on ${move.governors.map(key).join(' ')}${move.compensation && move.compensation.length ? `, paying ${move.compensation.join(', ')}` : ''}`;
+      case 'occupy_province': return `Occupy with governors on ${move.governors.map((sp) => placeName(sp)).join('; ')}${move.compensation && move.compensation.length ? `, paying ${move.compensation.join(', ')}` : ''}`;
       case 'levy_taxes': return `Levy taxes with a ${move.card} card`;
-      case 'retire_governor': return `Retire the governor on ${key(move.space)}`;
+      case 'retire_governor': return `Retire the governor on ${placeName(move.space)}`;
       case 'end_turn': return 'End the turn';
       default: return words(move.type || 'a command');
     }
@@ -235,7 +248,7 @@ export default {
       .filter(({ province }) => province.symbol_spaces.length && province.owner !== seat);
     if (!provinces.length) return [];
     const label = ({ province }) =>
-      `value ${province.value}, ${province.symbol_spaces.length} symbol ${province.symbol_spaces.length === 1 ? 'space' : 'spaces'} from ${key(province.symbol_spaces[0])}${province.owner === null || province.owner === undefined ? '' : `, held by ${seatName(province.owner)}`}`;
+      `value ${province.value}, ${plural(province.symbol_spaces.length, 'symbol space')} from the ${placeName(province.symbol_spaces[0], symbolOf.get(key(province.symbol_spaces[0])))}${province.owner === null || province.owner === undefined ? '' : `, held by ${seatName(province.owner)}`}`;
     const select = h('select', { 'data-field': 'province' }, provinces.map((p) => h('option', { value: p.index }, label(p))));
     const chosen = (form) => st.provinces[Number(form.querySelector('[data-field="province"]').value)];
     /** The cards a take-over's eviction costs (R53) and the occupation's (R50), by symbol. */
@@ -252,7 +265,7 @@ export default {
     const dependent = (form) => {
       const province = chosen(form);
       const spaces = h('fieldset', { class: 'spaces' }, h('legend', {}, `Governors on (you have ${st.governor_supply[seat]} in supply)`),
-        province.symbol_spaces.map((sp) => checkField('space', `${key(sp)} ${symbolOf.get(key(sp)) || ''}`, key(sp))));
+        province.symbol_spaces.map((sp) => checkField('space', placeName(sp, symbolOf.get(key(sp))), key(sp), { boardKey: `space:${key(sp)}` })));
       const takeover = province.owner !== null && province.owner !== undefined;
       const compensation = takeover
         ? h('fieldset', { class: 'compensation' }, h('legend', {}, `Cards for ${seatName(province.owner)} (half of what you pay, rounded up)`),
@@ -264,7 +277,7 @@ export default {
     const form = moveForm({
       type: 'occupy_province',
       legend: 'Occupy a province',
-      intro: 'Each symbol space without a new governor costs one card of its symbol; taking over also costs 2 cards per governor there.',
+      intro: 'Tick the spaces for your governors here or on the board. Each symbol space without a new governor costs one card of its symbol; taking over also costs 2 cards per governor there.',
       fields: [h('label', {}, 'Province ', select), holder],
       onchange: (f, e) => {
         if (e.target === select) holder.replaceChildren(...dependent(f).filter(Boolean));
@@ -284,6 +297,13 @@ export default {
     holder.replaceChildren(...dependent(form).filter(Boolean));
     form.dispatchEvent(new Event('input'));
     return formsBox([form], types);
+  },
+
+  /** A move of Alexandros drawn on the board while it is hovered: its route, corner to corner. */
+  preview(move, data) {
+    if (move.type !== 'move_alexander' || !move.path) return null;
+    const g = geometry(data);
+    return s('polyline', { points: move.path.map((p) => g.points.get(key(p)).join(',')).join(' '), fill: 'none', stroke: '#1d3557', 'stroke-width': 4, 'stroke-linejoin': 'round', 'stroke-dasharray': '2 4' });
   },
 
   moveTargets(move) {

@@ -2,7 +2,7 @@
 // cities, the robber, Alexander's route and position, the open auction, hand counts (a seat's own
 // cards in its perspective, every hand after the end), development cards, Longest Road, Largest Army.
 
-import { bundle, h, s, seatChip, seatColour, seatName, target, title, words } from '../core/dom.js';
+import { bundle, h, plural, s, seatChip, seatColour, seatName, target, textLines, title, words, wrapWords } from '../core/dom.js';
 import { checkField, checkedValues, countField, counts, formsBox, moveForm } from '../core/forms.js';
 
 const TRADE_GOODS = ['brick', 'grain', 'lumber', 'ore', 'wool', 'gold']; // what a domestic trade moves (R37)
@@ -36,6 +36,14 @@ function players(ctx) {
 }
 
 export default {
+  /** The catalog's title is the scenario's: a game on the base board says so. */
+  title(view, data) {
+    return view.options?.board === 'base' ? 'Catan (the base game board)' : data.title;
+  },
+
+  // On a phone the board starts at 1.8 pixels a unit: an intersection's target is then 45 px wide.
+  touchScale: 1.8,
+
   draw(ctx) {
     const { svg, data, state: st } = ctx;
     const g = layout(data, st.board);
@@ -44,6 +52,7 @@ export default {
     const names = new Map(g.board.hexes.map((hx) => [hexKey(hx.hex), hx]));
 
     const hexes = s('g', { class: 'hexes' });
+    const hexNames = s('g', { class: 'hex-names' }); // over every hex: a neighbour never covers a long name
     for (const hex of st.hexes) {
       const info = names.get(hexKey(hex.hex));
       const corners = info.corners.map((c) => g.vertex(c).join(',')).join(' ');
@@ -59,10 +68,17 @@ export default {
         );
       }
       if (st.board === 'alexander') {
-        hexes.append(s('text', { x: cx, y: cy + 24, 'text-anchor': 'middle', class: 'svg-small', style: 'font-size:7px' }, info.name));
+        // on a white plate: legible on every terrain colour (WCAG AA), wrapped to the hex's width
+        const lines = wrapWords(info.name, 11);
+        const y0 = cy + (lines.length > 1 ? 17 : 22);
+        const width = Math.max(...lines.map((l) => l.length)) * 4.6 + 4;
+        hexNames.append(
+          s('rect', { x: cx - width / 2, y: y0 - 7, width, height: lines.length * 8.5 + 1.5, rx: 2, fill: '#fff', 'fill-opacity': 0.85, 'pointer-events': 'none' }),
+          textLines(lines, { x: cx, y: y0, lineHeight: 8.5, 'text-anchor': 'middle', class: 'svg-small hex-name', style: 'font-size:8px;fill:#1b1f24' }),
+        );
       }
     }
-    svg.append(hexes);
+    svg.append(hexes, hexNames);
 
     // harbours: a label just off the coast, beside the path they serve
     const harbours = s('g', { class: 'harbours' });
@@ -127,7 +143,7 @@ export default {
       const [x, y] = g.vertex(v.vertex);
       const building = buildings.get(v.vertex);
       let shape;
-      if (!building) shape = s('circle', { cx: x, cy: y, r: 7, fill: 'transparent' });
+      if (!building) shape = s('circle', { cx: x, cy: y, r: 7, fill: 'transparent', class: 'spot' });
       else if (building.kind === 'city') shape = s('rect', { x: x - 9, y: y - 9, width: 18, height: 18, rx: 2, fill: seatColour(building.seat), stroke: '#fff', 'stroke-width': 2, 'data-piece': 'city', 'data-seat': building.seat }, title(`city of ${seatName(building.seat)}`));
       else shape = s('path', { d: `M${x - 7},${y + 6} v-8 l7,-6 l7,6 v8 z`, fill: seatColour(building.seat), stroke: '#fff', 'stroke-width': 1.5, 'data-piece': 'settlement', 'data-seat': building.seat }, title(`settlement of ${seatName(building.seat)}`));
       spots.append(target(shape, `vertex:${v.vertex}`, `intersection ${v.vertex}`));
@@ -162,11 +178,11 @@ export default {
       ctx.panel.append(h('div', {}, h('h3', {}, `${seatName(p.seat)}'s hand`), h('div', { class: 'cards' }, cards.length ? cards : 'no resource cards'), dev.length ? h('div', { class: 'cards' }, dev) : null));
     }
     const titles = [];
-    if (st.longest_road !== null && st.longest_road !== undefined) titles.push(h('span', {}, 'Longest Road: ', seatChip(st.longest_road), ' '));
+    if (st.longest_road !== null && st.longest_road !== undefined) titles.push(h('span', {}, 'Longest Road: ', seatChip(st.longest_road), '; '));
     if (st.largest_army !== null && st.largest_army !== undefined) titles.push(h('span', {}, 'Largest Army: ', seatChip(st.largest_army)));
     if (titles.length) ctx.panel.append(h('p', {}, ...titles));
     const advisors = Object.entries(st.advisors || {});
-    if (advisors.length) ctx.panel.append(h('p', {}, 'Advisors: ', ...advisors.map(([a, seat]) => h('span', {}, `${a} `, seatChip(seat), ' '))));
+    if (advisors.length) ctx.panel.append(h('p', {}, 'Advisors: ', ...advisors.map(([a, seat], i) => h('span', {}, i ? '; ' : '', `${a} `, seatChip(seat)))));
     if (st.auction) {
       const a = st.auction;
       ctx.panel.append(h('h3', {}, `Auction: ${words(a.task)} at crossing X${a.crossing}`),
@@ -189,7 +205,7 @@ export default {
     switch (record.type) {
       case 'GameSetUp': return `The ${d.board_id} board is set up.`;
       case 'StacksShuffled': return 'The supply, the development deck and the task tokens are shuffled.';
-      case 'StartingHandDealt': return `${who} receives a starting hand (${d.card_count} cards, ${d.gold} gold).`;
+      case 'StartingHandDealt': return `${who} receives a starting hand (${plural(d.card_count, 'card')}, ${d.gold} gold).`;
       case 'TurnStarted': return `Turn ${d.turn}: ${who} to play.`;
       case 'SupplyCardDrawn': return `${who} draws ${d.card ? `a ${d.card}` : 'a card'} from the supply.`;
       case 'SupplyClosed': return 'The supply stack is closed.';
@@ -206,11 +222,11 @@ export default {
       case 'BidPlaced': return `${who} bids ${d.amount}.`;
       case 'BidderDroppedOut': return `${who} drops out of the auction.`;
       case 'AuctionClosed': return d.winner === null ? `The auction at X${d.crossing} closes without a winner.` : `${seatName(d.winner)} wins the auction at X${d.crossing} for ${d.amount}.`;
-      case 'BidPaid': return `${who} pays ${bundle(d.items)}${d.knights ? ` and ${d.knights} knights` : ''}.`;
+      case 'BidPaid': return `${who} pays ${bundle(d.items)}${d.knights ? ` and ${plural(d.knights, 'knight')}` : ''}.`;
       case 'BidDefaulted': return `${who} cannot pay the bid of ${d.amount} and owes ${d.owed_discard} discards.`;
       case 'SettlementBuilt': return `${who} builds a settlement at ${d.vertex}${d.free ? ' (free)' : ''}.`;
       case 'TempleLeftEmpty': return `The temple at X${d.crossing} stays empty (${words(d.reason)}).`;
-      case 'TaskTokenAwarded': return `${who} wins the ${words(d.task)} task (${d.tokens_now} tasks now).`;
+      case 'TaskTokenAwarded': return `${who} wins the ${words(d.task)} task (${plural(d.tokens_now, 'task')} now).`;
       case 'TaskTokenRemoved': return `The ${words(d.task)} task at X${d.crossing} is removed.`;
       case 'AdvisorChanged': return `The ${d.advisor} advisor goes to ${seatName(d.to_seat)}.`;
       case 'RoadBuilt': return `${who} builds a road ${d.edge.join('–')}${d.free ? ' (free)' : ''}.`;
@@ -242,7 +258,7 @@ export default {
       case 'play_knight': return `Play a knight: robber to ${hexName(data, move.hex)}${move.steal_from !== null && move.steal_from !== undefined ? `, stealing from ${seatName(move.steal_from)}` : ''}`;
       case 'place_bid': return `Bid ${move.amount}`;
       case 'pass_bid': return 'Pass (drop out of the auction)';
-      case 'pay_bid': return `Pay ${bundle(move.items)}${move.knights ? ` and ${move.knights} knights` : ''}`;
+      case 'pay_bid': return `Pay ${bundle(move.items)}${move.knights ? ` and ${plural(move.knights, 'knight')}` : ''}`;
       case 'choose_advisor_recipient': return `Hand the advisor to ${seatName(move.seat)}`;
       case 'offer_trade': return `Offer ${bundle(move.give)} for ${bundle(move.receive)}${move.to ? ` to ${move.to.map(seatName).join(', ')}` : ''}`;
       case 'respond_trade': return `${move.accept ? 'Accept' : 'Decline'} offer ${move.offer_id}${offerTerms(view, move.offer_id)}`;

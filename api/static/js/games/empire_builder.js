@@ -3,7 +3,7 @@
 // catalog, with armies, temples, cities and majorities in seat colours; the campaign and round;
 // revealed allocations; a seat's own sealed allocation only in its own perspective.
 
-import { h, s, seatChip, seatColour, seatName, target, title, words } from '../core/dom.js';
+import { h, s, seatChip, seatColour, seatName, target, textLines, title, words, wrapWords } from '../core/dom.js';
 import { count, countField, formsBox, moveForm } from '../core/forms.js';
 
 const CUBES = 15; // every seat's cubes, all split over the four boxes (Ruling R14)
@@ -14,6 +14,7 @@ const BOXES = [
   ['cities', 'Cities box', 'pays for movement and cities'],
 ];
 
+const LEGEND_HEIGHT = 44;
 const REGION_COLOURS = ['#f1e3c8', '#e3ecd2', '#f5dcc9', '#dfe3f0', '#e8dcef', '#f3e6d0'];
 
 function arrowPath(a, b, r1, r2, offset) {
@@ -49,7 +50,8 @@ export default {
     const R = layout.province_radius;
     const RS = layout.symbol_radius;
     const radius = (id) => (id.startsWith('C') ? RS : R);
-    svg.setAttribute('viewBox', `-24 -8 ${layout.width + 48} ${layout.height + 16}`); // room for armies beside the edge provinces
+    // room for armies beside the edge provinces, and for the legend under the map (never over it)
+    svg.setAttribute('viewBox', `-24 -8 ${layout.width + 48} ${layout.height + 16 + LEGEND_HEIGHT}`);
     svg.append(
       s('defs', {},
         s('marker', { id: 'eb-head', viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' }, s('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#5a4a35' })),
@@ -96,8 +98,8 @@ export default {
           title(`${id} ${province.name} (${region.name})${province.temple_site ? ', temple site' : ''}${province.city_site ? ', city site' : ''}`));
         g.append(target(circle, `province:${id}`, `${id} ${province.name}`));
         g.append(
-          s('text', { x, y: y - 14, 'text-anchor': 'middle', class: 'svg-small eb-id' }, id),
-          s('text', { x, y: y - 1, 'text-anchor': 'middle', class: 'svg-small eb-name' }, province.name.length > 13 ? `${province.name.slice(0, 12)}…` : province.name),
+          s('text', { x, y: y - 17, 'text-anchor': 'middle', class: 'svg-small eb-id' }, id),
+          textLines(wrapWords(province.name.replaceAll('-', '- '), 11).map((l) => l.replaceAll('- ', '-')), { x, y: y - 5, lineHeight: 10.5, 'text-anchor': 'middle', class: 'svg-small eb-name' }),
         );
         // sites: an outline when empty, the builder's colour when built
         const temples = st.temples[id] || [];
@@ -106,13 +108,13 @@ export default {
         if (province.temple_site) {
           const owners = temples.length ? temples : [null];
           for (const owner of owners) {
-            g.append(s('path', { d: `M${sx},${y + 16} l6,-10 l6,10 z`, fill: owner === null ? 'none' : seatColour(owner), stroke: owner === null ? '#776' : '#fff', 'stroke-width': 1.2,
+            g.append(s('path', { d: `M${sx},${y + 20} l6,-10 l6,10 z`, fill: owner === null ? 'none' : seatColour(owner), stroke: owner === null ? '#776' : '#fff', 'stroke-width': 1.2,
               'data-piece': owner === null ? 'temple-site' : 'temple', 'data-seat': owner ?? null, 'pointer-events': 'none' }, title(owner === null ? 'temple site' : `temple of ${seatName(owner)}`)));
             sx += 12;
           }
         }
         if (province.city_site) {
-          g.append(s('rect', { x: sx + 2, y: y + 6, width: 10, height: 10, fill: city === undefined || city === null ? 'none' : seatColour(city), stroke: city === undefined || city === null ? '#776' : '#fff', 'stroke-width': 1.2,
+          g.append(s('rect', { x: sx + 2, y: y + 10, width: 10, height: 10, fill: city === undefined || city === null ? 'none' : seatColour(city), stroke: city === undefined || city === null ? '#776' : '#fff', 'stroke-width': 1.2,
             'data-piece': city === undefined || city === null ? 'city-site' : 'city', 'data-seat': city ?? null, 'pointer-events': 'none' }, title(city === undefined || city === null ? 'city site' : `city of ${seatName(city)}`)));
         }
         places.append(g);
@@ -148,7 +150,7 @@ export default {
           title(`${a.count} ${a.count === 1 ? 'army' : 'armies'} of ${seatName(a.seat)} at ${place}`),
           s('circle', { cx: ax, cy: ay, r: 13, fill: seatColour(a.seat), stroke: '#fff', 'stroke-width': 2 }),
           s('text', { x: ax, y: ay + 5, 'text-anchor': 'middle', class: 'svg-small eb-count' }, String(a.count)));
-        pieces.append(target(piece, `province:${place}`, `${a.count} armies of ${seatName(a.seat)} at ${place}`));
+        pieces.append(target(piece, `province:${place}`, `${a.count === 1 ? '1 army' : `${a.count} armies`} of ${seatName(a.seat)} at ${place}`));
       });
     }
     svg.append(pieces);
@@ -158,7 +160,7 @@ export default {
     svg.dataset.cities = Object.values(st.cities).filter((c) => c !== null).length;
 
     // legend
-    svg.append(s('g', { transform: `translate(20, ${layout.height - 40})`, class: 'legend' },
+    svg.append(s('g', { transform: `translate(0, ${layout.height + 22})`, class: 'legend' },
       s('text', { x: 0, y: 0, class: 'svg-small' }, 'Arrows: white head = free, number = cost in buildings, dashed blue = sea route (3)'),
       s('text', { x: 0, y: 14, class: 'svg-small' }, 'Ring = majority · triangle = temple · square = city (outline: empty site)')));
 
@@ -166,7 +168,7 @@ export default {
     const panel = ctx.panel;
     panel.append(h('h3', {}, st.campaign ? `Campaign ${st.campaign}: ${st.region_name}, round ${st.round ?? '–'}` : 'Before the first campaign'));
     if (st.goal) panel.append(h('p', {}, `Goal: ${st.goal} ${data.static.provinces[st.goal]?.name || ''}${st.goal_reached ? ' (reached)' : ''}.`));
-    if (st.turn_order.length) panel.append(h('p', {}, 'Turn order: ', ...st.turn_order.map((seat) => h('span', {}, seatChip(seat), ' '))));
+    if (st.turn_order.length) panel.append(h('p', {}, 'Turn order: ', ...st.turn_order.map((seat, i) => h('span', {}, i ? ', ' : '', seatChip(seat)))));
     const rows = st.seats.map((seat) => {
       const b = seat.boxes;
       return h('tr', { 'data-seat': seat.seat },
@@ -178,8 +180,8 @@ export default {
         h('td', {}, b ? String(b.cities) : '–'),
         h('td', {}, `${seat.temples_in_supply} / ${seat.cities_in_supply}`));
     });
-    panel.append(h('table', {}, h('caption', {}, 'Allocations (revealed boxes)'),
-      h('thead', {}, h('tr', {}, ...['Seat', 'VP', 'Order', 'Armies', 'Temples', 'Cities', 'Pieces left T/C'].map((c) => h('th', { scope: 'col' }, c)))),
+    panel.append(h('table', {}, h('caption', {}, 'Allocations (revealed boxes); left: temples / cities in supply'),
+      h('thead', {}, h('tr', {}, ...['Seat', 'VP', 'Order', 'Armies', 'Temples', 'Cities', 'Left T/C'].map((c) => h('th', { scope: 'col' }, c)))),
       h('tbody', {}, rows)));
     // a sealed allocation is shown only to its own seat (and to everybody after the end)
     const sealed = ctx.perspective === 'everything' && ctx.seatViews
@@ -231,8 +233,9 @@ export default {
   describeMove(move, data) {
     const name = (id) => (data.static.provinces[id] ? `${id} ${data.static.provinces[id].name}` : id);
     switch (move.type) {
-      case 'allocate_resources': return `Allocate: turn order ${move.turn_order}, armies ${move.armies}, temples ${move.temples}, cities ${move.cities}`;
-      case 'reallocate_resources': return `Reallocate: temples ${move.temples}, cities ${move.cities}`;
+      // another seat's sealed allocation carries no numbers: it is only said to be made
+      case 'allocate_resources': return move.turn_order === undefined ? 'Allocate (sealed)' : `Allocate: turn order ${move.turn_order}, armies ${move.armies}, temples ${move.temples}, cities ${move.cities}`;
+      case 'reallocate_resources': return move.temples === undefined ? 'Reallocate (sealed)' : `Reallocate: temples ${move.temples}, cities ${move.cities}`;
       case 'choose_turn_position': return `Take turn position ${move.position}`;
       case 'move_armies':
         if (!move.groups || !move.groups.length) return 'Do not move';

@@ -1,12 +1,13 @@
 // Peloponnes: the offered tiles and the Conquest row with the bids on them, each seat's civilization,
 // lands and buildings (built or marked) and counters, the disaster chits and the round.
 
-import { h, s, seatColour, seatName, target, title, words } from '../core/dom.js';
+import { h, listNames, plural, s, seatColour, seatName, seatTextColour, target, textLines, title, words, wrapWords } from '../core/dom.js';
 
 const TILE_W = 118;
-const TILE_H = 128;
+const TILE_H = 136;
 const SMALL_W = 74;
 const SMALL_H = 62;
+const SEAT_ROW = 108; // a seat's row: its box is 100 high, its bid line inside it
 const COUNTER_ICONS = { coins: 'coins', wood: 'wood', stone: 'stone', food: 'food', population: 'people', luxury: 'luxury' };
 
 function tileCard(data, tileId, x, y, attrs = {}) {
@@ -15,19 +16,26 @@ function tileCard(data, tileId, x, y, attrs = {}) {
   const g = s('g', { transform: `translate(${x}, ${y})`, 'data-tile': tileId, ...attrs }, title(`${tile.name} (${tileId}): ${tile.kind}, minimum bid ${tile.min_bid}, prestige ${tile.prestige}`));
   g.append(
     s('rect', { width: TILE_W, height: TILE_H, rx: 6, fill: building ? '#f3ead7' : '#e4efd9', stroke: building ? '#9c7a3c' : '#5c8a4a', 'stroke-width': 2 }),
-    s('text', { x: 6, y: 16, class: 'svg-small', style: 'font-weight:700;font-size:11px' }, tile.name.length > 18 ? `${tile.name.slice(0, 17)}…` : tile.name),
-    s('text', { x: 6, y: 30, class: 'svg-small' }, `${tileId} · ${tile.kind}`),
-    s('text', { x: 6, y: 46, class: 'svg-small' }, `min bid ${tile.min_bid} · prestige ${tile.prestige}`),
+  );
+  // the whole name, on two lines when long (never cut)
+  const name = wrapWords(tile.name, 17).slice(0, 2);
+  g.append(
+    textLines(name, { x: 6, y: 15, lineHeight: 12, class: 'svg-small', style: 'font-weight:700;font-size:11px' }),
+    s('text', { x: 6, y: 42, class: 'svg-small' }, `${tile.kind} · min bid ${tile.min_bid}`),
+    s('text', { x: 6, y: 55, class: 'svg-small' }, `prestige ${tile.prestige}`),
   );
   const lines = [];
   if (building && (tile.cost_wood || tile.cost_stone)) lines.push(`cost ${tile.cost_wood} wood ${tile.cost_stone} stone`);
   const income = [['wood', tile.income_wood], ['stone', tile.income_stone], ['food', tile.income_food]].filter(([, n]) => n).map(([k, n]) => `${n} ${k}`);
   if (income.length) lines.push(`income ${income.join(', ')}`);
   if (tile.choice_income) lines.push(`income ${tile.choice_income} of choice`);
-  const once = [['coins', tile.coins], ['food', tile.food], ['luxury', tile.luxury], ['people', tile.population]].filter(([, n]) => n).map(([k, n]) => `${n > 0 ? '+' : ''}${n} ${k}`);
+  const once = [['coins', tile.coins], ['food', tile.food], ['luxury', tile.luxury], ['people', tile.population]].filter(([, n]) => n).map(([k, n]) => `${n > 0 ? '+' : ''}${n} ${Math.abs(n) === 1 ? k.replace(/s$/, '') : k}`);
   if (once.length) lines.push(once.join(' '));
   if (tile.protects) lines.push(`protects: ${tile.protects}`);
-  lines.slice(0, 4).forEach((line, i) => g.append(s('text', { x: 6, y: 62 + i * 13, class: 'svg-small', style: 'font-size:9.5px' }, line)));
+  // the lines end before the bid's disc in the bottom right corner
+  // each line within the tile's width (a long one wraps), at most four
+  lines.flatMap((line) => wrapWords(line, 21)).slice(0, 4)
+    .forEach((line, i) => g.append(s('text', { x: 6, y: 70 + i * 12, class: 'svg-small', style: 'font-size:9.5px' }, line)));
   return g;
 }
 
@@ -37,9 +45,9 @@ function smallTile(data, tileId, x, y, attrs = {}, unfinished = false) {
   return s('g', { transform: `translate(${x}, ${y})`, ...attrs },
     title(`${tile.name}${unfinished ? ' (marked, not yet built)' : ''}`),
     s('rect', { width: SMALL_W, height: SMALL_H, rx: 4, fill: building ? '#f3ead7' : '#e4efd9', stroke: building ? '#9c7a3c' : '#5c8a4a', 'stroke-width': 1.5, 'stroke-dasharray': unfinished ? '4 3' : null, 'fill-opacity': unfinished ? 0.5 : 1 }),
-    s('text', { x: 4, y: 14, class: 'svg-small', style: 'font-size:9px;font-weight:700' }, tile.name.length > 13 ? `${tile.name.slice(0, 12)}…` : tile.name),
-    s('text', { x: 4, y: 28, class: 'svg-small', style: 'font-size:9px' }, `prestige ${tile.prestige}`),
-    unfinished ? s('text', { x: 4, y: 42, class: 'svg-small', style: 'font-size:9px' }, 'marked') : null);
+    textLines(wrapWords(tile.name, 13).slice(0, 2), { x: 4, y: 13, lineHeight: 11, class: 'svg-small', style: 'font-size:9px;font-weight:700' }),
+    s('text', { x: 4, y: 38, class: 'svg-small', style: 'font-size:9px' }, `prestige ${tile.prestige}`),
+    unfinished ? s('text', { x: 4, y: 51, class: 'svg-small', style: 'font-size:9px' }, 'marked') : null);
 }
 
 export default {
@@ -47,9 +55,9 @@ export default {
     const { svg, data, state: st } = ctx;
     const offered = [...st.auction.map((t) => ({ ...t, row: 'auction' })), ...st.conquest.map((t) => ({ ...t, row: 'conquest' }))];
     const rowWidth = Math.max(...st.seats.map((seat) => 170 + (seat.lands.length + seat.buildings.length) * (SMALL_W + 6)), 150 + offered.length * (TILE_W + 10) + 60, 900);
-    const height = 200 + st.seats.length * 96 + 30;
+    const height = 200 + st.seats.length * SEAT_ROW + 30;
     svg.setAttribute('viewBox', `0 0 ${rowWidth} ${height}`);
-    svg.setAttribute('aria-label', `Peloponnes at version ${ctx.view.version}: round ${st.round}, ${offered.length} tiles offered`);
+    svg.setAttribute('aria-label', `Peloponnes at version ${ctx.view.version}: round ${st.round}, ${plural(offered.length, 'tile')} offered`);
 
     const head = `Round ${st.round} of ${data.static.rounds} · ${words(st.phase)} · stacks left ${Object.entries(st.stacks_left).map(([k, n]) => `${k}:${n}`).join(' ')} · disaster chits left ${st.chits_left}, strike ${st.strike ?? 0}/${data.static.strike_at}`;
     svg.append(s('text', { x: 12, y: 20, class: 'svg-label', style: 'font-weight:600' }, head));
@@ -81,17 +89,17 @@ export default {
 
     // each seat: civilization, counters, lands and buildings
     st.seats.forEach((seat, i) => {
-      const y = 196 + i * 96;
+      const y = 196 + i * SEAT_ROW;
       const civ = data.static.civilizations[seat.civilization];
       const row = s('g', { transform: `translate(12, ${y})`, 'data-seat-row': seat.seat });
       row.append(
-        s('rect', { x: -6, y: -6, width: rowWidth - 12, height: 88, rx: 6, fill: '#fff', stroke: seatColour(seat.seat), 'stroke-width': 2 }),
-        s('text', { x: 0, y: 12, class: 'svg-label', style: `font-weight:700;fill:${seatColour(seat.seat)}` }, `${seatName(seat.seat)} · ${civ ? civ.name : 'no civilization yet'}`),
+        s('rect', { x: -6, y: -6, width: rowWidth - 12, height: 100, rx: 6, fill: '#fff', stroke: seatColour(seat.seat), 'stroke-width': 2 }),
+        s('text', { x: 0, y: 12, class: 'svg-label', style: `font-weight:700;fill:${seatTextColour(seat.seat)}` }, `${seatName(seat.seat)} · ${civ ? civ.name : 'no civilization yet'}`),
       );
       Object.keys(COUNTER_ICONS).forEach((counter, k) => {
         row.append(s('text', { x: (k % 2) * 78, y: 32 + Math.floor(k / 2) * 15, class: 'svg-small', 'data-counter': counter }, `${COUNTER_ICONS[counter]} ${seat[counter]}`));
       });
-      if (seat.bid) row.append(s('text', { x: 0, y: 80, class: 'svg-small' }, seat.bid.tile_id ? `bid ${seat.bid.amount} on ${data.static.tiles[seat.bid.tile_id].name}` : `displaced bid of ${seat.bid.amount}`));
+      if (seat.bid) row.append(textLines(wrapWords(seat.bid.tile_id ? `bid ${seat.bid.amount} on ${data.static.tiles[seat.bid.tile_id].name}` : `displaced bid of ${seat.bid.amount}`, 26), { x: 0, y: 78, lineHeight: 11, class: 'svg-small', 'data-piece': 'seat-bid' }));
       let tx = 160;
       for (const land of seat.lands) {
         row.append(smallTile(data, land, tx, 10, { 'data-piece': 'land', 'data-seat': seat.seat }));
@@ -109,7 +117,7 @@ export default {
 
     const panel = ctx.panel;
     panel.append(h('h3', {}, `Round ${st.round}: ${words(st.phase)}`));
-    if (st.turn_order.length) panel.append(h('p', {}, `Turn order: ${st.turn_order.map(seatName).join(', ')}.`));
+    if (st.turn_order.length) panel.append(h('p', {}, `Turn order: ${listNames(st.turn_order)}.`));
     if (st.results) panel.append(h('p', {}, `Results: ${st.results.map((r) => `${seatName(r.seat)} ${Object.entries(r).filter(([k]) => k !== 'seat').map(([k, v]) => `${words(k)} ${v}`).join(', ')}`).join('; ')}.`));
     if (st.undealt_civilizations && st.undealt_civilizations.length) panel.append(h('p', {}, `Civilizations not dealt: ${st.undealt_civilizations.map((c) => data.static.civilizations[c]?.name || c).join(', ')}.`));
   },
@@ -136,13 +144,13 @@ export default {
       case 'BidPlaced': return `${who} bids ${d.amount} on the ${tile(d.tile_id)}${d.outbid_seat !== null && d.outbid_seat !== undefined ? `, outbidding ${seatName(d.outbid_seat)}` : ''}.`;
       case 'BidMoved': return `${who} moves a bid of ${d.amount} from the ${tile(d.from_tile_id)} to the ${tile(d.to_tile_id)}.`;
       case 'BidWithdrawn': return `${who} withdraws the bid on the ${tile(d.tile_id)}.`;
-      case 'PlayerPassed': return `${who} passes and takes ${d.coins_gained} coins.`;
+      case 'PlayerPassed': return `${who} passes and takes ${plural(d.coins_gained, 'coin')}.`;
       case 'BiddingEnded': return `Bidding ends: ${d.awards.map((a) => `${seatName(a.seat)} wins the ${tile(a.tile_id)} for ${a.amount}`).join('; ') || 'no tile is won'}.`;
       case 'BuildingPlaced': return `${who} ${d.mode === 'built' ? 'builds' : 'marks'} the ${tile(d.tile_id)}.`;
       case 'LandPlaced': return `${who} adds the ${tile(d.tile_id)} to its lands.`;
       case 'TileRejected': return `${who} cannot take the ${tile(d.tile_id)} (${words(d.reason)}).`;
       case 'OneTimeIncomeReceived': return `${who} receives the one-time income of the ${tile(d.tile_id)}.`;
-      case 'IncomeCollected': return `${who} collects income: ${d.coins} coins, ${d.wood} wood, ${d.stone} stone, ${d.food} food${d.population_gain ? `, ${d.population_gain} people` : ''}.`;
+      case 'IncomeCollected': return `${who} collects income: ${plural(d.coins, 'coin')}, ${d.wood} wood, ${d.stone} stone, ${d.food} food${d.population_gain ? `, ${d.population_gain} people` : ''}.`;
       case 'DisasterRevealed': return `Disaster chit ${d.draw}: ${words(d.chit)}${d.strikes ? ' strikes!' : '.'}`;
       case 'DisasterResolved': return `${who} suffers the ${words(d.disaster)}${d.protected_by ? ` (protected by the ${tile(d.protected_by)})` : ''}${d.removed_tiles && d.removed_tiles.length ? `, losing ${d.removed_tiles.map(tile).join(', ')}` : ''}.`;
       default: return null;
