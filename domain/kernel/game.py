@@ -14,6 +14,7 @@ from typing import Any, Generic, TypeVar
 
 from domain.kernel.chance import Chance
 from domain.kernel.messages import Command, Event
+from domain.kernel.sampling import clone_state
 from domain.kernel.seats import Seat, Viewer
 
 S = TypeVar("S")
@@ -71,6 +72,13 @@ class GameDefinition(Generic[S]):
       anyone has seen). The platform calls it when a game's chance changes under it: on a fork
       (new seed) and when a seat contributes chance. By default a game holds no pre-ordered
       hidden stack and returns ``[]``.
+    - ``sample_state(state, seat, chance)`` is what a bot decides on: a fresh full state in which
+      everything ``seat`` may not know (other hands, face-down stacks, sealed commits) is drawn again
+      with ``chance`` from what it does know, so that twin states differing only in hidden things give
+      the same sample. It never changes ``state``. By default a game hides nothing and it is a copy.
+    - ``evaluate(state)`` estimates each seat's share of the win (non-negative, summing to 1) in a
+      running game, for the greedy bot and the search's cut-off playouts; ``None`` falls back on the
+      scoreboard's scores (``domain.kernel.bots.position_value``).
     - The last event of every game is ``GameEnded`` with a ``seed`` field (``chance.seed_hex``).
     """
 
@@ -92,6 +100,8 @@ class GameDefinition(Generic[S]):
     scoreboard: Callable[[S], Scoreboard]
     optional: Callable[[S], Mapping[Seat, tuple[str, ...]]] = lambda _state: {}
     reshuffle_hidden: Callable[[S, Chance], list[Event]] = lambda _state, _chance: []
+    sample_state: Callable[[S, Seat, Chance], S] = lambda state, _seat, _chance: clone_state(state)
+    evaluate: Callable[[S], list[float]] | None = None
 
     # Built once per definition (``Match.apply_record`` asks for every record); treat as read-only.
     @cached_property
