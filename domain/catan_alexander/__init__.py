@@ -3,7 +3,7 @@ the standard base game as the option ``board = "base"``."""
 
 from __future__ import annotations
 
-from domain.catan_alexander import hidden
+from domain.catan_alexander import bot, hidden
 from domain.catan_alexander.commands import COMMANDS
 from domain.catan_alexander.events import EVENTS
 from domain.catan_alexander.moves import awaited, legal_moves, optional
@@ -32,4 +32,6 @@ GAME: GameDefinition[State] = GameDefinition(
     scoreboard=scoreboard,
     optional=optional,
     reshuffle_hidden=hidden.reshuffle_hidden,
+    sample_state=bot.sample_state,
+    evaluate=bot.evaluate,
 )

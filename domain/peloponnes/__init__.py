@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from domain.kernel import GameDefinition
+from domain.peloponnes import bot
 from domain.peloponnes.commands import COMMANDS
 from domain.peloponnes.events import EVENTS
 from domain.peloponnes.moves import legal_moves
@@ -28,4 +29,5 @@ GAME: GameDefinition[State] = GameDefinition(
     view=view,
     legal_moves=legal_moves,
     scoreboard=scoreboard,
+    evaluate=bot.evaluate,
 )
