@@ -92,27 +92,29 @@ class GreedyBot(RandomBot):
     name = "greedy"
 
     def choose(self, game: GameDefinition[Any], state: Any, seat: Seat) -> Command:
+        valued = self.values(game, state, seat)
+        if len(valued) == 1:
+            return valued[0][0]
+        top = max(value for _, value in valued)
+        best = [move for move, value in valued if value >= top - 1e-9]
+        return best[self._below(len(best))]
+
+    def values(self, game: GameDefinition[Any], state: Any, seat: Seat) -> list[tuple[Command, float]]:
+        """The seat's moves with the share of the win each leads to (a lone move is not evaluated)."""
         known = game.sample_state(state, seat, self.rng)
         moves = game.legal_moves(known, seat, self.rng)
         if not moves:
             raise RuntimeError(f"{game.id}: seat {seat} is awaited but has no legal move")
         if len(moves) == 1:
-            return moves[0]
-        best: list[Command] = []
-        best_value = -1.0
+            return [(moves[0], 0.0)]
+        valued: list[tuple[Command, float]] = []
         for move in moves:
             try:
                 after, _ = engine.execute(game, clone_state(known), seat, move, self.rng)
             except RuleViolation:  # a sampled move the sample refuses: not a candidate
                 continue
-            value = position_value(game, after)[seat]
-            if value > best_value + 1e-9:
-                best, best_value = [move], value
-            elif value >= best_value - 1e-9:
-                best.append(move)
-        if not best:
-            return moves[self._below(len(moves))]
-        return best[self._below(len(best))]
+            valued.append((move, position_value(game, after)[seat]))
+        return valued or [(move, 0.0) for move in moves]
 
 
 class Table:
