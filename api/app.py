@@ -39,6 +39,7 @@ from domain.catalog import GAMES
 from domain.kernel.log import canonical, for_viewer
 from domain.kernel.seats import Viewer
 from domain.kernel.verification import verify_records
+from infra.bot_seats import BotSeats
 from infra.paging import CURSOR_PATTERN
 from infra.readside import (
     BOARDS,
@@ -78,6 +79,11 @@ class CreateGame(StrictBody):
         description="true: no tokens now; players join by name (POST /games/{game_id}/join), "
         "each getting its own token, and the game starts when every seat is taken",
     )
+    bots: dict[Annotated[str, Field(pattern=r"^[0-9]{1,2}$")], Literal["random", "greedy", "search"]] | None = Field(
+        default=None,
+        description='seats the server plays, seat -> bot, e.g. {"1": "search", "2": "greedy"}: no token is handed '
+        "out for them and their SeatTaken record names the bot (bot:NAME:SEAT); at least one seat stays a player's",
+    )
 
 
 # Versions are positions in a game's log; anything past this is not a version but a typo.
@@ -96,9 +102,21 @@ def created_game(created: CreatedGameResult) -> CreatedGame:
     return CreatedGame(
         game_id=created.game_id,
         version=created.version,
-        seats=[SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)],
+        seats=[SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens) if t],
         open_seats=created.open_seats,
+        bots={str(seat): bot for seat, bot in sorted(created.bots.items())},
     )
+
+
+def resume_bot_seats(reads: ReadSide, bot_seats: BotSeats) -> None:
+    """The running games a bot plays a seat of, as the lobby knows them at the start."""
+    cursor: str | None = None
+    while True:
+        page, cursor = reads.games(status="running", cursor=cursor)
+        for entry in page:
+            bot_seats.watch_named(entry["game_id"], entry.get("names") or {})
+        if cursor is None:
+            return
 
 
 def token_of(credentials: HTTPAuthorizationCredentials | None) -> str | None:
@@ -148,11 +166,15 @@ def create_app(
 ) -> FastAPI:
     """The API; ``cors_origins`` None: from the settings (``ALEXANDRIA_CORS_ORIGINS``; unset: no CORS)."""
     reads = read_side or embedded_read_side(service)
+    bot_seats = BotSeats(service)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         reads.start()  # the embedded projector (reads and writes start it too, lifespan or not)
+        resume_bot_seats(reads, bot_seats)
+        bot_seats.start()
         yield
+        bot_seats.stop()
         reads.close()
 
     app = FastAPI(
@@ -175,6 +197,7 @@ def create_app(
     shutdown = app.state.shutdown = Shutdown()
     app.state.service = service
     app.state.read_side = reads
+    app.state.bot_seats = bot_seats
     app.include_router(seat_router(service, reads))
     tournaments = tournaments or TournamentService(service)
     app.include_router(tournament_router(tournaments, reads))
@@ -212,7 +235,10 @@ def create_app(
             body.options,
             body.seed.encode() if body.seed is not None else None,
             open_seats=body.open_seats,
+            bots={int(seat): bot for seat, bot in body.bots.items()} if body.bots else None,
         )
+        if created.bots:
+            bot_seats.watch(created.game_id)
         return created_game(created)
 
     @app.get(

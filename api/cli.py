@@ -20,11 +20,12 @@ import click
 import pydantic
 
 from domain.catalog import GAMES
-from domain.kernel.bots import RandomBot
+from domain.kernel.bots import BOT_NAMES, BotTable, RandomBot, make_bot
 from domain.kernel.chance import Chance
 from domain.kernel.errors import RuleViolation
 from domain.kernel.log import Record, canonical, for_viewer
 from domain.kernel.match import Match
+from domain.kernel.search import DEFAULT_PLAYOUTS
 from domain.kernel.verification import EXIT_INCOMPLETE, EXIT_PROBLEM, verify_export
 from infra.bootstrap import build_service
 from infra.service import ServiceError
@@ -166,15 +167,45 @@ def new(game: str, players: int, option_pairs: tuple[str, ...], seed: str | None
 @click.option("--seed", default="alexandria", show_default=True, help="games use SEED-1, SEED-2, ...")
 @click.option("--option", "option_pairs", multiple=True, help="KEY=VALUE game option")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, help="write each record here")
+@click.option(
+    "--bots",
+    "bot_list",
+    default=None,
+    help=f"one bot per seat in seat order, comma-separated ({', '.join(BOT_NAMES)}); default: random for all",
+)
+@click.option(
+    "--bot-budget-ms",
+    type=click.IntRange(min=1),
+    default=None,
+    help="the search bot's thinking time per decision (default: a budget of playouts)",
+)
+@click.option(
+    "--bot-playouts",
+    type=click.IntRange(min=1),
+    default=DEFAULT_PLAYOUTS,
+    show_default=True,
+    help="the search bot's playouts per decision (the cap when --bot-budget-ms is given)",
+)
 @json_option
 def simulate(
-    game_id: str, players: int, count: int, seed: str, option_pairs: tuple[str, ...], out: Path | None, as_json: bool
+    game_id: str,
+    players: int,
+    count: int,
+    seed: str,
+    option_pairs: tuple[str, ...],
+    out: Path | None,
+    bot_list: str | None,
+    bot_budget_ms: int | None,
+    bot_playouts: int,
+    as_json: bool,
 ) -> None:
     """Bots play full games through the application service (an in-memory store), then a table
-    of the results: wins per seat, scores, game length, speed."""
+    of the results: wins per seat, scores, game length, speed. ``--bots search,random,random``
+    seats a bot per seat; a search bot with ``--bot-budget-ms`` thinks that long per decision."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    names = parse_bots(bot_list, players)
     service = build_service(Settings(database_url="sqlite:///:memory:"))
     options = parse_options(option_pairs)
     if out is not None:
@@ -188,7 +219,10 @@ def simulate(
             # Simulations are reproducible: the salt comes from the public --seed, not from secrets.
             salt = hashlib.sha256(f"simulate:{seed}-{number}".encode()).digest()
             created = service.create_game(game_id, players, options, f"{seed}-{number}".encode(), salt)
-            play_with_bot(service, created, RandomBot(f"bot:{seed}-{number}".encode()))
+            if names is None:
+                play_with_bot(service, created, RandomBot(f"bot:{seed}-{number}".encode()))
+            else:
+                play_with_bot(service, created, bot_table(names, f"bot:{seed}-{number}", bot_playouts, bot_budget_ms))
             results.add(service, created.game_id)
             if out is not None:
                 path = out / f"{game_id}-{number}-{created.game_id}.jsonl"
@@ -197,10 +231,37 @@ def simulate(
             progress.advance(task)
     results.seconds = time.perf_counter() - started
     summary = results.to_dict()
+    for entry in summary["seats"]:
+        entry["bot"] = names[entry["seat"]] if names is not None else "random"
     if as_json:
         print_json(summary)
         return
     show_simulation(summary, out)
+
+
+def parse_bots(bot_list: str | None, players: int) -> list[str] | None:
+    if bot_list is None:
+        return None
+    names = [name.strip() for name in bot_list.split(",")]
+    unknown = [name for name in names if name not in BOT_NAMES]
+    if unknown:
+        raise click.BadParameter(
+            f"there is no bot {unknown[0]!r}; the bots are: {', '.join(BOT_NAMES)}", param_hint="--bots"
+        )
+    if len(names) != players:
+        raise click.BadParameter(f"name one bot per seat: {players} seats, {len(names)} names", param_hint="--bots")
+    return names
+
+
+def bot_table(names: list[str], seed: str, playouts: int, budget_ms: int | None) -> BotTable:
+    """The bots of one game, each with a stream of its own; a time budget is measured here, at the edge."""
+    seconds = budget_ms / 1000 if budget_ms is not None else None
+    return BotTable(
+        {
+            seat: make_bot(name, f"{seed}:{seat}".encode(), playouts, seconds, time.perf_counter)
+            for seat, name in enumerate(names)
+        }
+    )
 
 
 def show_simulation(summary: dict[str, Any], out: Path | None) -> None:
@@ -208,11 +269,12 @@ def show_simulation(summary: dict[str, Any], out: Path | None) -> None:
 
     games = summary["games"]
     table = Table(title=f"{games} {summary['game']} games, {summary['players']} players, played to the end")
-    for heading in ("seat", "wins", "win rate", "mean score", "sd", "min", "max"):
+    for heading in ("seat", "bot", "wins", "win rate", "mean score", "sd", "min", "max"):
         table.add_column(heading, justify="right")
     for seat in summary["seats"]:
         table.add_row(
             str(seat["seat"]),
+            seat["bot"],
             str(seat["wins"]),
             f"{seat['win_rate']:.1%}",
             f"{seat['score_mean']:.2f}",

@@ -22,6 +22,20 @@ from domain.kernel.sampling import clone_state, final_shares, win_shares
 from domain.kernel.seats import Seat
 
 BOT_NAMES = ("random", "greedy", "search")
+_SEAT_NAME = "bot:"
+
+
+def bot_seat_name(bot: str, seat: Seat) -> str:
+    """The name a server-played seat takes in the record (``SeatTaken``): the bot's, unique per seat."""
+    return f"{_SEAT_NAME}{bot}:{seat}"
+
+
+def bot_of_seat_name(name: str | None) -> str | None:
+    """The bot a seat name names, or None for a person's name."""
+    if name is None or not name.startswith(_SEAT_NAME):
+        return None
+    bot = name[len(_SEAT_NAME) :].split(":")[0]
+    return bot if bot in BOT_NAMES else None
 
 
 class Bot(Protocol):
@@ -117,7 +131,7 @@ class GreedyBot(RandomBot):
         return valued or [(move, 0.0) for move in moves]
 
 
-class Table:
+class BotTable:
     """The bots of a game, one per seat: the awaited seat to move (the lowest when several are
     awaited, as sealed moves do not see each other) and its bot's move."""
 
@@ -197,7 +211,7 @@ def play_bot_game(
     """A whole game on the pure functions, seat ``i`` played by ``bots[i]`` (no store)."""
     players = len(bots)
     chance = Chance(seed)
-    table = Table(dict(enumerate(bots)))
+    table = BotTable(dict(enumerate(bots)))
     state, events = engine.start(game, players, game.normalize_options(players, dict(options or {})), chance)
     commands: list[tuple[Seat, Command]] = []
     while not game.is_over(state):
