@@ -52,4 +52,5 @@ GAME: GameDefinition[AlexandrosState] = GameDefinition(
     reshuffle_hidden=hidden.reshuffle_hidden,
     sample_state=bot.sample_state,
     evaluate=bot.evaluate,
+    observe=bot.observe,
 )

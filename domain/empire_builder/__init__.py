@@ -34,4 +34,5 @@ GAME: GameDefinition[State] = GameDefinition(
     scoreboard=scoreboard,
     sample_state=bot.sample_state,
     evaluate=bot.evaluate,
+    observe=bot.observe,
 )

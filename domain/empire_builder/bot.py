@@ -6,6 +6,8 @@ seat's own boxes, so the sample never depends on what the others really sealed."
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.empire_builder.moves import legal_moves
 from domain.empire_builder.rules import decide, evolve
 from domain.empire_builder.scoring import final_awards
@@ -38,3 +40,16 @@ def evaluate(state: State) -> list[float]:
         if award.seat is not None:
             points[award.seat] += AWARD_WEIGHT * award.vp
     return win_shares(points, SPREAD)
+
+
+def observe(state: State, event_type: str, data: dict[str, Any], whole: bool) -> dict[str, Any]:
+    """Stand-ins for a seat's client: another seat's sealed commit is recorded as zeros until the reveal
+    shows it (``sample_state`` draws a commit for it meanwhile)."""
+    if not whole and event_type in ("AllocationCommitted", "ReallocationCommitted"):
+        hidden = (
+            ("turn_order", "armies", "temples", "cities")
+            if event_type == "AllocationCommitted"
+            else ("temples", "cities")
+        )
+        return {**data, **dict.fromkeys(hidden, 0)}
+    return data

@@ -17,6 +17,8 @@ from domain.kernel import engine
 from domain.kernel.chance import Chance
 from domain.kernel.errors import BAD_INPUT, RuleViolation
 from domain.kernel.game import GameDefinition
+from domain.kernel.log import COMMAND_ACCEPTED, GAME_CREATED
+from domain.kernel.match import SEAT_TAKEN
 from domain.kernel.messages import Command, Event
 from domain.kernel.sampling import clone_state, final_shares, win_shares
 from domain.kernel.seats import Seat
@@ -164,6 +166,31 @@ def make_bot(
 
         return SearchBot(seed, playouts=playouts or DEFAULT_PLAYOUTS, seconds=seconds, clock=clock)
     raise RuleViolation(BAD_INPUT, f"there is no bot {name!r}; the bots are: {', '.join(BOT_NAMES)}")
+
+
+def seat_state(game: GameDefinition[Any], records: Sequence[Mapping[str, Any]], seat: Seat) -> Any:
+    """A full state consistent with what ``seat`` knows, rebuilt from its log as the API gives it to
+    the seat (``/games/{id}/events`` with its token): every event applied, each hidden part by the
+    game's stand-in (``GameDefinition.observe``). A bot decides on it as on the server's state:
+    ``sample_state`` draws the stand-ins again."""
+    state: Any = None
+    for record in records:
+        kind, data = record["type"], dict(record["data"] or {})
+        if kind == GAME_CREATED:
+            state = game.initial_state(data["players"], data["options"])
+            continue
+        if kind in (COMMAND_ACCEPTED, SEAT_TAKEN) or state is None:
+            continue
+        viewers = record.get("viewers")
+        whole = viewers is None or seat in viewers
+        if game.observe is not None:
+            data = game.observe(state, kind, data, whole)
+        elif not whole:
+            raise ValueError(f"{game.id} has no stand-ins for the hidden parts of {kind}")
+        state = game.evolve(state, game.event_types[kind].from_dict(data))
+    if state is None:
+        raise ValueError("a game's log starts with GameCreated")
+    return state
 
 
 @dataclass

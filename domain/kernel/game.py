@@ -79,6 +79,11 @@ class GameDefinition(Generic[S]):
     - ``evaluate(state)`` estimates each seat's share of the win (non-negative, summing to 1) in a
       running game, for the greedy bot and the search's cut-off playouts; ``None`` falls back on the
       scoreboard's scores (``domain.kernel.bots.position_value``).
+    - ``observe(state, event_type, data, whole)`` lets a seat's client follow its own log
+      (``domain.kernel.bots.seat_state``): given an event as the seat received it (``whole`` False:
+      the public form, hidden fields left out), the full data to apply, with stand-ins for what
+      the seat cannot know, chosen so that the state stays consistent with the seat's knowledge (it
+      may rearrange stand-ins already in ``state``). ``None``: the game has no hidden events.
     - The last event of every game is ``GameEnded`` with a ``seed`` field (``chance.seed_hex``).
     """
 
@@ -102,6 +107,7 @@ class GameDefinition(Generic[S]):
     reshuffle_hidden: Callable[[S, Chance], list[Event]] = lambda _state, _chance: []
     sample_state: Callable[[S, Seat, Chance], S] = lambda state, _seat, _chance: clone_state(state)
     evaluate: Callable[[S], list[float]] | None = None
+    observe: Callable[[S, str, dict[str, Any], bool], dict[str, Any]] | None = None
 
     # Built once per definition (``Match.apply_record`` asks for every record); treat as read-only.
     @cached_property
