@@ -11,7 +11,9 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
+from api.bot_client import BotClient
 from api.cli import main
+from domain.kernel.bots import make_bot
 from domain.kernel.chance import Chance
 from infra.service import Unauthorized
 from tests.support.http import auth
@@ -144,3 +146,19 @@ def test_simulate_refuses_bad_bots_in_one_line(bots: str, says: str) -> None:
     result = CliRunner().invoke(main, ["simulate", "--game", "peloponnes", "--players", "3", "--bots", bots])
     assert result.exit_code == 2
     assert says in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("game", ["alexandros"])
+def test_the_bot_client_plays_a_seat_through_the_public_api_against_a_server_bot(
+    quick_bots: TestClient, game: str
+) -> None:
+    client = quick_bots
+    created = client.post("/games", json={"game": game, "players": 2, "seed": "c", "bots": {"1": "greedy"}}).json()
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    player = BotClient(client, game_id, token, make_bot("search", b"client", playouts=10))
+    moves = player.play(wait_a_little)
+    assert player.ended and moves > 0
+    records = client.get(f"/games/{game_id}/events", headers=auth(token)).json()
+    assert sum(r["type"] == "CommandAccepted" and r["data"]["seat"] == 0 for r in records) == moves
+    verified = client.get(f"/games/{game_id}/verify").json()
+    assert verified["verified"] and verified["problems"] == [], verified
