@@ -64,7 +64,7 @@ class BotClient:
         sent.raise_for_status()
         return True
 
-    def play(self, wait: Callable[[], None], max_looks: int = 1_000_000) -> int:
+    def play(self, wait: Callable[[], object], max_looks: int = 1_000_000) -> int:
         """Play until the game ends, calling ``wait`` whenever the seat is not awaited; the moves sent."""
         moves = 0
         for _ in range(max_looks):
