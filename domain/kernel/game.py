@@ -79,6 +79,9 @@ class GameDefinition(Generic[S]):
     - ``evaluate(state)`` estimates each seat's share of the win (non-negative, summing to 1) in a
       running game, for the greedy bot and the search's cut-off playouts; ``None`` falls back on the
       scoreboard's scores (``domain.kernel.bots.position_value``).
+    - ``playout_depth`` is how many random commands the search bot plays below its tree before the
+      evaluation: 0 where the evaluation sees far enough; more where a move shows its worth only later
+      (a bid, once the round's tiles are awarded).
     - ``observe(state, event_type, data, whole)`` lets a seat's client follow its own log
       (``domain.kernel.bots.seat_state``): given an event as the seat received it (``whole`` False:
       the public form, hidden fields left out), the full data to apply, with stand-ins for what
@@ -108,6 +111,7 @@ class GameDefinition(Generic[S]):
     sample_state: Callable[[S, Seat, Chance], S] = lambda state, _seat, _chance: clone_state(state)
     evaluate: Callable[[S], list[float]] | None = None
     observe: Callable[[S, str, dict[str, Any], bool], dict[str, Any]] | None = None
+    playout_depth: int = 0
 
     # Built once per definition (``Match.apply_record`` asks for every record); treat as read-only.
     @cached_property

@@ -5,7 +5,8 @@ walks one tree shared by all samples (single-observer ISMCTS, Cowling, Powley an
 a node's children are keyed by the mover and the move, a child's UCB counts the playouts in which
 it was available, since a move of a hidden hand exists in some samples only. Below the tree a few
 random moves, then the game's evaluation (``bots.position_value``) scores the position for every
-seat, and each node takes the score of the seat that moved into it.
+seat, and each node takes the score of the seat that moved into it. How many random moves: the
+game's ``playout_depth`` (none where the evaluation sees far enough, as random moves blur it).
 
 The budget is a number of playouts (the same seed and budget give the same move) and, optionally,
 seconds on a clock the edge passes in. The cost is the engine's: a playout lists legal moves and
@@ -27,7 +28,6 @@ from domain.kernel.messages import Command
 from domain.kernel.seats import Seat
 
 DEFAULT_PLAYOUTS = 200
-DEFAULT_ROLLOUT = 0  # random commands below the tree before the evaluation (none: they blur it more than they inform)
 EXPLORATION = 0.03  # UCB's constant: the evaluations of a position's moves differ by a few hundredths
 
 
@@ -63,7 +63,7 @@ class SearchBot(RandomBot):
         playouts: int = DEFAULT_PLAYOUTS,
         seconds: float | None = None,
         clock: Callable[[], float] | None = None,
-        rollout: int = DEFAULT_ROLLOUT,
+        rollout: int | None = None,
         exploration: float = EXPLORATION,
     ) -> None:
         super().__init__(seed)
@@ -72,7 +72,7 @@ class SearchBot(RandomBot):
         self.playouts = playouts
         self.seconds = seconds
         self.clock = clock
-        self.rollout = rollout
+        self.rollout = rollout  # None: the game's ``playout_depth``
         self.exploration = exploration
         self.last_playouts = 0  # of the last decision, for benchmarks
 
@@ -163,7 +163,7 @@ class SearchBot(RandomBot):
         return best
 
     def _roll_out(self, game: GameDefinition[Any], sample: Any) -> Any:
-        for _ in range(self.rollout):
+        for _ in range(game.playout_depth if self.rollout is None else self.rollout):
             if game.is_over(sample):
                 break
             awaited = game.awaited(sample)

@@ -30,4 +30,5 @@ GAME: GameDefinition[State] = GameDefinition(
     legal_moves=legal_moves,
     scoreboard=scoreboard,
     evaluate=bot.evaluate,
+    playout_depth=bot.PLAYOUT_DEPTH,
 )
