@@ -25,10 +25,12 @@ from domain.kernel.bots import RandomBot, position_value
 from domain.kernel.errors import RuleViolation
 from domain.kernel.game import GameDefinition
 from domain.kernel.messages import Command
+from domain.kernel.sampling import clone_state
 from domain.kernel.seats import Seat
 
 DEFAULT_PLAYOUTS = 200
-EXPLORATION = 0.03  # UCB's constant: the evaluations of a position's moves differ by a few hundredths
+ROOT_WIDTH = 6  # root moves searched: the best by the evaluation one ply ahead
+EXPLORATION = 0.15  # UCB's constant: the evaluations of a position's moves differ by a few hundredths to tenths
 
 
 @dataclass(slots=True)
@@ -65,6 +67,7 @@ class SearchBot(RandomBot):
         clock: Callable[[], float] | None = None,
         rollout: int | None = None,
         exploration: float = EXPLORATION,
+        root_width: int | None = ROOT_WIDTH,
     ) -> None:
         super().__init__(seed)
         if seconds is not None and clock is None:
@@ -74,6 +77,7 @@ class SearchBot(RandomBot):
         self.clock = clock
         self.rollout = rollout  # None: the game's ``playout_depth``
         self.exploration = exploration
+        self.root_width = root_width  # None: search every root move
         self.last_playouts = 0  # of the last decision, for benchmarks
 
     def choose(self, game: GameDefinition[Any], state: Any, seat: Seat) -> Command:
@@ -88,6 +92,8 @@ class SearchBot(RandomBot):
         if len(root_moves) == 1:
             self.last_playouts = 0
             return [MoveEstimate(root_moves[0], 0, 0.0)]
+        if self.root_width is not None and len(root_moves) > self.root_width:
+            root_moves = self._promising(game, first, seat, root_moves)
         root = Node(seat)
         deadline = None if self.seconds is None or self.clock is None else self.clock() + self.seconds
         done = 0
@@ -100,6 +106,19 @@ class SearchBot(RandomBot):
         self.last_playouts = done
         ranked = sorted(root.children.values(), key=lambda n: (n.visits, n.reward / max(n.visits, 1)), reverse=True)
         return [MoveEstimate(n.move, n.visits, n.reward / max(n.visits, 1)) for n in ranked if n.move is not None]
+
+    def _promising(self, game: GameDefinition[Any], known: Any, seat: Seat, moves: list[Command]) -> list[Command]:
+        """The ``root_width`` moves the evaluation likes best one ply ahead (greedy's view): a budget
+        spread over dozens of moves would see each about once, and learn nothing deeper."""
+        valued: list[tuple[float, int]] = []
+        for index, move in enumerate(moves):
+            try:
+                after, _ = engine.execute(game, clone_state(known), seat, move, self.rng)
+            except RuleViolation:
+                continue
+            valued.append((position_value(game, after)[seat], -index))
+        valued.sort(reverse=True)
+        return [moves[-index] for _, index in valued[: self.root_width]] or moves
 
     def _playout(
         self, game: GameDefinition[Any], sample: Any, seat: Seat, root: Node, root_moves: list[Command]
