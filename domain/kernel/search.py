@@ -92,7 +92,8 @@ class SearchBot(RandomBot):
         if len(root_moves) == 1:
             self.last_playouts = 0
             return [MoveEstimate(root_moves[0], 0, 0.0)]
-        if self.root_width is not None and len(root_moves) > self.root_width:
+        # Only where the evaluation sees far enough to judge a move one ply ahead (no random playouts)
+        if self.root_width is not None and len(root_moves) > self.root_width and not game.playout_depth:
             root_moves = self._promising(game, first, seat, root_moves)
         root = Node(seat)
         deadline = None if self.seconds is None or self.clock is None else self.clock() + self.seconds
