@@ -109,7 +109,9 @@ def created_game(created: CreatedGameResult) -> CreatedGame:
 
 
 def resume_bot_seats(reads: ReadSide, bot_seats: BotSeats) -> None:
-    """The running games a bot plays a seat of, as the lobby knows them at the start."""
+    """The running games a bot plays a seat of, as the lobby knows them once it has caught up."""
+    if reads.projector is not None:  # this process keeps the read models: bring the lobby up to date
+        reads.projector.catch_up()
     cursor: str | None = None
     while True:
         page, cursor = reads.games(status="running", cursor=cursor)
@@ -171,8 +173,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         reads.start()  # the embedded projector (reads and writes start it too, lifespan or not)
-        resume_bot_seats(reads, bot_seats)
-        bot_seats.start()
+        bot_seats.start(lambda: resume_bot_seats(reads, bot_seats))
         yield
         bot_seats.stop()
         reads.close()

@@ -122,10 +122,20 @@ class BotSeats:
             except Exception:  # a bug in one decision must not stop the seats of every other game
                 log.exception("bot seats")
 
-    def start(self) -> None:
+    def start(self, resume: Callable[[], None] | None = None) -> None:
+        """Play in a background thread; ``resume`` first finds the games to watch (a restart's)."""
         if self._thread is None or not self._thread.is_alive():
             self._stop.clear()
-            self._thread = threading.Thread(target=self.run_forever, name="bot-seats", daemon=True)
+
+            def run() -> None:
+                if resume is not None:
+                    try:
+                        resume()
+                    except Exception:  # the games created from now on are still played
+                        log.exception("bot seats: resuming the running games")
+                self.run_forever()
+
+            self._thread = threading.Thread(target=run, name="bot-seats", daemon=True)
             self._thread.start()
 
     def stop(self) -> None:

@@ -11,11 +11,14 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
+from api.app import create_app
 from api.bot_client import BotClient
 from api.cli import main
 from domain.kernel.bots import make_bot
 from domain.kernel.chance import Chance
-from infra.service import Unauthorized
+from infra.readside import build_read_side
+from infra.service import GameService, Unauthorized
+from infra.settings import Settings
 from tests.support.http import auth
 
 
@@ -162,3 +165,18 @@ def test_the_bot_client_plays_a_seat_through_the_public_api_against_a_server_bot
     assert sum(r["type"] == "CommandAccepted" and r["data"]["seat"] == 0 for r in records) == moves
     verified = client.get(f"/games/{game_id}/verify").json()
     assert verified["verified"] and verified["problems"] == [], verified
+
+
+def test_a_restarted_server_plays_on_the_bot_seats_of_running_games(service: GameService, settings: Settings) -> None:
+    """A game whose bot was to move when the server stopped: the next server finds it and moves."""
+    created = service.create_game("peloponnes", 2, None, b"restart", salt=bytes(32), bots={1: "greedy"})
+    with service.reading(created.game_id) as aggregate:
+        assert list(aggregate.match.game.awaited(aggregate.match.state)) == [1], "the bot's seat is awaited first"
+        version = aggregate.version
+    with TestClient(create_app(service, build_read_side(service, settings))) as client:
+        for _ in range(5000):
+            listed = client.get(f"/games/{created.game_id}/legal-moves", headers=auth(created.tokens[0])).json()
+            if listed["version"] > version:
+                break
+            wait_a_little()
+        assert listed["version"] > version, "the bot moved"
