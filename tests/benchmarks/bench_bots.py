@@ -16,9 +16,13 @@ import math
 import sys
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from domain.catalog import GAMES
 from domain.kernel.bots import Bot, make_bot, play_bot_game
+from domain.kernel.game import GameDefinition
+from domain.kernel.messages import Command
+from domain.kernel.seats import Seat
 from domain.kernel.search import SearchBot
 from tests.benchmarks.random_games import measure
 
@@ -70,7 +74,7 @@ class TimedSearch(SearchBot):
         super().__init__(seed, playouts=playouts)
         self.cell = cell
 
-    def choose(self, game, state, seat):  # type: ignore[no-untyped-def]
+    def choose(self, game: GameDefinition[Any], state: Any, seat: Seat) -> Command:
         began = time.process_time()
         move = super().choose(game, state, seat)
         if self.last_playouts:
