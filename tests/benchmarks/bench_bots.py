@@ -22,8 +22,8 @@ from domain.catalog import GAMES
 from domain.kernel.bots import Bot, make_bot, play_bot_game
 from domain.kernel.game import GameDefinition
 from domain.kernel.messages import Command
-from domain.kernel.seats import Seat
 from domain.kernel.search import SearchBot
+from domain.kernel.seats import Seat
 from tests.benchmarks.random_games import measure
 
 GAMES_ORDER = ("peloponnes", "empire_builder", "alexandros", "catan_alexander")
