@@ -45,7 +45,8 @@ def _clone(value: Any) -> Any:
     if kind in _ATOMS:
         return value
     if kind is list:
-        if all(type(x) in _ATOMS for x in value):
+        # A state's lists hold one kind of thing (``list[int]``, ``list[Slot]``): the ends tell which.
+        if not value or (type(value[0]) in _ATOMS and type(value[-1]) in _ATOMS):
             return value[:]
         return [_clone(x) for x in value]
     if kind is dict:
@@ -69,7 +70,7 @@ def deal(chance: Chance, purpose: str, pool: Sequence[T], sizes: Sequence[int]) 
 
     The pool is sorted first, so that how the cards lay before (which twin state it was) never
     shows through in the deal: only the multiset counts, and that is what the seat knows."""
-    shuffled = chance.shuffle(purpose, sorted(pool))  # type: ignore[type-var]
+    shuffled = _shuffled(chance, purpose, sorted(pool))  # type: ignore[type-var]
     piles: list[list[T]] = []
     start = 0
     for size in sizes:
@@ -77,6 +78,23 @@ def deal(chance: Chance, purpose: str, pool: Sequence[T], sizes: Sequence[int]) 
         start += size
     piles.append(shuffled[start:])
     return piles
+
+
+_BITS = 1 << 256
+
+
+def _shuffled(chance: Chance, purpose: str, items: list[T]) -> list[T]:
+    """Fisher-Yates with many picks from each draw: a sample is dealt for every playout, and a keyed
+    hash per card (``Chance.shuffle``) cost more than the playout itself. A draw is taken again
+    before the bias of a pick could exceed 2**-64."""
+    pool, left = 0, 1
+    for i in range(len(items) - 1, 0, -1):
+        if left < (i + 1) << 64:
+            pool, left = chance.below(purpose, _BITS), _BITS
+        pool, j = divmod(pool, i + 1)
+        left //= i + 1
+        items[i], items[j] = items[j], items[i]
+    return items
 
 
 def win_shares(points: Sequence[float], spread: float) -> list[float]:
