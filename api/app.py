@@ -79,10 +79,11 @@ class CreateGame(StrictBody):
         description="true: no tokens now; players join by name (POST /games/{game_id}/join), "
         "each getting its own token, and the game starts when every seat is taken",
     )
-    bots: dict[Annotated[str, Field(pattern=r"^[0-9]{1,2}$")], Literal["random", "greedy", "search"]] | None = Field(
-        default=None,
+    bots: dict[Annotated[str, Field(pattern=r"^[0-9]{1,2}$")], Literal["random", "greedy", "search"]] = Field(
+        default_factory=dict,
         description='seats the server plays, seat -> bot, e.g. {"1": "search", "2": "greedy"}: no token is handed '
         "out for them and their SeatTaken record names the bot (bot:NAME:SEAT); at least one seat stays a player's",
+        json_schema_extra={"additionalProperties": False},
     )
 
 

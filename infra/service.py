@@ -127,15 +127,18 @@ def new_seed(creator_seed: bytes | None) -> bytes:
     return salted_seed(secrets.token_bytes(SALT_BYTES), creator_seed)
 
 
+BAD_BOTS = "BAD_BOTS"  # a game's bots that cannot be seated (a refusal of the request's content: 422)
+
+
 def check_bot_seats(bots: dict[Seat, str], players: int) -> None:
     """The server plays some seats, never every seat (a game nobody plays would only burn the server's time)."""
     for seat, bot in bots.items():
         if not isinstance(seat, int) or not 0 <= seat < players:
-            raise Invalid(f"bots: there is no seat {seat!r} in a game of {players}")
+            raise RuleViolation(BAD_BOTS, f"bots: there is no seat {seat!r} in a game of {players}")
         if bot not in BOT_NAMES:
-            raise Invalid(f"bots: there is no bot {bot!r}; the bots are: {', '.join(BOT_NAMES)}")
+            raise RuleViolation(BAD_BOTS, f"bots: there is no bot {bot!r}; the bots are: {', '.join(BOT_NAMES)}")
     if len(bots) >= players:
-        raise Invalid("bots: at least one seat must be left to a player")
+        raise RuleViolation(BAD_BOTS, "bots: at least one seat must be left to a player")
 
 
 def parse_game_id(game_id: str) -> UUID:

@@ -105,7 +105,7 @@ def test_bad_bot_seats_are_refused_and_create_nothing(quick_bots: TestClient, bo
     response = client.post("/games", json={"game": "peloponnes", "players": 3, "bots": bots})
     assert response.status_code in (400, 422), response.text
     body = response.json()
-    assert body["error"]["code"] in ("BAD_INPUT", "VALIDATION_ERROR"), body
+    assert body["error"]["code"] in ("BAD_BOTS", "BAD_INPUT"), body
     if says is not None:
         assert says in body["error"]["message"]
     assert client.get("/games").json() == before
