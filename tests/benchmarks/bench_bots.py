@@ -3,6 +3,7 @@ intervals, the strong seat rotated game by game, at a stated budget of playouts 
 search's speed beside the engine's random playouts.
 
     python -m tests.benchmarks.bench_bots [games per cell] [playouts per decision] [game ...]
+    python -m tests.benchmarks.bench_bots 0 0 [game ...]   # the random playouts' rate alone
 
 Cells: every game at 3 players, search against two random (target >= 90 %) and against two greedy
 (>= 60 %); at 2 players where the game allows, search against greedy (>= 70 %). A shared win counts
@@ -19,12 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.catalog import GAMES
-from domain.kernel.bots import Bot, make_bot, play_bot_game
+from domain.kernel.bots import Bot, make_bot, play_bot_game, play_random_game
 from domain.kernel.game import GameDefinition
 from domain.kernel.messages import Command
 from domain.kernel.search import SearchBot
 from domain.kernel.seats import Seat
-from tests.benchmarks.random_games import measure
 
 GAMES_ORDER = ("peloponnes", "empire_builder", "alexandros", "catan_alexander")
 CELLS = (("random", 3, 0.90), ("greedy", 3, 0.60), ("greedy", 2, 0.70))
@@ -112,7 +112,7 @@ def main() -> None:
     print(f"search at {playouts} playouts per decision, {games} games per cell, the strong seat rotated (CPU time)")
     print("| game | players | match | games | search's win rate [95 %] | target | per decision | playouts/s |")
     print("|---|---|---|---|---|---|---|---|")
-    for game_id in chosen:
+    for game_id in chosen if games else ():
         definition = GAMES.get(game_id)
         for opponent, players, target in CELLS:
             if not definition.min_players <= players <= definition.max_players:
@@ -120,10 +120,22 @@ def main() -> None:
             cell = play_cell(Cell(game_id, opponent, players, target), games, playouts)
             print(cell.line(), flush=True)
     print()
-    print("the engine's own random playouts (full random games on the pure functions), 3 players:")
+    print("the engine's own random playouts (full random games on the pure functions, 3 players, CPU time):")
     for game_id in chosen:
-        rate = measure(GAMES.get(game_id), 3, seconds=2.0)
-        print(f"  {game_id}: {rate.games_per_second:.1f} random games/s, {rate.events_per_second:,.0f} events/s")
+        games_per_second, commands_per_second = random_rate(game_id)
+        print(f"  {game_id}: {games_per_second:.1f} random games/s, {commands_per_second:,.0f} commands/s")
+
+
+def random_rate(game_id: str, seconds: float = 2.0) -> tuple[float, float]:
+    """Random games and their commands per CPU second (the machine's other load does not count)."""
+    game = GAMES.get(game_id)
+    games = commands = 0
+    began = time.process_time()
+    while time.process_time() - began < seconds:
+        commands += len(play_random_game(game, 3, seed=f"bench-random-{games}".encode()).commands)
+        games += 1
+    spent = time.process_time() - began
+    return games / spent, commands / spent
 
 
 if __name__ == "__main__":
