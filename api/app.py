@@ -40,6 +40,7 @@ from domain.catalog import GAMES
 from domain.kernel.log import canonical, for_viewer
 from domain.kernel.seats import Viewer
 from domain.kernel.verification import verify_records
+from infra.bot_seats import BotSeats
 from infra.clock_keeper import ClockKeeper
 from infra.paging import CURSOR_PATTERN
 from infra.readside import (
@@ -80,6 +81,12 @@ class CreateGame(StrictBody):
         description="true: no tokens now; players join by name (POST /games/{game_id}/join), "
         "each getting its own token, and the game starts when every seat is taken",
     )
+    bots: dict[Annotated[str, Field(pattern=r"^[0-9]{1,2}$")], Literal["random", "greedy", "search"]] = Field(
+        default_factory=dict,
+        description='seats the server plays, seat -> bot, e.g. {"1": "search", "2": "greedy"}: no token is handed '
+        "out for them and their SeatTaken record names the bot (bot:NAME:SEAT); at least one seat stays a player's",
+        json_schema_extra={"additionalProperties": False},
+    )
 
 
 # Versions are positions in a game's log; anything past this is not a version but a typo.
@@ -98,9 +105,23 @@ def created_game(created: CreatedGameResult) -> CreatedGame:
     return CreatedGame(
         game_id=created.game_id,
         version=created.version,
-        seats=[SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens)],
+        seats=[SeatToken(seat=i, token=t) for i, t in enumerate(created.tokens) if t],
         open_seats=created.open_seats,
+        bots={str(seat): bot for seat, bot in sorted(created.bots.items())},
     )
+
+
+def resume_bot_seats(reads: ReadSide, bot_seats: BotSeats) -> None:
+    """The running games a bot plays a seat of, as the lobby knows them once it has caught up."""
+    if reads.projector is not None:  # this process keeps the read models: bring the lobby up to date
+        reads.projector.catch_up()
+    cursor: str | None = None
+    while True:
+        page, cursor = reads.games(status="running", cursor=cursor)
+        for entry in page:
+            bot_seats.watch_named(entry["game_id"], entry.get("names") or {})
+        if cursor is None:
+            return
 
 
 def token_of(credentials: HTTPAuthorizationCredentials | None) -> str | None:
@@ -170,13 +191,16 @@ def create_app(
     background_clocks = keep_clocks and service.env.get("SQLITE_DBNAME") != ":memory:"
     if background_clocks:
         service.on_closing(keeper.stop)  # before the store it reads is closed
+    bot_seats = BotSeats(service)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         reads.start()  # the embedded projector (reads and writes start it too, lifespan or not)
         if background_clocks:
             keeper.start()
+        bot_seats.start(lambda: resume_bot_seats(reads, bot_seats))
         yield
+        bot_seats.stop()
         keeper.stop()
         reads.close()
 
@@ -202,6 +226,7 @@ def create_app(
     app.state.service = service
     app.state.read_side = reads
     app.state.clock_keeper = keeper
+    app.state.bot_seats = bot_seats
     app.include_router(seat_router(service, reads))
     app.include_router(tournament_router(tournaments, reads))
     app.include_router(web.router)
@@ -238,7 +263,10 @@ def create_app(
             body.options,
             body.seed.encode() if body.seed is not None else None,
             open_seats=body.open_seats,
+            bots={int(seat): bot for seat, bot in body.bots.items()} if body.bots else None,
         )
+        if created.bots:
+            bot_seats.watch(created.game_id)
         return created_game(created)
 
     @app.get(

@@ -20,11 +20,12 @@ import click
 import pydantic
 
 from domain.catalog import GAMES
-from domain.kernel.bots import RandomBot
+from domain.kernel.bots import BOT_NAMES, BotTable, RandomBot, make_bot
 from domain.kernel.chance import Chance
 from domain.kernel.errors import RuleViolation
 from domain.kernel.log import Record, canonical, for_viewer
 from domain.kernel.match import Match
+from domain.kernel.search import DEFAULT_PLAYOUTS
 from domain.kernel.verification import EXIT_INCOMPLETE, EXIT_PROBLEM, Problem, parse_export, verify_export
 from infra.bootstrap import build_service
 from infra.service import CreatedGame, ServiceError
@@ -176,6 +177,25 @@ def new(game: str, players: int, option_pairs: tuple[str, ...], seed: str | None
     default=None,
     help="play into this event store (kept, for `alexandria analytics`) instead of one in memory",
 )
+@click.option(
+    "--bots",
+    "bot_list",
+    default=None,
+    help=f"one bot per seat in seat order, comma-separated ({', '.join(BOT_NAMES)}); default: random for all",
+)
+@click.option(
+    "--bot-budget-ms",
+    type=click.IntRange(min=1),
+    default=None,
+    help="the search bot's thinking time per decision (default: a budget of playouts)",
+)
+@click.option(
+    "--bot-playouts",
+    type=click.IntRange(min=1),
+    default=DEFAULT_PLAYOUTS,
+    show_default=True,
+    help="the search bot's playouts per decision (the cap when --bot-budget-ms is given)",
+)
 @json_option
 def simulate(
     game_id: str,
@@ -185,11 +205,15 @@ def simulate(
     option_pairs: tuple[str, ...],
     out: Path | None,
     database_url: str | None,
+    bot_list: str | None,
+    bot_budget_ms: int | None,
+    bot_playouts: int,
     as_json: bool,
 ) -> None:
     """Bots play full games through the application service (an in-memory store, or the one
     --database-url names: a study the analytics tables can read), then a table of the results:
-    wins per seat, scores, game length, speed.
+    wins per seat, scores, game length, speed. ``--bots search,random,random`` seats a bot per
+    seat; a search bot with ``--bot-budget-ms`` thinks that long per decision.
 
     With --database-url each seat is taken by its bot's name (``game_seats.name`` in the
     analytics tables), and the options are those of every game's GameCreated (``games.options``).
@@ -198,6 +222,7 @@ def simulate(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    names = parse_bots(bot_list, players)
     service = build_service(Settings(database_url=database_url or "sqlite:///:memory:"))
     options = parse_options(option_pairs)
     if out is not None:
@@ -213,8 +238,12 @@ def simulate(
             if database_url is None:
                 created = service.create_game(game_id, players, options, f"{seed}-{number}".encode(), salt)
             else:
-                created = seated_by_bots(service, game_id, players, options, f"{seed}-{number}".encode(), salt)
-            play_with_bot(service, created, RandomBot(f"bot:{seed}-{number}".encode()))
+                bots = names or [STUDY_BOT] * players
+                created = seated_by_bots(service, game_id, bots, options, f"{seed}-{number}".encode(), salt)
+            if names is None:
+                play_with_bot(service, created, RandomBot(f"bot:{seed}-{number}".encode()))
+            else:
+                play_with_bot(service, created, bot_table(names, f"bot:{seed}-{number}", bot_playouts, bot_budget_ms))
             results.add(service, created.game_id)
             if out is not None:
                 path = out / f"{game_id}-{number}-{created.game_id}.jsonl"
@@ -225,21 +254,23 @@ def simulate(
             progress.advance(task)
     results.seconds = time.perf_counter() - started
     summary = results.to_dict()
+    for entry in summary["seats"]:
+        entry["bot"] = names[entry["seat"]] if names is not None else "random"
     if as_json:
         print_json(summary)
         return
     show_simulation(summary, out)
 
 
-STUDY_BOT = "random"  # the bot simulate plays every seat with
+STUDY_BOT = "random"  # the bot simulate plays a seat with unless --bots names another
 
 
 def seated_by_bots(
-    service: Any, game: str, players: int, options: dict[str, Any], seed: bytes, salt: bytes
+    service: Any, game: str, bots: list[str], options: dict[str, Any], seed: bytes, salt: bytes
 ) -> CreatedGame:
     """A game whose seats are taken by name, each by the bot that plays it (``random 0`` ...)."""
-    created = service.create_game(game, players, options, seed, salt, open_seats=True)
-    tokens = [service.join(created.game_id, f"{STUDY_BOT} {seat}", seat).token for seat in range(players)]
+    created = service.create_game(game, len(bots), options, seed, salt, open_seats=True)
+    tokens = [service.join(created.game_id, f"{bot} {seat}", seat).token for seat, bot in enumerate(bots)]
     return CreatedGame(created.game_id, service.load(created.game_id).version, tokens)
 
 
@@ -262,16 +293,42 @@ def study_line(service: Any, game_id: str, file: str, seed: str) -> dict[str, An
     }
 
 
+def parse_bots(bot_list: str | None, players: int) -> list[str] | None:
+    if bot_list is None:
+        return None
+    names = [name.strip() for name in bot_list.split(",")]
+    unknown = [name for name in names if name not in BOT_NAMES]
+    if unknown:
+        raise click.BadParameter(
+            f"there is no bot {unknown[0]!r}; the bots are: {', '.join(BOT_NAMES)}", param_hint="--bots"
+        )
+    if len(names) != players:
+        raise click.BadParameter(f"name one bot per seat: {players} seats, {len(names)} names", param_hint="--bots")
+    return names
+
+
+def bot_table(names: list[str], seed: str, playouts: int, budget_ms: int | None) -> BotTable:
+    """The bots of one game, each with a stream of its own; a time budget is measured here, at the edge."""
+    seconds = budget_ms / 1000 if budget_ms is not None else None
+    return BotTable(
+        {
+            seat: make_bot(name, f"{seed}:{seat}".encode(), playouts, seconds, time.perf_counter)
+            for seat, name in enumerate(names)
+        }
+    )
+
+
 def show_simulation(summary: dict[str, Any], out: Path | None) -> None:
     from rich.table import Table
 
     games = summary["games"]
     table = Table(title=f"{games} {summary['game']} games, {summary['players']} players, played to the end")
-    for heading in ("seat", "wins", "win rate", "mean score", "sd", "min", "max"):
+    for heading in ("seat", "bot", "wins", "win rate", "mean score", "sd", "min", "max"):
         table.add_column(heading, justify="right")
     for seat in summary["seats"]:
         table.add_row(
             str(seat["seat"]),
+            seat["bot"],
             str(seat["wins"]),
             f"{seat['win_rate']:.1%}",
             f"{seat['score_mean']:.2f}",

@@ -163,8 +163,11 @@ class SeatToken(BaseModel):
 class CreatedGame(BaseModel):
     game_id: str = Field(description="the new game's id")
     version: int = Field(ge=1, description="the game's version (number of records) after its creation")
-    seats: list[SeatToken] = Field(description="every seat's token (empty when the seats are open to join)")
+    seats: list[SeatToken] = Field(
+        description="every seat's token (empty when the seats are open to join), but the server's bots'"
+    )
     open_seats: list[int] = Field(default_factory=list, description="seats still open to join by name")
+    bots: dict[str, str] = Field(default_factory=dict, description="seat -> the bot the server plays it with")
 
 
 class SeatJoined(BaseModel):

@@ -93,8 +93,9 @@ class GameAggregate(Aggregate):
         except ValueError:
             return None
 
-    def join(self, name: str, seat: Seat | None, token_hash: str) -> tuple[Seat, list[Record]]:
-        """Take an open seat; raises ``RuleViolation`` (nothing changed) when refused."""
+    def join(self, name: str, seat: Seat | None, token_hash: str | None) -> tuple[Seat, list[Record]]:
+        """Take an open seat; raises ``RuleViolation`` (nothing changed) when refused. No token
+        hash: a seat the server's bot plays (nobody can send as it)."""
         seat, records = self.match.take_seat(name, seat)
         hashes = [token_hash if s == seat else h for s, h in enumerate(self.token_hashes)]
         self._applying_live = True

@@ -22,6 +22,7 @@ from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from domain.catalog import GAMES
 from domain.kernel import engine
+from domain.kernel.bots import BOT_NAMES, bot_of_seat_name, bot_seat_name
 from domain.kernel.chance import SALT_BYTES, Chance, parse_contribution, salted_seed
 from domain.kernel.errors import BAD_INPUT, RuleViolation
 from domain.kernel.log import COMMAND_ACCEPTED, Record
@@ -94,8 +95,9 @@ class NotStarted(ServiceError):
 class CreatedGame:
     game_id: str
     version: int
-    tokens: list[str]  # empty when the seats are open to join
+    tokens: list[str]  # empty when the seats are open to join; "" for a seat the server's bot plays
     open_seats: list[Seat] = field(default_factory=list)
+    bots: dict[Seat, str] = field(default_factory=dict)  # seat -> the bot the server plays it with
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,20 @@ def new_seed(creator_seed: bytes | None) -> bytes:
     """A game's seed: fresh secret salt from the server, then the creator's seed if any, so that no
     seed a creator chooses can be guessed from the commitment or from the dice (README: Seeds)."""
     return salted_seed(secrets.token_bytes(SALT_BYTES), creator_seed)
+
+
+BAD_BOTS = "BAD_BOTS"  # a game's bots that cannot be seated (a refusal of the request's content: 422)
+
+
+def check_bot_seats(bots: dict[Seat, str], players: int) -> None:
+    """The server plays some seats, never every seat (a game nobody plays would only burn the server's time)."""
+    for seat, bot in bots.items():
+        if not isinstance(seat, int) or not 0 <= seat < players:
+            raise RuleViolation(BAD_BOTS, f"bots: there is no seat {seat!r} in a game of {players}")
+        if bot not in BOT_NAMES:
+            raise RuleViolation(BAD_BOTS, f"bots: there is no bot {bot!r}; the bots are: {', '.join(BOT_NAMES)}")
+    if len(bots) >= players:
+        raise RuleViolation(BAD_BOTS, "bots: at least one seat must be left to a player")
 
 
 def parse_game_id(game_id: str) -> UUID:
@@ -237,18 +253,57 @@ class GameService(Application[UUID]):
         salt: bytes | None = None,
         open_seats: bool = False,
         game_id: UUID | None = None,
+        bots: dict[Seat, str] | None = None,
     ) -> CreatedGame:
         """A new game. Its seed is fresh secret salt, then ``seed`` if given (README: Seeds). Only an
         in-process simulation, whose records must come out the same on every run and hold no
         secret worth keeping, passes its own ``salt`` (and its own ``game_id``); no route of the
         API can. Every seat's token goes to the creator, or with ``open_seats`` to nobody yet:
-        players ``join`` by name, and the game starts when the last seat is taken."""
+        players ``join`` by name, and the game starts when the last seat is taken. ``bots`` (seat ->
+        bot name) seats the server's bots: see ``_seat_bots``."""
         definition = GAMES.get(game)
         if options is not None and not isinstance(options, dict):
             raise Invalid("options must be a JSON object")
         game_seed = new_seed(seed) if salt is None else salted_seed(salt, seed)
+        if bots:
+            check_bot_seats(bots, players)
+            match, records = Match.create(definition, players, options, game_seed, open_seats=True)
+            return self._seat_bots(match, records, bots, open_seats, game_id)
         match, records = Match.create(definition, players, options, game_seed, open_seats)
         return self._start(match, records, game_id)
+
+    def _seat_bots(
+        self, match: Match, records: list[Record], bots: dict[Seat, str], open_seats: bool, game_id: UUID | None
+    ) -> CreatedGame:
+        """A game some of whose seats the server plays: created with open seats, each bot takes its
+        seat by its name (``SeatTaken`` names the bot) and no token (nobody can send as it), then,
+        unless ``open_seats``, the creator's seats are taken as "seat N" with tokens for the creator.
+        The game starts with the last seat taken, as every game with open seats does."""
+        aggregate = GameAggregate.start(game_id or uuid4(), match, [None] * match.players, records)
+        tokens = [""] * match.players
+        for seat in range(match.players):
+            if seat in bots:
+                aggregate.join(bot_seat_name(bots[seat], seat), seat, None)
+            elif not open_seats:
+                tokens[seat] = secrets.token_urlsafe(24)
+                aggregate.join(f"seat {seat}", seat, token_hash(tokens[seat]))
+        self.save(aggregate)
+        return CreatedGame(
+            game_id=str(aggregate.id),
+            version=aggregate.version,
+            tokens=[] if open_seats else tokens,
+            open_seats=aggregate.match.open_seats,
+            bots=dict(bots),
+        )
+
+    def bot_seats(self, aggregate: GameAggregate) -> dict[Seat, str]:
+        """The seats the server's bots play: named by a bot and holding no token."""
+        names = aggregate.match.names
+        return {
+            seat: bot
+            for seat, name in names.items()
+            if aggregate.token_hashes[seat] is None and (bot := bot_of_seat_name(name)) is not None
+        }
 
     def _start(self, match: Match, records: list[Record], game_id: UUID | None = None) -> CreatedGame:
         tokens = [] if match.waiting else [secrets.token_urlsafe(24) for _ in range(match.players)]
@@ -352,11 +407,13 @@ class GameService(Application[UUID]):
         contribution: str | None = None,
         at: int | None = None,
         game: str | None = None,
+        bot_seat: Seat | None = None,
     ) -> tuple[Seat, CommandResult]:
         """Execute a command for the token's seat; ``game``: refuse unless the game is that game.
         Command ids are the seat's own: the same id from another seat is another id, so no seat
         can learn which ids another seat used. ``at`` (ms) stamps the record with the server's
-        time (clocked tournament games)."""
+        time (clocked tournament games). ``bot_seat``: the server's bot plays that seat (no token;
+        only for a seat ``bot_seats`` names, which no route can ask for)."""
         uuid = parse_game_id(game_id)
         if contribution is not None:
             contribution = parse_contribution(contribution)
@@ -367,10 +424,16 @@ class GameService(Application[UUID]):
                 raise WrongGame(
                     f"game {game_id} is a {actual} game: send its commands to /games/{game_id}/commands/{actual}"
                 )
-            if token is None:
+            if bot_seat is not None:
+                if bot_seat not in self.bot_seats(aggregate):
+                    raise Unauthorized(f"seat {bot_seat} is not played by the server")
+                seat = bot_seat
+            elif token is None:
                 raise Unauthorized("sending a command needs the seat's bearer token")
-            seat = self.seat_for_token(aggregate, token)
-            assert seat is not None
+            else:
+                found = self.seat_for_token(aggregate, token)
+                assert found is not None
+                seat = found
             if aggregate.match.waiting:
                 open_list = ", ".join(map(str, aggregate.match.open_seats))
                 raise NotStarted(f"the game starts when every seat is taken; still open: seat {open_list}")

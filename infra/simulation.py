@@ -5,16 +5,22 @@ from __future__ import annotations
 import statistics
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from domain.kernel.bots import RandomBot
+from domain.kernel.game import GameDefinition
 from domain.kernel.log import COMMAND_ACCEPTED
+from domain.kernel.messages import Command
+from domain.kernel.seats import Seat
 from infra.service import CreatedGame, GameService
 
 
-def play_with_bot(
-    service: GameService, created: CreatedGame, bot: RandomBot, commands: int | None = None
-) -> list[float]:
+class Mover(Protocol):
+    """A random bot playing every seat, or a ``BotTable`` of a bot per seat."""
+
+    def next_move(self, game: GameDefinition[Any], state: Any) -> tuple[Seat, Command]: ...
+
+
+def play_with_bot(service: GameService, created: CreatedGame, bot: Mover, commands: int | None = None) -> list[float]:
     """Play ``created`` until it ends (or ``commands`` were sent), each seat through its own token.
 
     Returns how long each command took the service, in seconds.

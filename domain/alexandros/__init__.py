@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.alexandros import hidden
+from domain.alexandros import bot, hidden
 from domain.alexandros.commands import COMMANDS
 from domain.alexandros.data import BOARD_ID, OPTIONS
 from domain.alexandros.events import EVENTS
@@ -51,4 +51,7 @@ GAME: GameDefinition[AlexandrosState] = GameDefinition(
     legal_moves=legal_moves,
     scoreboard=scoreboard,
     reshuffle_hidden=hidden.reshuffle_hidden,
+    sample_state=bot.sample_state,
+    evaluate=bot.evaluate,
+    observe=bot.observe,
 )

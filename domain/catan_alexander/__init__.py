@@ -3,7 +3,7 @@ the standard base game as the option ``board = "base"``."""
 
 from __future__ import annotations
 
-from domain.catan_alexander import data, hidden
+from domain.catan_alexander import bot, data, hidden
 from domain.catan_alexander.commands import COMMANDS
 from domain.catan_alexander.events import EVENTS
 from domain.catan_alexander.moves import awaited, clocked, legal_moves, optional
@@ -34,4 +34,6 @@ GAME: GameDefinition[State] = GameDefinition(
     optional=optional,
     reshuffle_hidden=hidden.reshuffle_hidden,
     clocked=clocked,
+    sample_state=bot.sample_state,
+    evaluate=bot.evaluate,
 )

@@ -5,7 +5,7 @@ Rules: shared/games/empire_builder.md. The map (board.json) is a reconstruction 
 
 from __future__ import annotations
 
-from domain.empire_builder import data
+from domain.empire_builder import bot, data
 from domain.empire_builder.commands import COMMANDS
 from domain.empire_builder.events import EVENTS
 from domain.empire_builder.moves import legal_moves
@@ -33,4 +33,7 @@ GAME: GameDefinition[State] = GameDefinition(
     view=view,
     legal_moves=legal_moves,
     scoreboard=scoreboard,
+    sample_state=bot.sample_state,
+    evaluate=bot.evaluate,
+    observe=bot.observe,
 )

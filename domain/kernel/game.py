@@ -15,6 +15,7 @@ from typing import Any, Generic, TypeVar
 from domain.kernel.chance import Chance
 from domain.kernel.messages import Command, Event
 from domain.kernel.options import OptionSpec, check_option_types
+from domain.kernel.sampling import clone_state
 from domain.kernel.seats import Seat, Viewer
 
 S = TypeVar("S")
@@ -78,6 +79,21 @@ class GameDefinition(Generic[S]):
     - ``clocked(state)``: the seats whose tournament clocks run now (``clocked_seats``); by default
       (None) every awaited seat. A game narrows it where a seat is awaited for an answer that
       another seat's own clock already bounds (Catan: answers to a trade offer).
+    - ``sample_state(state, seat, chance)`` is what a bot decides on: a fresh full state in which
+      everything ``seat`` may not know (other hands, face-down stacks, sealed commits) is drawn again
+      with ``chance`` from what it does know, so that twin states differing only in hidden things give
+      the same sample. It never changes ``state``. By default a game hides nothing and it is a copy.
+    - ``evaluate(state)`` estimates each seat's share of the win (non-negative, summing to 1) in a
+      running game, for the greedy bot and the search's cut-off playouts; ``None`` falls back on the
+      scoreboard's scores (``domain.kernel.bots.position_value``).
+    - ``playout_depth`` is how many random commands the search bot plays below its tree before the
+      evaluation: 0 where the evaluation sees far enough; more where a move shows its worth only later
+      (a bid, once the round's tiles are awarded).
+    - ``observe(state, event_type, data, whole)`` lets a seat's client follow its own log
+      (``domain.kernel.bots.seat_state``): given an event as the seat received it (``whole`` False:
+      the public form, hidden fields left out), the full data to apply, with stand-ins for what
+      the seat cannot know, chosen so that the state stays consistent with the seat's knowledge (it
+      may rearrange stand-ins already in ``state``). ``None``: the game has no hidden events.
     - The last event of every game is ``GameEnded`` with a ``seed`` field (``chance.seed_hex``).
     """
 
@@ -101,6 +117,10 @@ class GameDefinition(Generic[S]):
     reshuffle_hidden: Callable[[S, Chance], list[Event]] = lambda _state, _chance: []
     clocked: Callable[[S], Iterable[Seat]] | None = None
     options: tuple[OptionSpec, ...] = ()
+    sample_state: Callable[[S, Seat, Chance], S] = lambda state, _seat, _chance: clone_state(state)
+    evaluate: Callable[[S], list[float]] | None = None
+    observe: Callable[[S, str, dict[str, Any], bool], dict[str, Any]] | None = None
+    playout_depth: int = 0
 
     def clocked_seats(self, state: S) -> set[Seat]:
         """The seats whose clocks run now: the awaited ones unless the game says otherwise."""

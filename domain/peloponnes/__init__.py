@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.kernel import GameDefinition
-from domain.peloponnes import data
+from domain.peloponnes import bot, data
 from domain.peloponnes.commands import COMMANDS
 from domain.peloponnes.events import EVENTS
 from domain.peloponnes.moves import legal_moves
@@ -30,4 +30,6 @@ GAME: GameDefinition[State] = GameDefinition(
     view=view,
     legal_moves=legal_moves,
     scoreboard=scoreboard,
+    evaluate=bot.evaluate,
+    playout_depth=bot.PLAYOUT_DEPTH,
 )

@@ -47,7 +47,7 @@ def test_new_prints_the_seats_as_the_http_api_does(runner: CliRunner, tmp_path: 
     result = runner.invoke(main, ["new", "peloponnes", "--players", "3", "--json"])
     assert result.exit_code == 0, result.output
     created = json.loads(result.stdout)
-    assert set(created) == {"game_id", "version", "seats", "open_seats"} and created["version"] > 1
+    assert set(created) == {"game_id", "version", "seats", "open_seats", "bots"} and created["version"] > 1
     assert [seat["seat"] for seat in created["seats"]] == [0, 1, 2]
     service = build_service(Settings(database_url=f"sqlite:///{tmp_path}/cli.sqlite"))
     with service.reading(created["game_id"]) as aggregate:
