@@ -98,10 +98,14 @@ def no_undo_window(context: Any) -> None:
     context.add_init_script("try { localStorage.setItem('alexandria:undo-ms', '0'); } catch {}")
 
 
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A fresh context per test (its own local storage, so tokens never leak between tests)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+# Playwright's wait_for_function evaluates its predicate with eval inside the page, which the
+# pages' own Content-Security-Policy (no 'unsafe-eval') refuses: the tests' contexts bypass the
+# policy, and tests/web/test_content_security.py checks the policy with a context that keeps it.
+BYPASS_CSP = {"bypass_csp": True}
+
+
+def _page(browser: Any, **options: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, **options)
     no_undo_window(context)
     page = context.new_page()
     errors: list[str] = []
@@ -110,3 +114,15 @@ def page(browser: Any) -> Iterator[Any]:
     yield page
     context.close()
     assert not errors, f"the page raised: {errors}"
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh context per test (its own local storage, so tokens never leak between tests)."""
+    yield from _page(browser, **BYPASS_CSP)
+
+
+@pytest.fixture
+def policed_page(browser: Any) -> Iterator[Any]:
+    """A fresh context that keeps the pages' Content-Security-Policy (no wait_for_function here)."""
+    yield from _page(browser)

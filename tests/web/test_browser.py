@@ -12,7 +12,7 @@ import pytest
 from domain.kernel.bots import RandomBot
 from infra.service import CreatedGame
 from infra.simulation import play_with_bot
-from tests.web.conftest import GAMES, Site
+from tests.web.conftest import BYPASS_CSP, GAMES, Site
 
 pytestmark = pytest.mark.slow
 
@@ -382,7 +382,7 @@ def test_the_lobby_creates_a_game_and_hands_out_seat_links(
 
 
 def test_the_page_fits_a_phone(browser: Any, site: Site, ended: dict[str, CreatedGame]) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context = browser.new_context(**BYPASS_CSP, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     try:
         page = context.new_page()
         created = ended["catan_alexander"]

@@ -32,7 +32,10 @@ def violations(page: Any, complaints: list[str]) -> list[str]:
     return found + complaints
 
 
-def test_the_viewer_draws_a_game_with_no_policy_violation(page: Any, site: Site, ended: dict[str, CreatedGame]) -> None:
+def test_the_viewer_draws_a_game_with_no_policy_violation(
+    policed_page: Any, site: Site, ended: dict[str, CreatedGame]
+) -> None:
+    page = policed_page
     complaints = watched(page)
     created = ended["catan_alexander"]
     final = site.board(created)
@@ -49,8 +52,9 @@ def test_the_viewer_draws_a_game_with_no_policy_violation(page: Any, site: Site,
 
 
 def test_the_lobby_and_the_tournament_page_work_with_no_policy_violation(
-    page: Any, site: Site, ended: dict[str, CreatedGame]
+    policed_page: Any, site: Site, ended: dict[str, CreatedGame]
 ) -> None:
+    page = policed_page
     complaints = watched(page)
     page.goto(f"{site.url}/lobby")
     page.wait_for_selector(f'tr[data-game-id="{ended["peloponnes"].game_id}"]', state="attached")

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from infra.service import CreatedGame
-from tests.web.conftest import GAMES, Site, no_undo_window
+from tests.web.conftest import BYPASS_CSP, GAMES, Site, no_undo_window
 from tests.web.test_browser import at_version, viewer_url
 from tests.web.test_play_forms import commands_of, open_as, played_until, seat_view
 
@@ -39,7 +39,7 @@ def played(site: Site, game: str, seed: str, commands: int) -> tuple[CreatedGame
 
 
 def new_page(browser: Any, size: dict[str, int]) -> Any:
-    context = browser.new_context(viewport=size, is_mobile=size is PHONE, has_touch=size is PHONE)
+    context = browser.new_context(**BYPASS_CSP, viewport=size, is_mobile=size is PHONE, has_touch=size is PHONE)
     no_undo_window(context)
     page = context.new_page()
     errors: list[str] = []

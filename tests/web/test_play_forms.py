@@ -18,7 +18,7 @@ from pydantic import TypeAdapter
 from api.contract import command_union
 from domain.kernel.bots import RandomBot
 from infra.service import CreatedGame
-from tests.web.conftest import Site, no_undo_window
+from tests.web.conftest import BYPASS_CSP, Site, no_undo_window
 
 pytestmark = pytest.mark.slow
 
@@ -32,7 +32,7 @@ def context_factory(browser: Any) -> Iterator[Callable[[], Any]]:
     errors: list[str] = []
 
     def new_page() -> Any:
-        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        context = browser.new_context(**BYPASS_CSP, viewport={"width": 1280, "height": 800})
         no_undo_window(context)
         contexts.append(context)
         page = context.new_page()

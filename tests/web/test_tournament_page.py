@@ -12,7 +12,7 @@ import pytest
 from domain.kernel.bots import RandomBot
 from domain.tournament.log import Table
 from infra.tournament_run import play_table
-from tests.web.conftest import Site
+from tests.web.conftest import BYPASS_CSP, Site
 
 pytestmark = pytest.mark.slow
 
@@ -117,7 +117,7 @@ def test_the_tournament_page_fits_a_phone(browser: Any, site: Site) -> None:
     tokens = [site.tournaments.register(tid, organiser, f"player {i}").token for i in range(4)]
     play_round(site, tid, organiser, tokens)
     version = site.api.get(f"/tournaments/{tid}").json()["version"]
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context = browser.new_context(**BYPASS_CSP, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     try:
         phone = context.new_page()
         phone.goto(f"{site.url}/tournament?id={tid}")
