@@ -92,7 +92,7 @@ def timeouts_on_their_clocks(games: GameService, state: TournamentState, game_id
     )
     clock.feed(records)
     timeouts = [t for t in state.timeouts if t["game_id"] == game_id]
-    return timeout_problems(clock, timeouts, forfeit_rule=False)
+    return timeout_problems(clock, timeouts)
 
 
 def test_a_clock_worker_beside_a_server_leaves_no_500_and_no_timeout_off_its_clock(

@@ -256,12 +256,12 @@ def test_a_dropped_timeout_is_a_problem_of_the_record(tournaments: TournamentSer
     clock_ = GameClock(GAMES.get("peloponnes"), 3, state.settings.options, control, state.round_times[0])
     clock_.feed(records)
     timeouts = [t for t in state.timeouts if t["game_id"] == table.game_id]
-    assert timeout_problems(clock_, timeouts, forfeit_rule=False) == []
+    assert timeout_problems(clock_, timeouts) == []
     dropped = timeouts[1:]
-    problems = timeout_problems(clock_, dropped, forfeit_rule=False)
+    problems = timeout_problems(clock_, dropped)
     assert len(problems) == 1 and "no timeout is recorded" in problems[0]
     moved = [{**timeouts[0], "version": timeouts[0]["version"] - 2}, *timeouts[1:]]
-    assert any("is not on its clock" in p for p in timeout_problems(clock_, moved, forfeit_rule=False))
+    assert any("is not on its clock" in p for p in timeout_problems(clock_, moved))
 
 
 def test_the_service_records_no_timeout_its_verifier_would_reject(
