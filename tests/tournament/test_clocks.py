@@ -280,3 +280,60 @@ def test_the_service_records_no_timeout_its_verifier_would_reject(
     tournaments.enforce_clock(tid, table.game_id)
     state = tournaments.state(tid)
     assert state.timeouts and state.timeouts[0]["version"] == version
+
+
+def test_a_timeout_left_unrecorded_before_a_forfeit_ruling_is_recorded_on_the_next_look(
+    tournaments: TournamentService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rule's move is recorded, the process stops before its TimedOut, then the organiser
+    forfeits the player: the ruling came after the move, so the timeout is still due (the
+    verifier's check says so), and the next look records it."""
+    tid, organiser, _ = clocked_tournament(tournaments, "random_move")
+    table = tournaments.state(tid).tables()[0]
+    record_timeout = tournaments._record_timeout
+
+    def stopped(*_: Any) -> None:
+        raise RuntimeError("the process stopped here")
+
+    monkeypatch.setattr(tournaments, "_record_timeout", stopped)
+    clock.advance(2001)
+    with pytest.raises(RuntimeError):
+        tournaments.enforce_clock(tid, table.game_id)
+    monkeypatch.setattr(tournaments, "_record_timeout", record_timeout)
+    first_move = next(r for r in tournaments.games.records(table.game_id) if r.type == "CommandAccepted")
+    player = table.players[first_move.data["seat"]]
+    clock.advance(10)
+    ruling = {"kind": "forfeit", "game_id": table.game_id, "player": player, "reason": "left the venue"}
+    tournaments.adjudicate(tid, organiser, ruling)
+    tournaments.enforce_clock(tid, table.game_id)
+    state = tournaments.state(tid)
+    assert [(t["player"], t["version"]) for t in state.timeouts][:1] == [(player, first_move.position - 1)]
+    for _ in range(10_000):  # nobody plays on: the rule's moves end the game
+        if table.game_id in tournaments.state(tid).results:
+            break
+        clock.advance(100)
+        tournaments.enforce_clock(tid, table.game_id)
+    verified(tournaments, tid, organiser)
+
+
+def test_no_timeout_is_recorded_after_a_stamp_the_verifier_cannot_count_from(
+    tournaments: TournamentService, clock: FakeClock
+) -> None:
+    """A command stamped before the round began (a writer whose clock is behind): the verifier's
+    clock check stops there, so no timeout after it can be on its clock, and the service, asking
+    the same check, records none (the rule's move is still played)."""
+    tid, _, _ = clocked_tournament(tournaments, "random_move")
+    state = tournaments.state(tid)
+    table = state.tables()[0]
+    aggregate = tournaments.load(tid)
+    with tournaments.games.reading(table.game_id) as game:
+        match, version = game.match, game.version
+    seat, command = RandomBot(b"behind").next_move(match.game, match.state)
+    token = aggregate.seat_tokens[table.game_id][seat]
+    payload = {"type": command.type, **command.to_dict()}
+    tournaments.games.execute(table.game_id, token, payload, version, at=state.round_times[0] - 1)
+    clock.advance(5000)
+    assert tournaments.enforce_clock(tid, table.game_id) >= 1
+    assert tournaments.state(tid).timeouts == []
+    records = tournaments.games.records(table.game_id)
+    assert sum(1 for r in records if r.type == "CommandAccepted") > 1
