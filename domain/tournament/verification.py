@@ -690,7 +690,11 @@ class _BundleChecker:
         )
         clock.feed(game.records)
         timeouts = [(q, t) for q, t in self.timeouts if t["game_id"] == table.game_id]
-        forfeits = [(at, table.players.index(who)) for at, g, who in self.forfeits_at if g == table.game_id]
+        forfeits = [
+            (at, table.players.index(who))
+            for at, g, who in self.forfeits_at
+            if g == table.game_id and who in table.players
+        ]
         check = check_clock(clock, [t for _, t in timeouts], forfeits)
         wrong_moves = self._wrong_rule_moves(table, game, check.rule_moves)
         # In the record's order, as the check finds them: a wrong rule's move after the clock's findings at it.
