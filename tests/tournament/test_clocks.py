@@ -223,11 +223,12 @@ def test_an_answer_to_an_offer_adds_no_increment(tournaments: TournamentService,
     assert after["seats"][addressee]["remaining_ms"] == before["seats"][addressee]["remaining_ms"]
 
 
-def test_a_rules_move_recorded_without_its_timeout_gets_it_on_the_next_look(
+def a_rules_move_without_its_timeout(
     tournaments: TournamentService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The process stops between the rule's move and its TimedOut: the next look records it."""
-    tid, _, _ = clocked_tournament(tournaments, "random_move")
+) -> tuple[str, str, Table]:
+    """A seat runs out and the process stops between the rule's move and its TimedOut (then
+    starts again: timeouts are recorded as before). Returns the tournament, its organiser and the table."""
+    tid, organiser, _ = clocked_tournament(tournaments, "random_move")
     table = tournaments.state(tid).tables()[0]
     record_timeout = tournaments._record_timeout
 
@@ -238,8 +239,16 @@ def test_a_rules_move_recorded_without_its_timeout_gets_it_on_the_next_look(
     clock.advance(2001)
     with pytest.raises(RuntimeError):
         tournaments.enforce_clock(tid, table.game_id)
-    assert not tournaments.state(tid).timeouts  # the move is in the game's record, its timeout is not
     monkeypatch.setattr(tournaments, "_record_timeout", record_timeout)
+    return tid, organiser, table
+
+
+def test_a_rules_move_recorded_without_its_timeout_gets_it_on_the_next_look(
+    tournaments: TournamentService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process stops between the rule's move and its TimedOut: the next look records it."""
+    tid, _, table = a_rules_move_without_its_timeout(tournaments, clock, monkeypatch)
+    assert not tournaments.state(tid).timeouts  # the move is in the game's record, its timeout is not
     tournaments.enforce_clock(tid, table.game_id)
     state = tournaments.state(tid)
     first_move = next(r for r in tournaments.games.records(table.game_id) if r.type == "CommandAccepted")
@@ -288,18 +297,7 @@ def test_a_timeout_left_unrecorded_before_a_forfeit_ruling_is_recorded_on_the_ne
     """The rule's move is recorded, the process stops before its TimedOut, then the organiser
     forfeits the player: the ruling came after the move, so the timeout is still due (the
     verifier's check says so), and the next look records it."""
-    tid, organiser, _ = clocked_tournament(tournaments, "random_move")
-    table = tournaments.state(tid).tables()[0]
-    record_timeout = tournaments._record_timeout
-
-    def stopped(*_: Any) -> None:
-        raise RuntimeError("the process stopped here")
-
-    monkeypatch.setattr(tournaments, "_record_timeout", stopped)
-    clock.advance(2001)
-    with pytest.raises(RuntimeError):
-        tournaments.enforce_clock(tid, table.game_id)
-    monkeypatch.setattr(tournaments, "_record_timeout", record_timeout)
+    tid, organiser, table = a_rules_move_without_its_timeout(tournaments, clock, monkeypatch)
     first_move = next(r for r in tournaments.games.records(table.game_id) if r.type == "CommandAccepted")
     player = table.players[first_move.data["seat"]]
     clock.advance(10)
