@@ -176,6 +176,8 @@ class ClockFinding:
 
 @dataclass(frozen=True)
 class ClockCheck:
+    """What ``check_clock`` found in one game, in the record's order."""
+
     findings: list[ClockFinding]
     rule_moves: list[Stamped]  # the commands the clock rule made (the random bot's, with the game's stream)
     stopped: bool  # at a stamp it could not count from (the last finding): nothing after it is judged
