@@ -40,8 +40,7 @@ from domain.kernel.log import GAME_ENDED, GENESIS, Record, for_viewer
 from domain.kernel.match import Match
 from domain.kernel.seats import Seat
 from domain.tournament import rules
-from domain.tournament.clock import GameClock, missing_timeouts, timeout_problem
-from domain.tournament.config import FORFEIT
+from domain.tournament.clock import GameClock, check_clock
 from domain.tournament.log import (
     ADJUDICATED,
     FORFEIT_GAME,
@@ -558,21 +557,32 @@ class TournamentService(EventSourcedProjection[UUID]):
         the timeout is recorded now, as it is due."""
         state = self.load(tournament_id).log.state
         recorded = [t for t in state.timeouts if t["game_id"] == table.game_id]
-        for due in missing_timeouts(clock, recorded, _forfeit_rule(state), _ruled_forfeits(state, table)):
-            if due.mover == due.seat:
+        for finding in check_clock(clock, recorded, _ruled_forfeits(state, table)).findings:
+            due = finding.due
+            if due is not None and due.mover == due.seat:
                 self._record_timeout(tournament_id, table, due.seat, due.version)
 
     def _record_timeout(self, tournament_id: str, table: Table, seat: Seat, version: int) -> None:
         """Record the timeout whose rule's move the game's record has at ``version`` + 1, once, and
-        only if the verifier would accept it against the record as the store has it."""
+        only if the verifier's own clock check (``check_clock``) accepts it against the record as
+        the store has it."""
         for _ in range(MAX_PLAY_ATTEMPTS):
             aggregate = self.load(tournament_id)
+            state = aggregate.log.state
             clock = self._clock(aggregate, table)
-            due = next((d for d in clock.due if d.version == version and d.seat == seat), None)
-            problem = "no seat ran out there" if due is None else timeout_problem(clock, seat, version, due.expired_at)
-            if due is None or problem is not None:
+            command = clock.command_after(version)
+            expired_at = None if command is None else command.expiries.get(seat)
+            recorded = [t for t in state.timeouts if t["game_id"] == table.game_id]
+            asked = {"seat": seat, "version": version, "expired_at": expired_at}
+            check = check_clock(clock, [*recorded, asked], _ruled_forfeits(state, table))
+            problems = check.problems_of(len(recorded))
+            if expired_at is None or problems:
                 log.error(
-                    "game %s: not recording a timeout of seat %s at %s: %s", table.game_id, seat, version, problem
+                    "game %s: not recording a timeout of seat %s at %s: %s",
+                    table.game_id,
+                    seat,
+                    version,
+                    "; ".join(problems) or "its clock was not running",
                 )
                 return
             try:
@@ -583,7 +593,7 @@ class TournamentService(EventSourcedProjection[UUID]):
                         for t in state.timeouts
                     ):
                         return  # recorded already (by another process, or before a restart)
-                    data = rules.timed_out(state, table.game_id, seat, version, due.expired_at, self.now())
+                    data = rules.timed_out(state, table.game_id, seat, version, expired_at, self.now())
                     changing.append(TIMED_OUT, data)
                     self.save(changing)
                 return
@@ -760,15 +770,11 @@ class TournamentService(EventSourcedProjection[UUID]):
                 self._evict(uuid)
 
 
-def _forfeit_rule(state: TournamentState) -> bool:
-    control = state.settings.time_control
-    return control is not None and control.on_timeout == FORFEIT
-
-
-def _ruled_forfeits(state: TournamentState, table: Table) -> set[Seat]:
-    """The seats of a table forfeited by an organiser's ruling (the bot plays them, with no timeout)."""
-    return {
-        table.players.index(a["player"])
+def _ruled_forfeits(state: TournamentState, table: Table) -> list[tuple[int, Seat]]:
+    """The seats of a table forfeited by an organiser's ruling, with when (from then on the bot
+    plays them, with no timeout)."""
+    return [
+        (a["at"], table.players.index(a["player"]))
         for a in state.adjudications
         if a["kind"] == FORFEIT_GAME and a["game_id"] == table.game_id and a["player"] in table.players
-    }
+    ]

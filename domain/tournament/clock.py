@@ -8,16 +8,17 @@ clock for answering a trade offer). A move of a seat whose clock was running add
 its clock (a seat that had run out starts again from zero); a move nobody waited for (an optional
 one, such as a counter-offer) adds nothing, so no seat can bank time by making them.
 
-The rule the service keeps and the verifier checks (``timeout_problems``): when a command is
-stamped at a time some running clock has run out by, that command is the rule's move for the seat
-that ran out first, and a ``TimedOut`` of that seat at the version before it is recorded (unless
-the seat already belongs to the bot: forfeited by a ruling, or by an earlier timeout under the
-forfeit rule).
+The rule the service keeps and the verifier checks, in one function (``check_clock``): when a
+command is stamped at a time some running clock has run out by, that command is the rule's move
+for the seat that ran out first, and a ``TimedOut`` of that seat at the version before it is
+recorded (unless the seat already belongs to the bot: forfeited by a ruling, or by an earlier
+timeout under the forfeit rule). The verifier runs it over a game's whole record; the service asks
+it about each ``TimedOut`` before recording it, so it never records one the verifier would reject.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +27,7 @@ from domain.kernel.game import GameDefinition
 from domain.kernel.log import COMMAND_ACCEPTED, Record
 from domain.kernel.match import Match
 from domain.kernel.seats import Seat
-from domain.tournament.config import TimeControl
+from domain.tournament.config import FORFEIT, TimeControl
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,18 @@ class DueTimeout:
     expired_at: int  # when the seat's time ran out, as its clock says
     mover: Seat  # whose command it was (the rule's move: the same seat)
     at: int  # the command's stamp
+
+
+@dataclass(frozen=True)
+class Stamped:
+    """A command of a clocked game, with the clocks as the records before it leave them."""
+
+    position: int  # in the game's record (the version before it is one less)
+    mover: Seat
+    at: int | None  # its stamp (None: it carries none, or not a whole number)
+    clock_time: int  # the latest stamp before it (the round's start before the first)
+    expiries: Mapping[Seat, int]  # when each running clock runs out if its seat does not move
+    flagged: tuple[Seat, ...]  # the running seats out of time by its stamp, the first to run out first
 
 
 @dataclass
@@ -53,7 +66,7 @@ class GameClock:
     running_since: dict[int, int] = field(default_factory=dict)
     version: int = 0
     last_stamp: int = 0
-    due: list[DueTimeout] = field(default_factory=list)  # every command stamped after a seat ran out
+    commands: list[Stamped] = field(default_factory=list)  # every command fed, in order
     _match: Match | None = None
     _in_batch: bool = False
 
@@ -77,14 +90,13 @@ class GameClock:
             if record.type == COMMAND_ACCEPTED:
                 self._settle()
                 stamp = record.data.get("at")
-                at = stamp if isinstance(stamp, int) else self.last_stamp
+                # A command without a whole-number stamp counts as made at the latest one (the check stops there).
+                given = stamp if isinstance(stamp, int) and not isinstance(stamp, bool) else None
+                at = self.last_stamp if given is None else given
                 mover = record.data["seat"]
-                flagged = self.out_of_time(at)
-                if flagged:
-                    first = flagged[0]
-                    expiry = self.expiry(first)
-                    assert expiry is not None
-                    self.due.append(DueTimeout(first, record.position - 1, expiry, mover, at))
+                expiries = {s: since + self.remaining[s] for s, since in self.running_since.items()}
+                flagged = tuple(self.out_of_time(at))
+                self.commands.append(Stamped(record.position, mover, given, self.last_stamp, expiries, flagged))
                 for seat, since in self.running_since.items():
                     self.remaining[seat] -= max(0, at - since)
                 if mover in self.running_since:
@@ -147,55 +159,109 @@ class GameClock:
             ],
         }
 
-
-def timeout_problem(clock: GameClock, seat: Seat, version: int, expired_at: Any) -> str | None:
-    """What is wrong with a timeout of ``seat`` at ``version`` running out at ``expired_at``,
-    against a clock fed the game's record past that version (None: nothing). The service checks
-    every ``TimedOut`` with this before recording it, and the verifier checks every recorded one."""
-    due = next((d for d in clock.due if d.version == version), None)
-    if due is None or due.seat != seat or due.expired_at != expired_at:
-        return f"the timeout of seat {seat} at version {version} is not on its clock"
-    if due.mover != seat:
-        return f"after the timeout of seat {seat} the game does not go on with its move"
-    return None
+    def command_after(self, version: int) -> Stamped | None:
+        """The command fed at ``version`` + 1 (None: the record has none there)."""
+        return next((c for c in reversed(self.commands) if c.position == version + 1), None)
 
 
-def missing_timeouts(
-    clock: GameClock,
-    timeouts: Sequence[Mapping[str, Any]],
-    forfeit_rule: bool,
-    forfeited_by_ruling: Collection[Seat] = (),
-) -> list[DueTimeout]:
-    """The timeouts a game's record shows due that are not among ``timeouts`` (each
-    ``{seat, version, ...}``): a command was stamped after the seat's time ran out. A seat the bot
-    plays already (forfeited by a ruling, or by an earlier timeout under the forfeit rule) needs none."""
-    recorded = {(t["seat"], t["version"]) for t in timeouts}
-    return [
-        due
-        for due in clock.due
-        if (due.seat, due.version) not in recorded
-        and due.seat not in forfeited_by_ruling
-        and not (forfeit_rule and any(seat == due.seat and version < due.version for seat, version in recorded))
+@dataclass(frozen=True)
+class ClockFinding:
+    """One problem of a clocked game's record and its recorded timeouts."""
+
+    message: str
+    position: int | None  # the command of the game's record it was found at (None: after the whole record)
+    timeout: int | None = None  # the recorded timeout it is about (its index among those checked), if any
+    due: DueTimeout | None = None  # a timeout the stamps show due that is not recorded
+
+
+@dataclass(frozen=True)
+class ClockCheck:
+    """What ``check_clock`` found in one game, in the record's order."""
+
+    findings: list[ClockFinding]
+    rule_moves: list[Stamped]  # the commands the clock rule made (the random bot's, with the game's stream)
+    stopped: bool  # at a stamp it could not count from (the last finding): nothing after it is judged
+
+    def problems_of(self, timeout: int) -> list[str]:
+        """Why the verifier would reject one of the timeouts checked (its index) in this game."""
+        mine = [f.message for f in self.findings if f.timeout == timeout]
+        return [*mine, self.findings[-1].message] if self.stopped else mine
+
+
+def check_clock(
+    clock: GameClock, timeouts: Sequence[Mapping[str, Any]], forfeits: Iterable[tuple[int, Seat]] = ()
+) -> ClockCheck:
+    """A clocked game's record (fed to ``clock``) against its recorded timeouts (each ``{seat,
+    version, expired_at}``) and the seats forfeited by a ruling (``(at, seat)`` each): every stamp
+    is the server's time and never goes back; every timeout is on its seat's clock and the game
+    goes on with the seat's move; no command is stamped after a seat ran out without that seat's
+    timeout before it (unless the bot plays the seat already), and the rule's move comes first.
+    The check stops at a stamp it cannot count from (the clocks after it are not known)."""
+    ruled = list(forfeits)
+    recorded = {(t["version"], t["seat"]): i for i, t in enumerate(timeouts)}
+    at_version: dict[int, list[tuple[Seat, int]]] = {}
+    for (version, seat), i in sorted(recorded.items()):
+        at_version.setdefault(version, []).append((seat, i))
+    forfeit_rule = clock.control.on_timeout == FORFEIT
+    taken: dict[Seat, int] = {}  # seat -> the version the forfeit rule gave it to the bot at
+    followed: set[int] = set()
+    findings: list[ClockFinding] = []
+    rule_moves: list[Stamped] = []
+    for command in clock.commands:
+        p, version, mover, at = command.position, command.position - 1, command.mover, command.at
+        if at is None:
+            findings.append(ClockFinding("a command of a clocked game carries the server's time (at)", p))
+            return ClockCheck(findings, rule_moves, stopped=True)
+        if at < command.clock_time:
+            findings.append(ClockFinding(f"at {at} goes back in time (the clock stands at {command.clock_time})", p))
+            return ClockCheck(findings, rule_moves, stopped=True)
+        for seat, i in at_version.get(version, ()):
+            expiry = command.expiries.get(seat)
+            if expiry is None or expiry != timeouts[i]["expired_at"]:
+                message = f"the timeout of seat {seat} at version {version} is not on its clock"
+                findings.append(ClockFinding(message, p, i))
+            elif mover == seat and at >= expiry:
+                followed.add(i)
+                if forfeit_rule:
+                    taken.setdefault(seat, version)
+        if command.flagged:
+            first = command.flagged[0]
+            expired_at = command.expiries[first]
+            exempt = taken.get(first, version) < version or any(t <= at and s == first for t, s in ruled)
+            if (version, first) not in recorded and not exempt:
+                message = (
+                    f"seat {first} had run out of time at {expired_at} by the stamps, but no timeout is "
+                    f"recorded at version {version} before this command (stamped {at})"
+                )
+                findings.append(ClockFinding(message, p, due=DueTimeout(first, version, expired_at, mover, at)))
+            elif mover != first:
+                message = (
+                    f"seat {first} had run out of time at {expired_at}: the clock rule's move for it comes "
+                    f"before any other command (this one is seat {mover}'s, stamped {at})"
+                )
+                findings.append(ClockFinding(message, p))
+        # The bot plays a seat after its timeout, and from then on once the forfeit rule (or a
+        # ruling before the stamp: a forfeited player's own commands are refused) gave it the seat.
+        if (
+            (version, mover) in recorded
+            or taken.get(mover, version) < version
+            or any(t < at and s == mover for t, s in ruled)
+        ):
+            rule_moves.append(command)
+    findings += [
+        ClockFinding(
+            f"after the timeout of seat {t['seat']} at version {t['version']} the game does not go on with its move",
+            None,
+            i,
+        )
+        for i, t in enumerate(timeouts)
+        if i not in followed
     ]
+    return ClockCheck(findings, rule_moves, stopped=False)
 
 
 def timeout_problems(
-    clock: GameClock,
-    timeouts: Sequence[Mapping[str, Any]],
-    forfeit_rule: bool,
-    forfeited_by_ruling: Collection[Seat] = (),
+    clock: GameClock, timeouts: Sequence[Mapping[str, Any]], forfeits: Iterable[tuple[int, Seat]] = ()
 ) -> list[str]:
-    """Every problem of a game's recorded timeouts (``{seat, version, expired_at}`` each) against
-    its clock fed the whole record: each must be on its clock and followed by the seat's move, and
-    none may be missing where a command was stamped after a seat's time ran out."""
-    problems = [
-        problem
-        for t in timeouts
-        if (problem := timeout_problem(clock, t["seat"], t["version"], t["expired_at"])) is not None
-    ]
-    problems += [
-        f"seat {due.seat} ran out of time at {due.expired_at} (version {due.version}), but no timeout is "
-        f"recorded before the command stamped {due.at}"
-        for due in missing_timeouts(clock, timeouts, forfeit_rule, forfeited_by_ruling)
-    ]
-    return problems
+    """The messages of ``check_clock``'s findings."""
+    return [finding.message for finding in check_clock(clock, timeouts, forfeits).findings]

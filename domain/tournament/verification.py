@@ -34,8 +34,8 @@ from domain.kernel.log import COMMAND_ACCEPTED, GAME_ENDED, GENESIS, Record, can
 from domain.kernel.match import Match
 from domain.kernel.verification import JsonRefused, check_chain, read_json, verify_and_reexecute
 from domain.tournament import rules
-from domain.tournament.clock import GameClock
-from domain.tournament.config import FORFEIT, normalize_config
+from domain.tournament.clock import GameClock, Stamped, check_clock
+from domain.tournament.config import normalize_config
 from domain.tournament.log import (
     ADJUDICATED,
     FORFEIT_GAME,
@@ -675,9 +675,10 @@ class _BundleChecker:
             )
 
     def _check_clock(self, table: Table, game: _Game) -> None:
+        """The game's stamps and timeouts by the clock's one check (``check_clock``, which the
+        service asks before recording a timeout), each finding named in the game or in the log."""
         state = self.log.state
         control = state.settings.time_control
-        timeouts = [(q, t) for q, t in self.timeouts if t["game_id"] == table.game_id]
         if control is None:
             stamped = next((r for r in game.records if r.type == COMMAND_ACCEPTED and "at" in r.data), None)
             if stamped is not None:
@@ -687,48 +688,44 @@ class _BundleChecker:
         clock = GameClock(
             definition, len(table.players), state.settings.options, control, state.round_times[table.round - 1]
         )
-        due = {(t["version"], t["seat"]): (q, t) for q, t in timeouts}
-        followed: set[int] = set()
-        forfeited_by_clock: dict[int, int] = {}  # player -> the version the forfeit rule took the seat
-        # The game as the records before each command leave it: the clock rule's moves are the
-        # random bot's, with the stream derived for this game and version.
+        clock.feed(game.records)
+        timeouts = [(q, t) for q, t in self.timeouts if t["game_id"] == table.game_id]
+        forfeits = [
+            (at, table.players.index(who))
+            for at, g, who in self.forfeits_at
+            if g == table.game_id and who in table.players
+        ]
+        check = check_clock(clock, [t for _, t in timeouts], forfeits)
+        wrong_moves = self._wrong_rule_moves(table, game, check.rule_moves)
+        # In the record's order, as the check finds them: a wrong rule's move after the clock's findings at it.
+        for finding in check.findings:
+            while wrong_moves and (finding.position is None or wrong_moves[0][0] < finding.position):
+                self.on_game(table, *wrong_moves.pop(0))
+            if finding.timeout is None:
+                self.on_game(table, finding.position, finding.message)
+            else:
+                self.on_log(timeouts[finding.timeout][0], finding.message, table.game_id)
+        for position, message in wrong_moves:
+            self.on_game(table, position, message)
+
+    def _wrong_rule_moves(self, table: Table, game: _Game, moves: list[Stamped]) -> list[tuple[int, str]]:
+        """The clock rule's moves that are not the random bot's (its stream for the game and
+        version), against the game as the records before each leave it."""
+        if self.master_seed is None or not moves:
+            return []
+        state = self.log.state
+        definition = self.find_game(state.settings.game)
         shadow = Match(definition, len(table.players), state.settings.options, Chance(b"clock-check"))
-        for record in game.records:
-            command = record.type == COMMAND_ACCEPTED
-            if command and not self._check_stamp(table, record, clock, due, followed, forfeited_by_clock):
-                return
-            if command and self._by_the_rule(table, record, due, forfeited_by_clock):
-                self._check_rule_move(table, record, shadow)
-            clock.feed([record])
+        positions = {m.position for m in moves}
+        wrong: list[tuple[int, str]] = []
+        for record in game.records[: max(positions)]:
+            if record.position in positions and (problem := self._rule_move_problem(table, record, shadow)):
+                wrong.append((record.position, problem))
             shadow.apply_record(record)
-        for q, t in timeouts:
-            if q not in followed:
-                self.on_log(
-                    q,
-                    f"after the timeout of seat {t['seat']} at version {t['version']} the game does not go on with "
-                    "its move",
-                    table.game_id,
-                )
+        return wrong
 
-    def _by_the_rule(
-        self,
-        table: Table,
-        record: Record,
-        due: dict[tuple[int, int], tuple[int, dict[str, Any]]],
-        forfeited_by_clock: dict[int, int],
-    ) -> bool:
-        """Whether the clock rule made this command: the move after the seat's timeout, or any move
-        of a seat the bot has taken (forfeited by the clock earlier, or by a ruling before its stamp;
-        a forfeited player's own commands are refused)."""
-        version, mover, stamp = record.position - 1, record.data["seat"], record.data["at"]
-        player = table.players[mover]
-        if (version, mover) in due or forfeited_by_clock.get(player, version) < version:
-            return True
-        return any(at < stamp and g == table.game_id and who == player for at, g, who in self.forfeits_at)
-
-    def _check_rule_move(self, table: Table, record: Record, shadow: Match) -> None:
-        if self.master_seed is None:
-            return
+    def _rule_move_problem(self, table: Table, record: Record, shadow: Match) -> str | None:
+        assert self.master_seed is not None
         version, seat = record.position - 1, record.data["seat"]
         seed = clock_bot_seed(self.master_seed, self.log.state.tournament_id, table.game_id, version)
         try:
@@ -736,64 +733,9 @@ class _BundleChecker:
         except RuntimeError:  # no legal move: the record says otherwise
             command = None
         expected = None if command is None else {"type": command.type, **command.to_dict()}
-        if canonical(expected) != canonical(record.data["command"]):
-            self.on_game(
-                table,
-                record.position,
-                f"the clock rule's move for seat {seat} is {_short(record.data['command'])}, but the random bot "
-                f"(its stream for this game and version {version}) plays {_short(expected)}",
-            )
-
-    def _check_stamp(
-        self,
-        table: Table,
-        record: Record,
-        clock: GameClock,
-        due: dict[tuple[int, int], tuple[int, dict[str, Any]]],
-        followed: set[int],
-        forfeited_by_clock: dict[int, int],
-    ) -> bool:
-        """One command of a clocked game, against the clocks as the records before it leave them."""
-        p, version = record.position, record.position - 1
-        stamp, mover = record.data.get("at"), record.data["seat"]
-        if not isinstance(stamp, int) or isinstance(stamp, bool):
-            self.on_game(table, p, "a command of a clocked game carries the server's time (at)")
-            return False
-        if stamp < clock.last_stamp:
-            self.on_game(table, p, f"at {stamp} goes back in time (the clock stands at {clock.last_stamp})")
-            return False
-        for seat in range(len(table.players)):
-            entry = due.get((version, seat))
-            if entry is None:
-                continue
-            q, timeout = entry
-            expiry = clock.expiry(seat)
-            if expiry is None or expiry != timeout["expired_at"]:
-                self.on_log(q, f"the timeout of seat {seat} at version {version} is not on its clock", table.game_id)
-            elif mover == seat and stamp >= expiry:
-                followed.add(q)
-                if timeout["rule"] == FORFEIT:
-                    forfeited_by_clock.setdefault(table.players[seat], version)
-        flagged = clock.out_of_time(stamp)
-        if not flagged:
-            return True
-        first = flagged[0]
-        player = table.players[first]
-        exempt = forfeited_by_clock.get(player, version) < version or any(
-            at <= stamp and game_id == table.game_id and who == player for at, game_id, who in self.forfeits_at
+        if canonical(expected) == canonical(record.data["command"]):
+            return None
+        return (
+            f"the clock rule's move for seat {seat} is {_short(record.data['command'])}, but the random bot "
+            f"(its stream for this game and version {version}) plays {_short(expected)}"
         )
-        if (version, first) not in due and not exempt:
-            self.on_game(
-                table,
-                p,
-                f"seat {first} had run out of time at {clock.expiry(first)} by the stamps, but no timeout is "
-                f"recorded at version {version} before this command (stamped {stamp})",
-            )
-        elif mover != first:
-            self.on_game(
-                table,
-                p,
-                f"seat {first} had run out of time at {clock.expiry(first)}: the clock rule's move for it comes "
-                f"before any other command (this one is seat {mover}'s, stamped {stamp})",
-            )
-        return True

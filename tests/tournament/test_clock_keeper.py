@@ -85,10 +85,9 @@ def test_a_clocked_16_player_event_nobody_plays_times_out_and_verifies(
         records = tournaments.games.records(table.game_id)
         assert all(isinstance(r.data["at"], int) for r in records if r.type == "CommandAccepted")
         timeouts = [t for t in state.timeouts if t["game_id"] == table.game_id]
-        forfeits = rule == "forfeit"
-        assert timeout_problems(clock_of(tournaments, state, table.game_id), timeouts, forfeit_rule=forfeits) == []
+        assert timeout_problems(clock_of(tournaments, state, table.game_id), timeouts) == []
         commands = [r for r in records if r.type == "CommandAccepted"]
-        if forfeits:  # each seat once: the bot has it from then on
+        if rule == "forfeit":  # each seat once: the bot has it from then on
             assert sorted(t["seat"] for t in timeouts) == [0, 1, 2, 3]
         else:  # every command of the game is the rule's move for a seat out of time
             assert len(timeouts) == len(commands)

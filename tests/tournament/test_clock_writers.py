@@ -92,7 +92,7 @@ def timeouts_on_their_clocks(games: GameService, state: TournamentState, game_id
     )
     clock.feed(records)
     timeouts = [t for t in state.timeouts if t["game_id"] == game_id]
-    return timeout_problems(clock, timeouts, forfeit_rule=False)
+    return timeout_problems(clock, timeouts)
 
 
 def test_a_clock_worker_beside_a_server_leaves_no_500_and_no_timeout_off_its_clock(
@@ -103,7 +103,10 @@ def test_a_clock_worker_beside_a_server_leaves_no_500_and_no_timeout_off_its_clo
     worker = TournamentService(worker_games, now=clock)  # what `alexandria tournament clocks` was
     app = create_app(server_games, tournaments=server, keep_clocks=False)
     with TestClient(app, raise_server_exceptions=False) as http:
-        settings = {"rounds": 1, "table_size": 3, "time_control": {"base_seconds": BASE_SECONDS}}
+        # An increment above the players' 100 ms a move: a seat that ran out plays on by itself
+        # (with none, the rule plays every seat that ever ran out, and may play the game out at once).
+        control = {"base_seconds": BASE_SECONDS, "increment_seconds": 0.2}
+        settings = {"rounds": 1, "table_size": 3, "time_control": control}
         created = http.post("/tournaments", json={"game": "peloponnes", "settings": settings}).json()
         tid, organiser = created["tournament_id"], {"Authorization": f"Bearer {created['organiser_token']}"}
         tokens = [

@@ -223,11 +223,12 @@ def test_an_answer_to_an_offer_adds_no_increment(tournaments: TournamentService,
     assert after["seats"][addressee]["remaining_ms"] == before["seats"][addressee]["remaining_ms"]
 
 
-def test_a_rules_move_recorded_without_its_timeout_gets_it_on_the_next_look(
+def a_rules_move_without_its_timeout(
     tournaments: TournamentService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The process stops between the rule's move and its TimedOut: the next look records it."""
-    tid, _, _ = clocked_tournament(tournaments, "random_move")
+) -> tuple[str, str, Table]:
+    """A seat runs out and the process stops between the rule's move and its TimedOut (then
+    starts again: timeouts are recorded as before). Returns the tournament, its organiser and the table."""
+    tid, organiser, _ = clocked_tournament(tournaments, "random_move")
     table = tournaments.state(tid).tables()[0]
     record_timeout = tournaments._record_timeout
 
@@ -238,8 +239,16 @@ def test_a_rules_move_recorded_without_its_timeout_gets_it_on_the_next_look(
     clock.advance(2001)
     with pytest.raises(RuntimeError):
         tournaments.enforce_clock(tid, table.game_id)
-    assert not tournaments.state(tid).timeouts  # the move is in the game's record, its timeout is not
     monkeypatch.setattr(tournaments, "_record_timeout", record_timeout)
+    return tid, organiser, table
+
+
+def test_a_rules_move_recorded_without_its_timeout_gets_it_on_the_next_look(
+    tournaments: TournamentService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process stops between the rule's move and its TimedOut: the next look records it."""
+    tid, _, table = a_rules_move_without_its_timeout(tournaments, clock, monkeypatch)
+    assert not tournaments.state(tid).timeouts  # the move is in the game's record, its timeout is not
     tournaments.enforce_clock(tid, table.game_id)
     state = tournaments.state(tid)
     first_move = next(r for r in tournaments.games.records(table.game_id) if r.type == "CommandAccepted")
@@ -256,12 +265,12 @@ def test_a_dropped_timeout_is_a_problem_of_the_record(tournaments: TournamentSer
     clock_ = GameClock(GAMES.get("peloponnes"), 3, state.settings.options, control, state.round_times[0])
     clock_.feed(records)
     timeouts = [t for t in state.timeouts if t["game_id"] == table.game_id]
-    assert timeout_problems(clock_, timeouts, forfeit_rule=False) == []
+    assert timeout_problems(clock_, timeouts) == []
     dropped = timeouts[1:]
-    problems = timeout_problems(clock_, dropped, forfeit_rule=False)
+    problems = timeout_problems(clock_, dropped)
     assert len(problems) == 1 and "no timeout is recorded" in problems[0]
     moved = [{**timeouts[0], "version": timeouts[0]["version"] - 2}, *timeouts[1:]]
-    assert any("is not on its clock" in p for p in timeout_problems(clock_, moved, forfeit_rule=False))
+    assert any("is not on its clock" in p for p in timeout_problems(clock_, moved))
 
 
 def test_the_service_records_no_timeout_its_verifier_would_reject(
@@ -280,3 +289,49 @@ def test_the_service_records_no_timeout_its_verifier_would_reject(
     tournaments.enforce_clock(tid, table.game_id)
     state = tournaments.state(tid)
     assert state.timeouts and state.timeouts[0]["version"] == version
+
+
+def test_a_timeout_left_unrecorded_before_a_forfeit_ruling_is_recorded_on_the_next_look(
+    tournaments: TournamentService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The rule's move is recorded, the process stops before its TimedOut, then the organiser
+    forfeits the player: the ruling came after the move, so the timeout is still due (the
+    verifier's check says so), and the next look records it."""
+    tid, organiser, table = a_rules_move_without_its_timeout(tournaments, clock, monkeypatch)
+    first_move = next(r for r in tournaments.games.records(table.game_id) if r.type == "CommandAccepted")
+    player = table.players[first_move.data["seat"]]
+    clock.advance(10)
+    ruling = {"kind": "forfeit", "game_id": table.game_id, "player": player, "reason": "left the venue"}
+    tournaments.adjudicate(tid, organiser, ruling)
+    tournaments.enforce_clock(tid, table.game_id)
+    state = tournaments.state(tid)
+    assert [(t["player"], t["version"]) for t in state.timeouts][:1] == [(player, first_move.position - 1)]
+    for _ in range(10_000):  # nobody plays on: the rule's moves end the game
+        if table.game_id in tournaments.state(tid).results:
+            break
+        clock.advance(100)
+        tournaments.enforce_clock(tid, table.game_id)
+    verified(tournaments, tid, organiser)
+
+
+def test_no_timeout_is_recorded_after_a_stamp_the_verifier_cannot_count_from(
+    tournaments: TournamentService, clock: FakeClock
+) -> None:
+    """A command stamped before the round began (a writer whose clock is behind): the verifier's
+    clock check stops there, so no timeout after it can be on its clock, and the service, asking
+    the same check, records none (the rule's move is still played)."""
+    tid, _, _ = clocked_tournament(tournaments, "random_move")
+    state = tournaments.state(tid)
+    table = state.tables()[0]
+    aggregate = tournaments.load(tid)
+    with tournaments.games.reading(table.game_id) as game:
+        match, version = game.match, game.version
+    seat, command = RandomBot(b"behind").next_move(match.game, match.state)
+    token = aggregate.seat_tokens[table.game_id][seat]
+    payload = {"type": command.type, **command.to_dict()}
+    tournaments.games.execute(table.game_id, token, payload, version, at=state.round_times[0] - 1)
+    clock.advance(5000)
+    assert tournaments.enforce_clock(tid, table.game_id) >= 1
+    assert tournaments.state(tid).timeouts == []
+    records = tournaments.games.records(table.game_id)
+    assert sum(1 for r in records if r.type == "CommandAccepted") > 1
