@@ -49,6 +49,9 @@ class CreatedTournamentOut(BaseModel):
     tournament_id: str
     organiser_token: str
     version: int
+    registration_code: str = Field(
+        description="publish it (as a link): players register themselves with it at POST /tournaments/{id}/join"
+    )
 
 
 class RegisterPlayer(BaseModel):
@@ -60,6 +63,14 @@ class RegisterPlayer(BaseModel):
         description="optional: the SHA-256 (64 hex digits) of a fresh secret of the player's, revealed once "
         "registration closes; every seating and table seed then depends on it (withholding it withdraws the entry)",
     )
+
+
+class JoinTournament(RegisterPlayer):
+    code: str = Field(min_length=1, max_length=200, description="the registration code the organiser published")
+
+
+class RegistrationCodeOut(BaseModel):
+    registration_code: str
 
 
 class RevealSecret(BaseModel):
@@ -90,6 +101,7 @@ def tournament_view(tournaments: TournamentService, tournament_id: str) -> dict[
                 "commitment": state.commitments.get(i),
                 "secret": state.reveals.get(i),
                 "withdrawn": i in state.withdrawn,
+                "registered_by": state.registered_by.get(i),
             }
             for i, n in enumerate(state.names)
         ],
@@ -149,6 +161,27 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
     def register(tournament_id: str, body: RegisterPlayer, credentials: Token) -> RegisteredPlayerOut:
         registered = tournaments.register(tournament_id, token_of(credentials), body.name, body.commitment)
         return RegisteredPlayerOut(**vars(registered))
+
+    @router.post(
+        "/{tournament_id}/join",
+        status_code=201,
+        response_model=RegisteredPlayerOut,
+        summary="Register oneself with the published registration code (no token): the answer is the "
+        "caller's own player token, which nobody else is ever shown",
+    )
+    def join_tournament(tournament_id: str, body: JoinTournament) -> RegisteredPlayerOut:
+        joined = tournaments.join(tournament_id, body.name, body.code, body.commitment)
+        return RegisteredPlayerOut(**vars(joined))
+
+    @router.get(
+        "/{tournament_id}/registration-code",
+        response_model=RegistrationCodeOut,
+        summary="The registration code to publish (organiser)",
+    )
+    def tournament_registration_code(tournament_id: str, credentials: Token) -> RegistrationCodeOut:
+        return RegistrationCodeOut(
+            registration_code=tournaments.registration_code_of(tournament_id, token_of(credentials))
+        )
 
     @router.post(
         "/{tournament_id}/close-registration",

@@ -15,6 +15,7 @@ tournament, nor a tournament to a game's record except through the game service'
 
 from __future__ import annotations
 
+import hmac
 import logging
 import secrets
 import threading
@@ -44,6 +45,8 @@ from domain.tournament.clock import GameClock, missing_timeouts, timeout_problem
 from domain.tournament.config import FORFEIT
 from domain.tournament.log import (
     ADJUDICATED,
+    BY_ORGANISER,
+    BY_SELF,
     FORFEIT_GAME,
     PLAYER_REGISTERED,
     REGISTRATION_CLOSED,
@@ -60,7 +63,7 @@ from domain.tournament.log import (
     TournamentState,
     seal,
 )
-from domain.tournament.seeds import clock_bot_seed, mixed_seed, table_seed
+from domain.tournament.seeds import clock_bot_seed, mixed_seed, registration_code, table_seed
 from domain.tournament.verification import BUNDLE_FORMAT
 from infra.aggregate import GameAggregate, record_of
 from infra.service import (
@@ -97,6 +100,12 @@ class TournamentNotFound(ServiceError):
     code = "UNKNOWN_TOURNAMENT_ID"
 
 
+class WrongRegistrationCode(Forbidden):
+    """A self-registration whose code is not the tournament's published one."""
+
+    code = "WRONG_REGISTRATION_CODE"
+
+
 def wall_clock_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -114,6 +123,7 @@ class CreatedTournament:
     tournament_id: str
     organiser_token: str
     version: int
+    registration_code: str  # what the organiser publishes for players to register themselves
 
 
 @dataclass(frozen=True)
@@ -190,20 +200,43 @@ class TournamentService(EventSourcedProjection[UUID]):
                 f"this store holds a tournament of master seed {chosen!r} already: an unsalted run needs a seed "
                 "of its own (or a store of its own)"
             ) from None
-        return CreatedTournament(str(tournament_id), token, aggregate.version)
+        return CreatedTournament(
+            str(tournament_id), token, aggregate.version, registration_code(seed, str(tournament_id))
+        )
 
     def register(
         self, tournament_id: str, organiser_token: str | None, name: Any, commitment: str | None = None
     ) -> RegisteredPlayer:
-        """A new player (the organiser registers them), with the player's commitment to a secret
-        (sha256 hex) if they send one."""
+        """A new player (the organiser registers them, and is handed their token), with the player's
+        commitment to a secret (sha256 hex) if they send one."""
         with self._changing(tournament_id) as aggregate:
             self._check_organiser(aggregate, organiser_token)
-            data = rules.register(aggregate.log.state, name, self.now(), commitment)
-            token = secrets.token_urlsafe(24)
-            aggregate.append(PLAYER_REGISTERED, data, {"player_token_hash": token_hash(token)})
-            self.save(aggregate)
+            return self._register(aggregate, name, commitment, BY_ORGANISER)
+
+    def join(self, tournament_id: str, name: Any, code: Any, commitment: str | None = None) -> RegisteredPlayer:
+        """A player registers themselves with the published registration code; the token is
+        answered to them only (it is never the organiser's to see)."""
+        with self._changing(tournament_id) as aggregate:
+            self._check_registration_code(aggregate, code)
+            return self._register(aggregate, name, commitment, BY_SELF)
+
+    def registration_code_of(self, tournament_id: str, organiser_token: str | None) -> str:
+        """The code to publish again (the organiser's)."""
+        aggregate = self.load(tournament_id)
+        self._check_organiser(aggregate, organiser_token)
+        return registration_code(aggregate.seed, tournament_id)
+
+    def _register(self, aggregate: TournamentAggregate, name: Any, commitment: str | None, by: str) -> RegisteredPlayer:
+        data = rules.register(aggregate.log.state, name, self.now(), commitment, by)
+        token = secrets.token_urlsafe(24)
+        aggregate.append(PLAYER_REGISTERED, data, {"player_token_hash": token_hash(token)})
+        self.save(aggregate)
         return RegisteredPlayer(data["player"], data["name"], token)
+
+    def _check_registration_code(self, aggregate: TournamentAggregate, code: Any) -> None:
+        expected = registration_code(aggregate.seed, str(aggregate.id))
+        if not isinstance(code, str) or not hmac.compare_digest(code.encode(), expected.encode()):
+            raise WrongRegistrationCode("this is not the tournament's registration code")
 
     def close_registration(self, tournament_id: str, organiser_token: str | None) -> dict[str, Any]:
         """No more players or commitments: the committed players may reveal their secrets now."""

@@ -48,8 +48,9 @@ class Fields:
 # record of another type or with another key (a key nobody checks could carry anything).
 RECORD_FIELDS: dict[str, Fields] = {
     TOURNAMENT_CREATED: Fields(frozenset({"tournament_id", "config", "master_seed_commitment", "at"})),
-    # commitment: the SHA-256 of the player's secret, when they contribute to the event's chance.
-    PLAYER_REGISTERED: Fields(frozenset({"player", "name", "at"}), frozenset({"commitment"})),
+    # commitment: the SHA-256 of the player's secret, when they contribute to the event's chance;
+    # by: who registered the player (REGISTERED_BY), absent in logs from before self-registration.
+    PLAYER_REGISTERED: Fields(frozenset({"player", "name", "at"}), frozenset({"commitment", "by"})),
     REGISTRATION_CLOSED: Fields(frozenset({"players", "committed", "at"})),
     SECRET_REVEALED: Fields(frozenset({"player", "secret", "at"})),
     REVEAL_WITHHELD: Fields(frozenset({"player", "consequence", "at"})),
@@ -78,6 +79,12 @@ REPLACE_PLAYER = "replace"  # someone else plays on under the entry (a new name 
 CORRECT_RESULT = "correct"  # the placings (and scores) of a game are not what its record says
 ADJUDICATION_KINDS = (FORFEIT_GAME, VOID_GAME, REPLACE_PLAYER, CORRECT_RESULT)
 
+# Who registered a player: the organiser (who is then handed the player's token), or the player
+# themselves with the published registration code (only they ever see their token).
+BY_ORGANISER = "organiser"
+BY_SELF = "self"
+REGISTERED_BY = (BY_ORGANISER, BY_SELF)
+
 # What a withheld reveal costs: the entry takes no further part, and the seed mixes without it.
 WITHDRAWN = "withdrawn"
 
@@ -105,6 +112,7 @@ class TournamentState:
     created_at: int = 0
     names: list[str] = field(default_factory=list)
     commitments: dict[int, str] = field(default_factory=dict)  # player -> sha256 of their secret
+    registered_by: dict[int, str] = field(default_factory=dict)  # player -> BY_ORGANISER or BY_SELF, when recorded
     registration_closed: bool = False
     reveals: dict[int, str] = field(default_factory=dict)  # player -> the revealed secret (hex)
     withdrawn: list[int] = field(default_factory=list)  # players withdrawn for a withheld reveal
@@ -186,6 +194,8 @@ def evolve(state: TournamentState, record: Record) -> TournamentState:
     elif record.type == PLAYER_REGISTERED:
         if data.get("commitment") is not None:
             state.commitments[len(state.names)] = data["commitment"]
+        if data.get("by") is not None:
+            state.registered_by[len(state.names)] = data["by"]
         state.names.append(data["name"])
     elif record.type == REGISTRATION_CLOSED:
         state.registration_closed = True

@@ -19,6 +19,7 @@ from domain.tournament.log import (
     ADJUDICATION_KINDS,
     CORRECT_RESULT,
     FORFEIT_GAME,
+    REGISTERED_BY,
     REPLACE_PLAYER,
     VOID_GAME,
     WITHDRAWN,
@@ -41,6 +42,7 @@ REGISTRATION_OPEN = "REGISTRATION_OPEN"
 REVEALS_CLOSED = "REVEALS_CLOSED"
 NOTHING_TO_REVEAL = "NOTHING_TO_REVEAL"
 REVEALS_PENDING = "REVEALS_PENDING"
+BAD_REGISTRATION = "BAD_REGISTRATION"
 MAX_NAME = 60
 MAX_PLAYERS = 512
 MAX_REASON = 500
@@ -86,10 +88,13 @@ def _commitment(value: Any) -> str:
         raise RuleViolation(BAD_COMMITMENT, "a commitment is the SHA-256 of your secret: 64 hex digits") from None
 
 
-def register(state: TournamentState, name: Any, at: int, commitment: Any = None) -> dict[str, Any]:
+def register(state: TournamentState, name: Any, at: int, commitment: Any = None, by: Any = None) -> dict[str, Any]:
     """A new player, with their commitment to a secret if they send one (contributing is optional:
-    a player who contributes nothing relies on the others)."""
+    a player who contributes nothing relies on the others), and who registered them (``by``: the
+    organiser or the player; None only in logs from before self-registration)."""
     _open(state)
+    if by is not None and by not in REGISTERED_BY:
+        raise RuleViolation(BAD_REGISTRATION, f"a player is registered by one of {', '.join(REGISTERED_BY)}")
     if state.rounds:
         raise RuleViolation(REGISTRATION_CLOSED, "registration closed when the first round was seated")
     if state.registration_closed:
@@ -100,6 +105,8 @@ def register(state: TournamentState, name: Any, at: int, commitment: Any = None)
     data: dict[str, Any] = {"player": len(state.names), "name": name}
     if commitment is not None:
         data["commitment"] = _commitment(commitment)
+    if by is not None:
+        data["by"] = by
     return {**data, "at": stamp(state, at)}
 
 

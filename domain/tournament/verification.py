@@ -433,7 +433,7 @@ class _BundleChecker:
             elif canonical(normalize_config(game, settings).to_dict()) != canonical(config):
                 raise self._stop(position, "config is not the settings as the rules record them")
         elif kind == PLAYER_REGISTERED:
-            expected = rules.register(state, data["name"], at, data.get("commitment"))
+            expected = rules.register(state, data["name"], at, data.get("commitment"), data.get("by"))
             self._same(kind, data, expected, position, expected)
         elif kind == REGISTRATION_CLOSED:
             self._same(kind, data, rules.registration_closed(state, at), position)

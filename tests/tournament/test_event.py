@@ -1,0 +1,113 @@
+"""Running a real event over HTTP: players register themselves with the published code and find
+their own tables; everything verified from the bundle."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from domain.catalog import GAMES
+from domain.kernel.bots import RandomBot
+from domain.kernel.chance import seed_commitment
+from domain.tournament.log import Table
+from domain.tournament.verification import verify_bundle
+from infra.service import GameService
+from infra.tournament_run import play_table
+from infra.tournament_service import TournamentService
+
+
+@pytest.fixture
+def client(games: GameService, tournaments: TournamentService) -> TestClient:
+    return TestClient(create_app(games, tournaments=tournaments))
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def error_code(response: Any) -> str:
+    return str(response.json()["error"]["code"])
+
+
+def play_round(tournaments: TournamentService, tid: str, seated: dict[str, Any], tokens: list[str]) -> None:
+    """Every table of a seated round played to its end by the random bot, through each player's token."""
+    for entry in seated["tables"]:
+        table = Table(seated["round"], entry["table"], entry["game_id"], entry["players"])
+        play_table(tournaments, tid, table, tokens, RandomBot(f"{tid}:{table.round}:{table.table}".encode()))
+    tournaments.follow_results()
+
+
+def created(client: TestClient, **settings: Any) -> tuple[str, str, str]:
+    answer = client.post("/tournaments", json={"game": "peloponnes", "settings": {"table_size": 2, **settings}})
+    assert answer.status_code == 201
+    body = answer.json()
+    return body["tournament_id"], body["organiser_token"], body["registration_code"]
+
+
+# -- self-registration ----------------------------------------------------------------------------
+
+
+def test_players_register_themselves_with_the_published_code(client: TestClient) -> None:
+    tid, organiser, code = created(client, rounds=1)
+    joined = client.post(f"/tournaments/{tid}/join", json={"name": "Ada", "code": code})
+    assert joined.status_code == 201
+    ada = joined.json()
+    assert ada["player"] == 0 and ada["name"] == "Ada" and ada["token"]
+    by_hand = client.post(f"/tournaments/{tid}/players", json={"name": "Bo"}, headers=bearer(organiser))
+    assert by_hand.status_code == 201
+    # Ada's token is hers: it plays her seat, and nothing the organiser reads shows it.
+    view = client.get(f"/tournaments/{tid}").json()
+    assert [p["registered_by"] for p in view["players"]] == ["self", "organiser"]
+    assert ada["token"] not in client.get(f"/tournaments/{tid}/bundle").text
+    assert ada["token"] not in str(view)
+    assert client.get(f"/tournaments/{tid}/me", headers=bearer(ada["token"])).json()["player"] == 0
+    assert client.get(f"/tournaments/{tid}/registration-code", headers=bearer(organiser)).json() == {
+        "registration_code": code
+    }
+    assert client.get(f"/tournaments/{tid}/registration-code", headers=bearer(ada["token"])).status_code == 403
+    # The record says who registered whom, and the verifier accepts it.
+    records = client.get(f"/tournaments/{tid}/bundle").json()["tournament"]
+    assert [r["data"]["by"] for r in records if r["type"] == "PlayerRegistered"] == ["self", "organiser"]
+
+
+def test_a_wrong_code_or_a_closed_registration_records_nothing(client: TestClient) -> None:
+    tid, organiser, code = created(client, rounds=1)
+    _, _, other_code = created(client, rounds=1)
+    assert other_code != code
+    for wrong in ("nope", other_code, code.upper()):
+        refused = client.post(f"/tournaments/{tid}/join", json={"name": "Ada", "code": wrong})
+        assert refused.status_code == 403 and error_code(refused) == "WRONG_REGISTRATION_CODE"
+    assert client.post(f"/tournaments/{tid}/join", json={"name": "Ada"}).status_code == 400  # no code
+    assert client.get(f"/tournaments/{tid}").json()["version"] == 1
+    client.post(f"/tournaments/{tid}/join", json={"name": "Ada", "code": code})
+    taken = client.post(f"/tournaments/{tid}/join", json={"name": "Ada", "code": code})
+    assert taken.status_code == 409 and error_code(taken) == "NAME_TAKEN"
+    client.post(f"/tournaments/{tid}/close-registration", headers=bearer(organiser))
+    closed = client.post(f"/tournaments/{tid}/join", json={"name": "Bo", "code": code})
+    assert closed.status_code == 422 and error_code(closed) == "REGISTRATION_CLOSED"
+    assert len(client.get(f"/tournaments/{tid}").json()["players"]) == 1
+
+
+def test_self_registered_players_commit_and_reveal_and_the_bundle_verifies(
+    client: TestClient, tournaments: TournamentService
+) -> None:
+    tid, organiser, code = created(client, rounds=1)
+    secrets = ["ab" * 32, "cd" * 32]
+    tokens = []
+    for name, secret in zip(("Ada", "Bo"), secrets, strict=True):
+        body = {"name": name, "code": code, "commitment": seed_commitment(bytes.fromhex(secret))}
+        tokens.append(client.post(f"/tournaments/{tid}/join", json=body).json()["token"])
+    assert client.post(f"/tournaments/{tid}/close-registration", headers=bearer(organiser)).status_code == 200
+    for token, secret in zip(tokens, secrets, strict=True):
+        assert (
+            client.post(f"/tournaments/{tid}/reveal", json={"secret": secret}, headers=bearer(token)).status_code == 200
+        )
+    seated = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser))
+    assert seated.status_code == 201
+    play_round(tournaments, tid, seated.json(), tokens)
+    assert client.post(f"/tournaments/{tid}/end", headers=bearer(organiser)).status_code == 200
+    report = verify_bundle(client.get(f"/tournaments/{tid}/bundle").json(), GAMES.get)
+    assert report.ok, report.problems
