@@ -233,20 +233,12 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
         moves = tournaments.enforce_clocks(tournament_id)
         return {"moves_played": moves}
 
-    @router.get("/{tournament_id}/me", summary="The bearer player's tables")
+    @router.get(
+        "/{tournament_id}/me",
+        summary="The bearer player's page: this round's table and seat or bye, the game's status, your turn",
+    )
     def me(tournament_id: str, credentials: Token) -> dict[str, Any]:
-        aggregate = tournaments.load(tournament_id)
-        player = tournaments.player_for_token(aggregate, token_of(credentials))
-        state = aggregate.log.state
-        return {
-            "player": player,
-            "name": state.names[player],
-            "tables": [
-                {"round": t.round, "table": t.table, "game_id": t.game_id, "seat": t.players.index(player)}
-                for t in state.tables()
-                if player in t.players
-            ],
-        }
+        return tournaments.player_page(tournament_id, token_of(credentials))
 
     @router.get(
         "/{tournament_id}/games/{game_id}",

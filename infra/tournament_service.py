@@ -304,6 +304,49 @@ class TournamentService(EventSourcedProjection[UUID]):
             raise Forbidden(f"player {player} does not play game {game_id}")
         return aggregate, table, table.players.index(player)
 
+    def player_page(self, tournament_id: str, token: str | None) -> dict[str, Any]:
+        """What the bearer player needs to play: this round's table and seat (or their bye), the
+        game's status and whether it awaits them, and every table they have had."""
+        state = self.state(tournament_id)
+        aggregate = self.load(tournament_id)
+        player = self.player_for_token(aggregate, token)
+        number = len(state.rounds)
+        tables = [self._table_for(state, t, player) for t in state.tables() if player in t.players]
+        current = next((t for t in tables if t["round"] == number), None)
+        return {
+            "player": player,
+            "name": state.names[player],
+            "registered_by": state.registered_by.get(player),
+            "withdrawn": player in state.withdrawn,
+            "round": number or None,
+            "table": current,
+            "bye": bool(number) and player in state.byes[number - 1],
+            "your_turn": current is not None and current["your_turn"],
+            "tables": tables,
+        }
+
+    def _table_for(self, state: TournamentState, table: Table, player: int) -> dict[str, Any]:
+        """One of a player's tables as their page shows it: ``status`` is ``running``, ``ended``
+        or ``voided``; ``your_turn``: the game awaits the player's seat (never a forfeited one)."""
+        seat = table.players.index(player)
+        with self.games.reading(table.game_id) as game:
+            match = game.match
+            version = game.version
+            awaited = set() if match.is_over else set(match.game.awaited(match.state))
+        voided = table.game_id in state.voided()
+        status = "voided" if voided else "ended" if match.is_over or table.game_id in state.results else "running"
+        playing = status == "running" and state.ended is None and player not in state.forfeited(table.game_id)
+        return {
+            "round": table.round,
+            "table": table.table,
+            "game_id": table.game_id,
+            "seat": seat,
+            "players": [{"player": p, "name": state.names[p]} for p in table.players],
+            "status": status,
+            "version": version,
+            "your_turn": playing and seat in awaited,
+        }
+
     def bundle(self, tournament_id: str) -> dict[str, Any]:
         """The tournament's log and every table's game record: what ``alexandria tournament verify``
         checks. Hidden data of a game is revealed only once that game has ended."""

@@ -111,3 +111,36 @@ def test_self_registered_players_commit_and_reveal_and_the_bundle_verifies(
     assert client.post(f"/tournaments/{tid}/end", headers=bearer(organiser)).status_code == 200
     report = verify_bundle(client.get(f"/tournaments/{tid}/bundle").json(), GAMES.get)
     assert report.ok, report.problems
+
+
+# -- the player's page ----------------------------------------------------------------------------
+
+
+def test_the_players_page_says_their_table_seat_turn_and_bye(
+    client: TestClient, tournaments: TournamentService
+) -> None:
+    tid, organiser, code = created(client, rounds=2)
+    tokens = [client.post(f"/tournaments/{tid}/join", json={"name": n, "code": code}).json()["token"] for n in "ABC"]
+    before = client.get(f"/tournaments/{tid}/me", headers=bearer(tokens[0])).json()
+    assert before["round"] is None and before["table"] is None and before["bye"] is False
+    seated = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser)).json()
+    (bye,) = seated["byes"]
+    table = seated["tables"][0]
+    pages = {p: client.get(f"/tournaments/{tid}/me", headers=bearer(tokens[p])).json() for p in range(3)}
+    # The bye: no table this round, and told so (not just "tables": []).
+    assert pages[bye]["bye"] is True and pages[bye]["table"] is None and pages[bye]["your_turn"] is False
+    seated_players = table["players"]
+    for seat, player in enumerate(seated_players):
+        page = pages[player]
+        assert page["bye"] is False and page["round"] == 1
+        assert page["table"]["game_id"] == table["game_id"] and page["table"]["seat"] == seat
+        assert page["table"]["status"] == "running"
+        assert [p["name"] for p in page["table"]["players"]] == ["ABC"[p] for p in seated_players]
+    with tournaments.games.reading(table["game_id"]) as game:
+        awaited = set(game.match.game.awaited(game.match.state))
+    assert {pages[p]["your_turn"] for p in seated_players} == {True, False}  # one of two seats is awaited
+    assert {s for s, p in enumerate(seated_players) if pages[p]["your_turn"]} == awaited
+    play_round(tournaments, tid, seated, tokens)
+    done = client.get(f"/tournaments/{tid}/me", headers=bearer(tokens[seated_players[0]])).json()
+    assert done["table"]["status"] == "ended" and done["your_turn"] is False
+    assert client.get(f"/tournaments/{tid}/me").status_code == 401
