@@ -6,18 +6,24 @@ Tokens: the organiser's token (from ``POST /tournaments``) for organising; each 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import suppress
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends
+import anyio
+from fastapi import APIRouter, Body, Depends, Header, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
 from api.contract import BOARD_VIEW, LEGAL_MOVES, documented
+from api.lifecycle import ServerStopping, shutdown_of
 from api.limits import tables_admission, take_creation_slot
 from domain.kernel.log import GAME_ENDED, for_viewer
+from domain.tournament.log import TOURNAMENT_ENDED
 from domain.tournament.rules import standings_view
-from infra.readside import ReadSide
+from infra.readside import ReadSide, VersionNotReached
 from infra.service import Invalid, legal_moves_answer
 from infra.tournament_service import TournamentService
 
@@ -25,6 +31,13 @@ bearer = HTTPBearer(auto_error=False, description="The organiser's token, or a p
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 # Seating a round asks the creation limit for one game per table before it creates any.
 TablesAdmission = Annotated[Callable[[int], None], Depends(tables_admission)]
+
+
+# A tournament's stream looks at the store this often for new records (any process may have
+# written them); its client is told, never polls. A keep-alive comment goes out when nothing did.
+STREAM_LOOK_SECONDS = 0.5
+STREAM_KEEPALIVE_LOOKS = 30
+MAX_POSITION = 10**9
 
 
 def token_of(credentials: HTTPAuthorizationCredentials | None) -> str | None:
@@ -232,6 +245,80 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
     def clocks(tournament_id: str) -> dict[str, Any]:
         moves = tournaments.enforce_clocks(tournament_id)
         return {"moves_played": moves}
+
+    @router.get(
+        "/{tournament_id}/stream",
+        summary="The tournament's records as they are recorded (server-sent events): a round seated, a result, "
+        "a ruling, the end",
+        **documented(
+            None,
+            404,
+            409,
+            media_type="text/event-stream",
+            description="Server-sent events: `record` (a tournament record, its position as the event id), "
+            "`end` ({version}) after TournamentEnded. Resume with Last-Event-ID (or after=).",
+        ),
+    )
+    async def tournament_stream(
+        tournament_id: str,
+        request: Request,
+        after: Annotated[int, Query(ge=0, le=MAX_POSITION, description="send the records after this position")] = 0,
+        last_event_id: Annotated[
+            int | None,
+            Header(
+                alias="Last-Event-ID",
+                ge=0,
+                le=MAX_POSITION,
+                description="the id of the last event received (an EventSource sends it when it reconnects): "
+                "takes the place of after",
+            ),
+        ] = None,
+    ) -> StreamingResponse:
+        if last_event_id is not None:
+            after = last_event_id
+        version = (await run_in_threadpool(tournaments.load, tournament_id)).log.version
+        if after > version:
+            raise VersionNotReached(
+                f"tournament {tournament_id} is at position {version}: a stream starts after a position it has "
+                f"(after={version} sends only what comes next)"
+            )
+        return StreamingResponse(
+            tournament_updates(tournament_id, after, request),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+    async def tournament_updates(tournament_id: str, after: int, request: Request) -> AsyncIterator[str]:
+        """Every record after ``after`` in order, then each one as it is recorded; ``end`` after the
+        last. Results are followed here too, so a game's end reaches the stream without any request."""
+        from api.app import server_sent_event  # (api.app includes this router)
+
+        shutdown = shutdown_of(request.app)
+        sent, quiet = after, 0
+        while not shutdown.requested and not await request.is_disconnected():
+            await run_in_threadpool(tournaments.follow_results)
+            records = await run_in_threadpool(tournaments.records, tournament_id, sent)
+            for record in records:
+                yield server_sent_event("record", for_viewer(record, None, reveal_all=True), record.position)
+                sent = record.position
+            if (records and records[-1].type == TOURNAMENT_ENDED) or (
+                not records and sent and await run_in_threadpool(ended_at, tournament_id, sent)
+            ):
+                yield server_sent_event("end", {"version": sent}, sent)
+                return
+            quiet = 0 if records else quiet + 1
+            if quiet >= STREAM_KEEPALIVE_LOOKS:
+                quiet = 0
+                yield ": keep-alive\n\n"
+            with suppress(ServerStopping):
+                await shutdown.unless_stopping(lambda: anyio.sleep(STREAM_LOOK_SECONDS))
+        if shutdown.requested:
+            yield f": server stopping; resume with Last-Event-ID: {sent} or after={sent}\n\n"
+
+    def ended_at(tournament_id: str, position: int) -> bool:
+        """The tournament ended with the record at ``position`` (a resumed stream of an ended one)."""
+        log = tournaments.load(tournament_id).log
+        return log.state.ended is not None and log.version == position
 
     @router.get(
         "/{tournament_id}/me",

@@ -273,9 +273,10 @@ class TournamentService(EventSourcedProjection[UUID]):
         self.follow_results()
         return self.load(tournament_id).log.state
 
-    def records(self, tournament_id: str) -> list[Record]:
+    def records(self, tournament_id: str, after: int = 0) -> list[Record]:
+        """The tournament's records after position ``after`` (each record is one stored event)."""
         uuid = parse_tournament_id(tournament_id)
-        return [Record.from_dict(cast(Any, event).record) for event in self.events.get(uuid)]
+        return [Record.from_dict(cast(Any, event).record) for event in self.events.get(uuid, gt=after or None)]
 
     def tournament_of(self, game_id: str) -> str | None:
         """The tournament a game is a table of, if any."""

@@ -3,6 +3,7 @@ their own tables; everything verified from the bundle."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from domain.tournament.verification import verify_bundle
 from infra.service import GameService
 from infra.tournament_run import play_table
 from infra.tournament_service import TournamentService
+from tests.support.stream import sse_messages
 
 
 @pytest.fixture
@@ -144,3 +146,110 @@ def test_the_players_page_says_their_table_seat_turn_and_bye(
     done = client.get(f"/tournaments/{tid}/me", headers=bearer(tokens[seated_players[0]])).json()
     assert done["table"]["status"] == "ended" and done["your_turn"] is False
     assert client.get(f"/tournaments/{tid}/me").status_code == 401
+
+
+# -- told, not polled -----------------------------------------------------------------------------
+
+
+class TournamentStream:
+    """A tournament's stream read in a thread, as an EventSource would, until it ends."""
+
+    def __init__(self, client: TestClient, path: str, headers: dict[str, str] | None = None) -> None:
+        self.messages: list[tuple[str, Any]] = []
+        self.comments: list[str] = []
+        self.status: int | None = None
+        self.arrived = threading.Condition()
+
+        def read() -> None:
+            with client.stream("GET", path, headers=headers or {}) as response:
+                self.status = response.status_code
+                for line in response.iter_lines():
+                    if line.startswith(":"):
+                        self.comments.append(line)
+                    for message in sse_messages([line]) if line.startswith("data: ") else []:
+                        with self.arrived:
+                            self.messages.append((self.event, message[1]))
+                            self.arrived.notify_all()
+                    if line.startswith("event: "):
+                        self.event = line.removeprefix("event: ")
+
+        self.event = ""
+        self.thread = threading.Thread(target=read, daemon=True)
+        self.thread.start()
+
+    def types(self) -> list[str]:
+        return [data["type"] if event == "record" else event for event, data in self.messages]
+
+    def wait_for(self, kind: str, seconds: float = 30) -> None:
+        """Until a record of ``kind`` has come (generous: it bounds a hang, not a speed)."""
+        with self.arrived:
+            assert self.arrived.wait_for(lambda: kind in self.types(), timeout=seconds), self.types()
+
+    def ended(self, seconds: float = 30) -> list[str]:
+        self.thread.join(timeout=seconds)
+        assert not self.thread.is_alive(), "the stream should have ended"
+        return self.types()
+
+
+def test_the_stream_tells_each_record_as_it_is_recorded_and_ends_on_shutdown(
+    client: TestClient, tournaments: TournamentService
+) -> None:
+    tid, organiser, code = created(client, rounds=1)
+    stream = TournamentStream(client, f"/tournaments/{tid}/stream")
+    stream.wait_for("TournamentCreated")
+    for name in "AB":
+        assert client.post(f"/tournaments/{tid}/join", json={"name": name, "code": code}).status_code == 201
+    stream.wait_for("PlayerRegistered")
+    seated = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser)).json()
+    stream.wait_for("RoundSeated")
+    # A result reaches the stream without anybody asking the tournament for anything: the game is
+    # played at its seats directly, so only the stream follows the game's end into the tournament.
+    (entry,) = seated["tables"]
+    seat_tokens = tournaments.load(tid).seat_tokens[entry["game_id"]]
+    bot = RandomBot(b"stream")
+    while True:
+        with tournaments.games.reading(entry["game_id"]) as game:
+            if game.match.is_over:
+                break
+            seat, command = bot.next_move(game.match.game, game.match.state)
+            version = game.version
+        tournaments.games.execute(
+            entry["game_id"], seat_tokens[seat], {"type": command.type, **command.to_dict()}, version
+        )
+    stream.wait_for("ResultRecorded")
+    client.app.state.shutdown.request()  # type: ignore[attr-defined]
+    assert stream.ended() == [
+        "TournamentCreated",
+        "PlayerRegistered",
+        "PlayerRegistered",
+        "RoundSeated",
+        "ResultRecorded",
+    ]
+    assert stream.status == 200
+    assert [data["position"] for _, data in stream.messages] == [1, 2, 3, 4, 5]
+    assert any("resume with Last-Event-ID: 5" in c for c in stream.comments)
+
+
+def test_the_stream_resumes_after_the_last_event_id_and_ends_after_the_end(
+    client: TestClient, tournaments: TournamentService
+) -> None:
+    tid, organiser, code = created(client, rounds=1)
+    tokens = [client.post(f"/tournaments/{tid}/join", json={"name": n, "code": code}).json()["token"] for n in "AB"]
+    play_round(tournaments, tid, client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser)).json(), tokens)
+    client.post(f"/tournaments/{tid}/end", headers=bearer(organiser))
+    whole = TournamentStream(client, f"/tournaments/{tid}/stream").ended()
+    assert whole == [
+        "TournamentCreated",
+        "PlayerRegistered",
+        "PlayerRegistered",
+        "RoundSeated",
+        "ResultRecorded",
+        "TournamentEnded",
+        "end",
+    ]
+    resumed = TournamentStream(client, f"/tournaments/{tid}/stream", {"Last-Event-ID": "4"}).ended()
+    assert resumed == ["ResultRecorded", "TournamentEnded", "end"]
+    assert TournamentStream(client, f"/tournaments/{tid}/stream?after=6").ended() == ["end"]
+    beyond = client.get(f"/tournaments/{tid}/stream?after=7")
+    assert beyond.status_code == 409 and error_code(beyond) == "VERSION_NOT_REACHED"
+    assert client.get("/tournaments/00000000-0000-0000-0000-000000000000/stream").status_code == 404
