@@ -213,9 +213,23 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
         summary="Seat the next round (organiser); each table counts as a game created by this client",
         responses=rate_limited,
     )
-    def seat_round(tournament_id: str, credentials: Token, admit_tables: TablesAdmission) -> dict[str, Any]:
-        seated = tournaments.seat_next_round(tournament_id, token_of(credentials), admit_tables)
-        return seated
+    def seat_round(
+        tournament_id: str,
+        credentials: Token,
+        admit_tables: TablesAdmission,
+        body: Annotated[
+            dict[str, Any] | None,
+            Body(
+                description="nothing (or {}): the rules seat the round; a seating sent here is refused, never ignored"
+            ),
+        ] = None,
+    ) -> dict[str, Any]:
+        if body:
+            raise Invalid(
+                f"seating a round takes no body ({', '.join(sorted(map(str, body)))} is not understood): "
+                "the rules seat every round from the record and the master seed"
+            )
+        return tournaments.seat_next_round(tournament_id, token_of(credentials), admit_tables)
 
     @router.get("/{tournament_id}/standings", summary="Live standings, tie-breaks and ratings")
     def standings(tournament_id: str) -> dict[str, Any]:

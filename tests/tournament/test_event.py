@@ -253,3 +253,27 @@ def test_the_stream_resumes_after_the_last_event_id_and_ends_after_the_end(
     beyond = client.get(f"/tournaments/{tid}/stream?after=7")
     assert beyond.status_code == 409 and error_code(beyond) == "VERSION_NOT_REACHED"
     assert client.get("/tournaments/00000000-0000-0000-0000-000000000000/stream").status_code == 404
+
+
+# -- a body that is not understood ----------------------------------------------------------------
+
+
+def test_seating_a_round_refuses_a_body_it_does_not_understand(client: TestClient) -> None:
+    tid, organiser, code = created(client, rounds=2)
+    for name in "AB":
+        client.post(f"/tournaments/{tid}/join", json={"name": name, "code": code})
+    version = client.get(f"/tournaments/{tid}").json()["version"]
+    for body in ({"tables": [[1, 0]]}, {"round": 1}):
+        refused = client.post(f"/tournaments/{tid}/rounds", json=body, headers=bearer(organiser))
+        assert refused.status_code == 400 and error_code(refused) == "BAD_INPUT", refused.json()
+    for raw in ("[[1, 0]]", "seat them", '"x"'):
+        refused = client.post(
+            f"/tournaments/{tid}/rounds",
+            content=raw,
+            headers={**bearer(organiser), "Content-Type": "application/json"},
+        )
+        assert refused.status_code == 400, (raw, refused.json())
+    assert client.get(f"/tournaments/{tid}").json()["version"] == version  # nothing was recorded
+    assert client.post(f"/tournaments/{tid}/rounds", json={}, headers=bearer(organiser)).status_code == 201
+    unfinished = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser))  # no body: the rules decide
+    assert error_code(unfinished) == "ROUND_NOT_FINISHED"
