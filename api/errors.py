@@ -44,6 +44,9 @@ RULE_STATUS = {
     tournament_rules.NOTHING_TO_REVEAL: 409,
     tournament_rules.REVEALS_PENDING: 409,
     tournament_rules.BAD_REGISTRATION: 400,
+    tournament_rules.BAD_ROSTER_CHANGE: 400,
+    tournament_rules.ALREADY_WITHDRAWN: 409,
+    tournament_rules.NO_ROUND_SEATED: 409,
 }
 SERVICE_STATUS: dict[type[service.ServiceError], int] = {
     service.GameNotFound: 404,

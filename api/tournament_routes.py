@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from contextlib import suppress
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import anyio
 from fastapi import APIRouter, Body, Depends, Header, Query, Request
@@ -86,6 +86,22 @@ class RegistrationCodeOut(BaseModel):
     registration_code: str
 
 
+class WithdrawPlayer(BaseModel):
+    model_config = {"extra": "forbid"}
+
+    player: int = Field(description="the player's number")
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class LateEntry(BaseModel):
+    model_config = {"extra": "forbid"}
+
+    name: str = Field(min_length=1, max_length=60)
+    missed_rounds: Literal["bye", "zero"] | None = Field(
+        default=None, description="what the entry gets for each round already seated: a bye's points, or zero (default)"
+    )
+
+
 class RevealSecret(BaseModel):
     model_config = {"extra": "forbid"}
 
@@ -96,6 +112,11 @@ class RegisteredPlayerOut(BaseModel):
     player: int
     name: str
     token: str
+
+
+class LateEntryOut(RegisteredPlayerOut):
+    from_round: int
+    missed_rounds: str
 
 
 def tournament_view(tournaments: TournamentService, tournament_id: str) -> dict[str, Any]:
@@ -115,6 +136,7 @@ def tournament_view(tournaments: TournamentService, tournament_id: str) -> dict[
                 "secret": state.reveals.get(i),
                 "withdrawn": i in state.withdrawn,
                 "registered_by": state.registered_by.get(i),
+                "late_entry": state.late_entries.get(i),
             }
             for i, n in enumerate(state.names)
         ],
@@ -195,6 +217,24 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
         return RegistrationCodeOut(
             registration_code=tournaments.registration_code_of(tournament_id, token_of(credentials))
         )
+
+    @router.post(
+        "/{tournament_id}/withdrawals",
+        status_code=201,
+        summary="Withdraw a player from every round not seated yet (organiser)",
+    )
+    def withdraw(tournament_id: str, body: WithdrawPlayer, credentials: Token) -> dict[str, Any]:
+        return tournaments.withdraw(tournament_id, token_of(credentials), body.player, body.reason)
+
+    @router.post(
+        "/{tournament_id}/late-entries",
+        status_code=201,
+        response_model=LateEntryOut,
+        summary="Enter a player after round 1, seated from the next round (organiser; answers the player's token)",
+    )
+    def enter_late(tournament_id: str, body: LateEntry, credentials: Token) -> LateEntryOut:
+        entered, data = tournaments.enter_late(tournament_id, token_of(credentials), body.name, body.missed_rounds)
+        return LateEntryOut(**vars(entered), from_round=data["from_round"], missed_rounds=data["missed_rounds"])
 
     @router.post(
         "/{tournament_id}/close-registration",

@@ -48,7 +48,9 @@ from domain.tournament.log import (
     BY_ORGANISER,
     BY_SELF,
     FORFEIT_GAME,
+    LATE_ENTRY,
     PLAYER_REGISTERED,
+    PLAYER_WITHDRAWN,
     REGISTRATION_CLOSED,
     REPLACE_PLAYER,
     RESULT_RECORDED,
@@ -237,6 +239,29 @@ class TournamentService(EventSourcedProjection[UUID]):
         expected = registration_code(aggregate.seed, str(aggregate.id))
         if not isinstance(code, str) or not hmac.compare_digest(code.encode(), expected.encode()):
             raise WrongRegistrationCode("this is not the tournament's registration code")
+
+    def withdraw(self, tournament_id: str, organiser_token: str | None, player: Any, reason: Any) -> dict[str, Any]:
+        """The organiser takes a player out of every round not seated yet (a recorded roster change)."""
+        self.follow_results()
+        with self._changing(tournament_id) as aggregate:
+            self._check_organiser(aggregate, organiser_token)
+            data = rules.player_withdrawn(aggregate.log.state, player, reason, self.now())
+            aggregate.append(PLAYER_WITHDRAWN, data)
+            self.save(aggregate)
+        return data
+
+    def enter_late(
+        self, tournament_id: str, organiser_token: str | None, name: Any, missed_rounds: Any = None
+    ) -> tuple[RegisteredPlayer, dict[str, Any]]:
+        """A late entry, seated from the next round; the organiser is handed the player's token."""
+        self.follow_results()
+        with self._changing(tournament_id) as aggregate:
+            self._check_organiser(aggregate, organiser_token)
+            data = rules.late_entry(aggregate.log.state, name, missed_rounds, self.now())
+            token = secrets.token_urlsafe(24)
+            aggregate.append(LATE_ENTRY, data, {"player_token_hash": token_hash(token)})
+            self.save(aggregate)
+        return RegisteredPlayer(data["player"], data["name"], token), data
 
     def close_registration(self, tournament_id: str, organiser_token: str | None) -> dict[str, Any]:
         """No more players or commitments: the committed players may reveal their secrets now."""

@@ -19,6 +19,8 @@ from domain.tournament.log import (
     ADJUDICATION_KINDS,
     CORRECT_RESULT,
     FORFEIT_GAME,
+    MISSED_AS_ZERO,
+    MISSED_ROUND_RULES,
     REGISTERED_BY,
     REPLACE_PLAYER,
     VOID_GAME,
@@ -43,6 +45,9 @@ REVEALS_CLOSED = "REVEALS_CLOSED"
 NOTHING_TO_REVEAL = "NOTHING_TO_REVEAL"
 REVEALS_PENDING = "REVEALS_PENDING"
 BAD_REGISTRATION = "BAD_REGISTRATION"
+BAD_ROSTER_CHANGE = "BAD_ROSTER_CHANGE"
+ALREADY_WITHDRAWN = "ALREADY_WITHDRAWN"
+NO_ROUND_SEATED = "NO_ROUND_SEATED"
 MAX_NAME = 60
 MAX_PLAYERS = 512
 MAX_REASON = 500
@@ -153,6 +158,46 @@ def reveals_withheld(state: TournamentState, at: int) -> list[dict[str, Any]]:
     return [{"player": p, "consequence": WITHDRAWN, "at": stamp(state, at)} for p in state.pending_reveals()]
 
 
+def player_withdrawn(state: TournamentState, player: Any, reason: Any, at: int) -> dict[str, Any]:
+    """The organiser withdraws a player from every round not seated yet (a game they are playing
+    goes on; they keep their points and stay in the standings)."""
+    _open(state)
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(state.names):
+        raise RuleViolation(BAD_ROSTER_CHANGE, f"player must be a registered player's number, not {player!r}")
+    if player in state.withdrawn:
+        raise RuleViolation(ALREADY_WITHDRAWN, f"player {player} is withdrawn already")
+    return {"player": player, "reason": _reason(reason), "from_round": len(state.rounds) + 1, "at": stamp(state, at)}
+
+
+def late_entry(state: TournamentState, name: Any, missed_rounds: Any, at: int) -> dict[str, Any]:
+    """A player entered after round 1 was seated, seated from the next round; ``missed_rounds``
+    says what they get for each round before it (a bye's points, or nothing)."""
+    _open(state)
+    if not state.rounds:
+        raise RuleViolation(NO_ROUND_SEATED, "before round 1 a player registers (late entries come after it)")
+    if len(state.rounds) >= state.settings.rounds:
+        raise RuleViolation(NO_ROUNDS_LEFT, f"all {state.settings.rounds} rounds have been seated")
+    rule = MISSED_AS_ZERO if missed_rounds is None else missed_rounds
+    if rule not in MISSED_ROUND_RULES:
+        raise RuleViolation(BAD_ROSTER_CHANGE, f"missed_rounds is one of {', '.join(MISSED_ROUND_RULES)}, not {rule!r}")
+    name = _name(name, state.names)
+    if len(state.names) >= MAX_PLAYERS:
+        raise RuleViolation(REGISTRATION_CLOSED, f"a tournament takes at most {MAX_PLAYERS} players")
+    return {
+        "player": len(state.names),
+        "name": name,
+        "from_round": len(state.rounds) + 1,
+        "missed_rounds": rule,
+        "at": stamp(state, at),
+    }
+
+
+def _reason(reason: Any) -> str:
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON:
+        raise RuleViolation(BAD_ROSTER_CHANGE, f"a roster change needs a reason of 1 to {MAX_REASON} characters")
+    return reason.strip()
+
+
 def check_can_seat(state: TournamentState) -> None:
     _open(state)
     config = state.settings
@@ -187,7 +232,7 @@ def plan_round(state: TournamentState, master_seed: bytes) -> pairing.Seating:
     tables_so_far = [t.players for t in state.tables()]
     if config.format == BALANCED:
         return _balanced_round(state, config, mixed, number)
-    rows = standings(config, state.names, state.outcomes(), state.all_byes())
+    rows = standings(config, state.names, state.outcomes(), state.credited_byes())
     place = {row["player"]: row["place"] for row in rows}
     shuffled = pairing.seeded_order(players, seed)
     order = sorted(players, key=lambda p: (place[p], shuffled.index(p)))
@@ -362,7 +407,7 @@ def _corrected(request: dict[str, Any], seats: int) -> dict[str, Any]:
 
 
 def current_standings(state: TournamentState) -> list[dict[str, Any]]:
-    return standings(state.settings, state.names, state.outcomes(), state.all_byes())
+    return standings(state.settings, state.names, state.outcomes(), state.credited_byes())
 
 
 def standings_view(state: TournamentState) -> dict[str, Any]:

@@ -39,7 +39,9 @@ from domain.tournament.config import FORFEIT, normalize_config
 from domain.tournament.log import (
     ADJUDICATED,
     FORFEIT_GAME,
+    LATE_ENTRY,
     PLAYER_REGISTERED,
+    PLAYER_WITHDRAWN,
     RECORD_FIELDS,
     REGISTRATION_CLOSED,
     RESULT_RECORDED,
@@ -444,6 +446,10 @@ class _BundleChecker:
             if not withheld:
                 raise self._stop(position, "a reveal is withheld, but none was due")
             self._same(kind, data, withheld[0], position)
+        elif kind == PLAYER_WITHDRAWN:
+            self._same(kind, data, rules.player_withdrawn(state, data["player"], data["reason"], at), position)
+        elif kind == LATE_ENTRY:
+            self._same(kind, data, rules.late_entry(state, data["name"], data["missed_rounds"], at), position)
         elif kind == ROUND_SEATED:
             self._check_seating(data, position)
         elif kind == RESULT_RECORDED:

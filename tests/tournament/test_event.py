@@ -13,12 +13,14 @@ from api.app import create_app
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.chance import seed_commitment
-from domain.tournament.log import Table
+from domain.kernel.errors import RuleViolation
+from domain.tournament.log import RECORD_FIELDS, Table
 from domain.tournament.verification import verify_bundle
 from infra.service import GameService
 from infra.tournament_run import play_table
 from infra.tournament_service import TournamentService
 from tests.support.stream import sse_messages
+from tests.tournament.bundles import reseal_log
 
 
 @pytest.fixture
@@ -277,3 +279,93 @@ def test_seating_a_round_refuses_a_body_it_does_not_understand(client: TestClien
     assert client.post(f"/tournaments/{tid}/rounds", json={}, headers=bearer(organiser)).status_code == 201
     unfinished = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser))  # no body: the rules decide
     assert error_code(unfinished) == "ROUND_NOT_FINISHED"
+
+
+# -- roster changes between rounds ----------------------------------------------------------------
+
+
+def test_a_withdrawal_and_a_late_entry_are_seated_as_recorded_and_verify(
+    client: TestClient, tournaments: TournamentService
+) -> None:
+    tid, organiser, code = created(client, rounds=3, bye_points=0.5)
+    tokens = [client.post(f"/tournaments/{tid}/join", json={"name": n, "code": code}).json()["token"] for n in "ABCD"]
+    early = client.post(f"/tournaments/{tid}/late-entries", json={"name": "Lou"}, headers=bearer(organiser))
+    assert early.status_code == 409 and error_code(early) == "NO_ROUND_SEATED"
+    play_round(tournaments, tid, client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser)).json(), tokens)
+
+    withdrawn = client.post(
+        f"/tournaments/{tid}/withdrawals", json={"player": 3, "reason": "had to leave"}, headers=bearer(organiser)
+    )
+    assert withdrawn.status_code == 201 and withdrawn.json()["from_round"] == 2
+    again = client.post(f"/tournaments/{tid}/withdrawals", json={"player": 3, "reason": "x"}, headers=bearer(organiser))
+    assert again.status_code == 409 and error_code(again) == "ALREADY_WITHDRAWN"
+    nobody = client.post(
+        f"/tournaments/{tid}/withdrawals", json={"player": 9, "reason": "x"}, headers=bearer(organiser)
+    )
+    assert nobody.status_code == 400 and error_code(nobody) == "BAD_ROSTER_CHANGE"
+    assert client.post(f"/tournaments/{tid}/withdrawals", json={"player": 0, "reason": "x"}).status_code == 401
+    odd = client.post(
+        f"/tournaments/{tid}/late-entries", json={"name": "Lou", "missed_rounds": "half"}, headers=bearer(organiser)
+    )
+    assert odd.status_code == 400
+    late = client.post(
+        f"/tournaments/{tid}/late-entries", json={"name": "Lou", "missed_rounds": "bye"}, headers=bearer(organiser)
+    )
+    assert late.status_code == 201
+    lou = late.json()
+    assert lou["player"] == 4 and lou["from_round"] == 2 and lou["missed_rounds"] == "bye"
+    tokens.append(lou["token"])
+    # Lou's missed round counts as a bye in the standings, before Lou has played.
+    rows = {r["player"]: r for r in client.get(f"/tournaments/{tid}/standings").json()["standings"]}
+    assert rows[4]["points"] == 0.5 and rows[4]["games"] == 0
+
+    seated = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser)).json()
+    in_round = [p for t in seated["tables"] for p in t["players"]] + seated["byes"]
+    assert sorted(in_round) == [0, 1, 2, 4]  # the withdrawn player is seated nowhere, the late entry is
+    assert client.get(f"/tournaments/{tid}/me", headers=bearer(lou["token"])).json()["table"]["round"] == 2
+    withdrawn_page = client.get(f"/tournaments/{tid}/me", headers=bearer(tokens[3])).json()
+    assert withdrawn_page["withdrawn"] is True and withdrawn_page["table"] is None
+    play_round(tournaments, tid, seated, tokens)
+    play_round(tournaments, tid, client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser)).json(), tokens)
+    done = client.post(f"/tournaments/{tid}/late-entries", json={"name": "Max"}, headers=bearer(organiser))
+    assert done.status_code == 422 and error_code(done) == "NO_ROUNDS_LEFT"
+    assert client.post(f"/tournaments/{tid}/end", headers=bearer(organiser)).status_code == 200
+    bundle = client.get(f"/tournaments/{tid}/bundle").json()
+    report = verify_bundle(bundle, GAMES.get)
+    assert report.ok, report.problems
+    kinds = [r["type"] for r in bundle["tournament"]]
+    assert "PlayerWithdrawn" in kinds and "LateEntry" in kinds
+
+    # Without the withdrawal the rules seat round 2 otherwise: the verifier names that round.
+    log = bundle["tournament"]
+    index = kinds.index("PlayerWithdrawn")
+    del log[index]
+    for position, record in enumerate(log, start=1):
+        record["position"] = position
+    reseal_log(bundle, index)
+    report = verify_bundle(bundle, GAMES.get)
+    round_2 = next(r["position"] for r in log if r["type"] == "RoundSeated" and r["data"]["round"] == 2)
+    assert not report.ok and any(f.position == round_2 and "round 2" in f.message for f in report.findings), (
+        report.problems
+    )
+
+
+def test_the_verifier_refuses_roster_changes_the_rules_refuse() -> None:
+    from domain.tournament import rules
+    from domain.tournament.log import LATE_ENTRY, PLAYER_WITHDRAWN, TOURNAMENT_CREATED, TournamentLog
+
+    log = TournamentLog()
+    log.append(TOURNAMENT_CREATED, rules.created(GAMES.get("peloponnes"), "t", {"table_size": 2}, b"m", 0))
+    for name in "AB":
+        log.append("PlayerRegistered", rules.register(log.state, name, 0))
+    with pytest.raises(RuleViolation) as early:
+        rules.late_entry(log.state, "Lou", None, 1)
+    assert early.value.code == "NO_ROUND_SEATED"
+    log.append(PLAYER_WITHDRAWN, rules.player_withdrawn(log.state, 1, "ill", 1))
+    assert log.state.active_players() == [0]
+    with pytest.raises(RuleViolation) as twice:
+        rules.player_withdrawn(log.state, 1, "ill", 2)
+    assert twice.value.code == "ALREADY_WITHDRAWN"
+    with pytest.raises(ValueError):  # a replayed log holds only what the rules allow
+        log.append(PLAYER_WITHDRAWN, {"player": 1, "reason": "ill", "from_round": 1, "at": 2})
+    assert LATE_ENTRY in RECORD_FIELDS and PLAYER_WITHDRAWN in RECORD_FIELDS
