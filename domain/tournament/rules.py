@@ -48,6 +48,7 @@ BAD_REGISTRATION = "BAD_REGISTRATION"
 BAD_ROSTER_CHANGE = "BAD_ROSTER_CHANGE"
 ALREADY_WITHDRAWN = "ALREADY_WITHDRAWN"
 NO_ROUND_SEATED = "NO_ROUND_SEATED"
+ROSTER_FROZEN = "ROSTER_FROZEN"
 MAX_NAME = 60
 MAX_PLAYERS = 512
 MAX_REASON = 500
@@ -166,6 +167,10 @@ def player_withdrawn(state: TournamentState, player: Any, reason: Any, at: int) 
         raise RuleViolation(BAD_ROSTER_CHANGE, f"player must be a registered player's number, not {player!r}")
     if player in state.withdrawn:
         raise RuleViolation(ALREADY_WITHDRAWN, f"player {player} is withdrawn already")
+    if state.registration_closed and not state.rounds:
+        # The reveals are made against the closed roster: a withdrawal after reading them would let
+        # the organiser pick round 1's seating among those the roster's subsets give.
+        raise RuleViolation(ROSTER_FROZEN, "between the close of registration and round 1 the roster stands")
     return {"player": player, "reason": _reason(reason), "from_round": len(state.rounds) + 1, "at": stamp(state, at)}
 
 

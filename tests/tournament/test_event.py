@@ -369,3 +369,8 @@ def test_the_verifier_refuses_roster_changes_the_rules_refuse() -> None:
     with pytest.raises(ValueError):  # a replayed log holds only what the rules allow
         log.append(PLAYER_WITHDRAWN, {"player": 1, "reason": "ill", "from_round": 1, "at": 2})
     assert LATE_ENTRY in RECORD_FIELDS and PLAYER_WITHDRAWN in RECORD_FIELDS
+    # Once registration is closed the reveals are made against the roster: it stands until round 1.
+    log.append("RegistrationClosed", rules.registration_closed(log.state, 3))
+    with pytest.raises(RuleViolation) as frozen:
+        rules.player_withdrawn(log.state, 0, "ill", 4)
+    assert frozen.value.code == "ROSTER_FROZEN"
