@@ -374,3 +374,38 @@ def test_the_verifier_refuses_roster_changes_the_rules_refuse() -> None:
     with pytest.raises(RuleViolation) as frozen:
         rules.player_withdrawn(log.state, 0, "ill", 4)
     assert frozen.value.code == "ROSTER_FROZEN"
+
+
+def test_a_late_entrys_missed_rounds_count_as_its_rule_says() -> None:
+    from domain.tournament import rules
+    from domain.tournament.log import LATE_ENTRY, ROUND_SEATED, TOURNAMENT_CREATED, TournamentLog
+
+    log = TournamentLog()
+    config = {"table_size": 2, "rounds": 3, "bye_points": 0.5}
+    log.append(TOURNAMENT_CREATED, rules.created(GAMES.get("peloponnes"), "t", config, b"m", 0))
+    for name in "AB":
+        log.append("PlayerRegistered", rules.register(log.state, name, 0))
+    seating = rules.plan_round(log.state, b"m")
+    log.append(ROUND_SEATED, rules.round_seated(log.state, seating, ["g1"], 1))
+    log.append(LATE_ENTRY, rules.late_entry(log.state, "Bye", "bye", 2))
+    log.append(LATE_ENTRY, rules.late_entry(log.state, "Zero", None, 2))  # zero is the default
+    points = {row["name"]: row["points"] for row in rules.current_standings(log.state)}
+    assert points["Bye"] == 0.5 and points["Zero"] == 0
+    assert log.state.late_entries[3]["missed_rounds"] == "zero"
+    assert sorted(log.state.active_players()) == [0, 1, 2, 3]
+
+
+def test_the_verifier_refuses_a_registration_by_anyone_but_the_organiser_or_the_player(
+    client: TestClient, tournaments: TournamentService
+) -> None:
+    tid, organiser, code = created(client, rounds=1)
+    tokens = [client.post(f"/tournaments/{tid}/join", json={"name": n, "code": code}).json()["token"] for n in "AB"]
+    play_round(tournaments, tid, client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser)).json(), tokens)
+    client.post(f"/tournaments/{tid}/end", headers=bearer(organiser))
+    bundle = client.get(f"/tournaments/{tid}/bundle").json()
+    assert verify_bundle(bundle, GAMES.get).ok
+    bundle["tournament"][1]["data"]["by"] = "a robot"
+    reseal_log(bundle, 1)
+    report = verify_bundle(bundle, GAMES.get)
+    assert not report.ok
+    assert any(f.position == 2 and "registered by" in f.message for f in report.findings), report.problems
