@@ -4,6 +4,7 @@ their own tables; everything verified from the bundle."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -162,20 +163,20 @@ class TournamentStream:
         self.status: int | None = None
         self.arrived = threading.Condition()
 
+        def lines(response: Any) -> Iterator[str]:
+            for line in response.iter_lines():
+                if line.startswith(":"):
+                    self.comments.append(line)
+                yield line
+
         def read() -> None:
             with client.stream("GET", path, headers=headers or {}) as response:
                 self.status = response.status_code
-                for line in response.iter_lines():
-                    if line.startswith(":"):
-                        self.comments.append(line)
-                    for message in sse_messages([line]) if line.startswith("data: ") else []:
-                        with self.arrived:
-                            self.messages.append((self.event, message[1]))
-                            self.arrived.notify_all()
-                    if line.startswith("event: "):
-                        self.event = line.removeprefix("event: ")
+                for message in sse_messages(lines(response)):
+                    with self.arrived:
+                        self.messages.append(message)
+                        self.arrived.notify_all()
 
-        self.event = ""
         self.thread = threading.Thread(target=read, daemon=True)
         self.thread.start()
 
