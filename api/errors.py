@@ -18,7 +18,7 @@ from domain.tournament import rules as tournament_rules
 from domain.tournament.config import NON_FINITE_NUMBER
 from infra import service
 from infra.readside import ReadModelBehind, VersionNotReached
-from infra.tournament_service import TournamentNotFound
+from infra.tournament_service import TournamentNotFound, WrongRegistrationCode
 from infra.waiting import TooManyWaiters
 
 RULE_STATUS = {
@@ -43,6 +43,11 @@ RULE_STATUS = {
     tournament_rules.REVEALS_CLOSED: 409,
     tournament_rules.NOTHING_TO_REVEAL: 409,
     tournament_rules.REVEALS_PENDING: 409,
+    tournament_rules.BAD_REGISTRATION: 400,
+    tournament_rules.BAD_ROSTER_CHANGE: 400,
+    tournament_rules.ALREADY_WITHDRAWN: 409,
+    tournament_rules.NO_ROUND_SEATED: 409,
+    tournament_rules.ROSTER_FROZEN: 409,
 }
 SERVICE_STATUS: dict[type[service.ServiceError], int] = {
     service.GameNotFound: 404,
@@ -59,6 +64,7 @@ SERVICE_STATUS: dict[type[service.ServiceError], int] = {
     VersionNotReached: 409,
     TooManyWaiters: 503,
     TournamentNotFound: 404,
+    WrongRegistrationCode: 403,
 }
 
 

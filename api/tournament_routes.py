@@ -6,18 +6,24 @@ Tokens: the organiser's token (from ``POST /tournaments``) for organising; each 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated, Any
+from collections.abc import AsyncIterator, Callable
+from contextlib import suppress
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Depends
+import anyio
+from fastapi import APIRouter, Body, Depends, Header, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
 from api.contract import BOARD_VIEW, LEGAL_MOVES, documented
+from api.lifecycle import ServerStopping, shutdown_of
 from api.limits import tables_admission, take_creation_slot
 from domain.kernel.log import GAME_ENDED, for_viewer
+from domain.tournament.log import TOURNAMENT_ENDED
 from domain.tournament.rules import standings_view
-from infra.readside import ReadSide
+from infra.readside import ReadSide, VersionNotReached
 from infra.service import Invalid, legal_moves_answer
 from infra.tournament_service import TournamentService
 
@@ -25,6 +31,13 @@ bearer = HTTPBearer(auto_error=False, description="The organiser's token, or a p
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 # Seating a round asks the creation limit for one game per table before it creates any.
 TablesAdmission = Annotated[Callable[[int], None], Depends(tables_admission)]
+
+
+# A tournament's stream looks at the store this often for new records (any process may have
+# written them); its client is told, never polls. A keep-alive comment goes out when nothing did.
+STREAM_LOOK_SECONDS = 0.5
+STREAM_KEEPALIVE_LOOKS = 30
+MAX_POSITION = 10**9
 
 
 def token_of(credentials: HTTPAuthorizationCredentials | None) -> str | None:
@@ -49,6 +62,9 @@ class CreatedTournamentOut(BaseModel):
     tournament_id: str
     organiser_token: str
     version: int
+    registration_code: str = Field(
+        description="publish it (as a link): players register themselves with it at POST /tournaments/{id}/join"
+    )
 
 
 class RegisterPlayer(BaseModel):
@@ -62,6 +78,30 @@ class RegisterPlayer(BaseModel):
     )
 
 
+class JoinTournament(RegisterPlayer):
+    code: str = Field(min_length=1, max_length=200, description="the registration code the organiser published")
+
+
+class RegistrationCodeOut(BaseModel):
+    registration_code: str
+
+
+class WithdrawPlayer(BaseModel):
+    model_config = {"extra": "forbid"}
+
+    player: int = Field(description="the player's number")
+    reason: str = Field(min_length=1, max_length=500)
+
+
+class LateEntry(BaseModel):
+    model_config = {"extra": "forbid"}
+
+    name: str = Field(min_length=1, max_length=60)
+    missed_rounds: Literal["bye", "zero"] | None = Field(
+        default=None, description="what the entry gets for each round already seated: a bye's points, or zero (default)"
+    )
+
+
 class RevealSecret(BaseModel):
     model_config = {"extra": "forbid"}
 
@@ -72,6 +112,11 @@ class RegisteredPlayerOut(BaseModel):
     player: int
     name: str
     token: str
+
+
+class LateEntryOut(RegisteredPlayerOut):
+    from_round: int
+    missed_rounds: str
 
 
 def tournament_view(tournaments: TournamentService, tournament_id: str) -> dict[str, Any]:
@@ -90,6 +135,8 @@ def tournament_view(tournaments: TournamentService, tournament_id: str) -> dict[
                 "commitment": state.commitments.get(i),
                 "secret": state.reveals.get(i),
                 "withdrawn": i in state.withdrawn,
+                "registered_by": state.registered_by.get(i),
+                "late_entry": state.late_entries.get(i),
             }
             for i, n in enumerate(state.names)
         ],
@@ -151,6 +198,45 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
         return RegisteredPlayerOut(**vars(registered))
 
     @router.post(
+        "/{tournament_id}/join",
+        status_code=201,
+        response_model=RegisteredPlayerOut,
+        summary="Register oneself with the published registration code (no token): the answer is the "
+        "caller's own player token, which nobody else is ever shown",
+    )
+    def join_tournament(tournament_id: str, body: JoinTournament) -> RegisteredPlayerOut:
+        joined = tournaments.join(tournament_id, body.name, body.code, body.commitment)
+        return RegisteredPlayerOut(**vars(joined))
+
+    @router.get(
+        "/{tournament_id}/registration-code",
+        response_model=RegistrationCodeOut,
+        summary="The registration code to publish (organiser)",
+    )
+    def tournament_registration_code(tournament_id: str, credentials: Token) -> RegistrationCodeOut:
+        return RegistrationCodeOut(
+            registration_code=tournaments.registration_code_of(tournament_id, token_of(credentials))
+        )
+
+    @router.post(
+        "/{tournament_id}/withdrawals",
+        status_code=201,
+        summary="Withdraw a player from every round not seated yet (organiser)",
+    )
+    def withdraw(tournament_id: str, body: WithdrawPlayer, credentials: Token) -> dict[str, Any]:
+        return tournaments.withdraw(tournament_id, token_of(credentials), body.player, body.reason)
+
+    @router.post(
+        "/{tournament_id}/late-entries",
+        status_code=201,
+        response_model=LateEntryOut,
+        summary="Enter a player after round 1, seated from the next round (organiser; answers the player's token)",
+    )
+    def enter_late(tournament_id: str, body: LateEntry, credentials: Token) -> LateEntryOut:
+        entered, data = tournaments.enter_late(tournament_id, token_of(credentials), body.name, body.missed_rounds)
+        return LateEntryOut(**vars(entered), from_round=data["from_round"], missed_rounds=data["missed_rounds"])
+
+    @router.post(
         "/{tournament_id}/close-registration",
         summary="Close registration: no more players or commitments; the committed players reveal (organiser)",
     )
@@ -167,9 +253,23 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
         summary="Seat the next round (organiser); each table counts as a game created by this client",
         responses=rate_limited,
     )
-    def seat_round(tournament_id: str, credentials: Token, admit_tables: TablesAdmission) -> dict[str, Any]:
-        seated = tournaments.seat_next_round(tournament_id, token_of(credentials), admit_tables)
-        return seated
+    def seat_round(
+        tournament_id: str,
+        credentials: Token,
+        admit_tables: TablesAdmission,
+        body: Annotated[
+            dict[str, Any] | None,
+            Body(
+                description="nothing (or {}): the rules seat the round; a seating sent here is refused, never ignored"
+            ),
+        ] = None,
+    ) -> dict[str, Any]:
+        if body:
+            raise Invalid(
+                f"seating a round takes no body ({', '.join(sorted(map(str, body)))} is not understood): "
+                "the rules seat every round from the record and the master seed"
+            )
+        return tournaments.seat_next_round(tournament_id, token_of(credentials), admit_tables)
 
     @router.get("/{tournament_id}/standings", summary="Live standings, tie-breaks and ratings")
     def standings(tournament_id: str) -> dict[str, Any]:
@@ -200,20 +300,86 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
         moves = tournaments.enforce_clocks(tournament_id)
         return {"moves_played": moves}
 
-    @router.get("/{tournament_id}/me", summary="The bearer player's tables")
+    @router.get(
+        "/{tournament_id}/stream",
+        summary="The tournament's records as they are recorded (server-sent events): a round seated, a result, "
+        "a ruling, the end",
+        **documented(
+            None,
+            404,
+            409,
+            media_type="text/event-stream",
+            description="Server-sent events: `record` (a tournament record, its position as the event id), "
+            "`end` ({version}) after TournamentEnded. Resume with Last-Event-ID (or after=).",
+        ),
+    )
+    async def tournament_stream(
+        tournament_id: str,
+        request: Request,
+        after: Annotated[int, Query(ge=0, le=MAX_POSITION, description="send the records after this position")] = 0,
+        last_event_id: Annotated[
+            int | None,
+            Header(
+                alias="Last-Event-ID",
+                ge=0,
+                le=MAX_POSITION,
+                description="the id of the last event received (an EventSource sends it when it reconnects): "
+                "takes the place of after",
+            ),
+        ] = None,
+    ) -> StreamingResponse:
+        if last_event_id is not None:
+            after = last_event_id
+        version = (await run_in_threadpool(tournaments.load, tournament_id)).log.version
+        if after > version:
+            raise VersionNotReached(
+                f"tournament {tournament_id} is at position {version}: a stream starts after a position it has "
+                f"(after={version} sends only what comes next)"
+            )
+        return StreamingResponse(
+            tournament_updates(tournament_id, after, request),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+    async def tournament_updates(tournament_id: str, after: int, request: Request) -> AsyncIterator[str]:
+        """Every record after ``after`` in order, then each one as it is recorded; ``end`` after the
+        last. Results are followed here too, so a game's end reaches the stream without any request."""
+        from api.app import server_sent_event  # (api.app includes this router)
+
+        shutdown = shutdown_of(request.app)
+        sent, quiet = after, 0
+        while not shutdown.requested and not await request.is_disconnected():
+            await run_in_threadpool(tournaments.follow_results)
+            records = await run_in_threadpool(tournaments.records, tournament_id, sent)
+            for record in records:
+                yield server_sent_event("record", for_viewer(record, None, reveal_all=True), record.position)
+                sent = record.position
+            if (records and records[-1].type == TOURNAMENT_ENDED) or (
+                not records and sent and await run_in_threadpool(ended_at, tournament_id, sent)
+            ):
+                yield server_sent_event("end", {"version": sent}, sent)
+                return
+            quiet = 0 if records else quiet + 1
+            if quiet >= STREAM_KEEPALIVE_LOOKS:
+                quiet = 0
+                yield ": keep-alive\n\n"
+            with suppress(ServerStopping):
+                await shutdown.unless_stopping(lambda: anyio.sleep(STREAM_LOOK_SECONDS))
+        if shutdown.requested:
+            yield f": server stopping; resume with Last-Event-ID: {sent} or after={sent}\n\n"
+
+    def ended_at(tournament_id: str, position: int) -> bool:
+        """The tournament ended with the record at ``position`` (a resumed stream of an ended one)."""
+        log = tournaments.load(tournament_id).log
+        return log.state.ended is not None and log.version == position
+
+    @router.get(
+        "/{tournament_id}/me",
+        summary="The bearer player's page: this round's table and seat or bye, the game's status, your turn",
+    )
     def me(tournament_id: str, credentials: Token) -> dict[str, Any]:
-        aggregate = tournaments.load(tournament_id)
-        player = tournaments.player_for_token(aggregate, token_of(credentials))
-        state = aggregate.log.state
-        return {
-            "player": player,
-            "name": state.names[player],
-            "tables": [
-                {"round": t.round, "table": t.table, "game_id": t.game_id, "seat": t.players.index(player)}
-                for t in state.tables()
-                if player in t.players
-            ],
-        }
+        return tournaments.player_page(tournament_id, token_of(credentials))
 
     @router.get(
         "/{tournament_id}/games/{game_id}",

@@ -15,6 +15,7 @@ tournament, nor a tournament to a game's record except through the game service'
 
 from __future__ import annotations
 
+import hmac
 import logging
 import secrets
 import threading
@@ -43,8 +44,12 @@ from domain.tournament import rules
 from domain.tournament.clock import GameClock, check_clock
 from domain.tournament.log import (
     ADJUDICATED,
+    BY_ORGANISER,
+    BY_SELF,
     FORFEIT_GAME,
+    LATE_ENTRY,
     PLAYER_REGISTERED,
+    PLAYER_WITHDRAWN,
     REGISTRATION_CLOSED,
     REPLACE_PLAYER,
     RESULT_RECORDED,
@@ -59,7 +64,7 @@ from domain.tournament.log import (
     TournamentState,
     seal,
 )
-from domain.tournament.seeds import clock_bot_seed, mixed_seed, table_seed
+from domain.tournament.seeds import clock_bot_seed, mixed_seed, registration_code, table_seed
 from domain.tournament.verification import BUNDLE_FORMAT
 from infra.aggregate import GameAggregate, record_of
 from infra.service import (
@@ -96,6 +101,12 @@ class TournamentNotFound(ServiceError):
     code = "UNKNOWN_TOURNAMENT_ID"
 
 
+class WrongRegistrationCode(Forbidden):
+    """A self-registration whose code is not the tournament's published one."""
+
+    code = "WRONG_REGISTRATION_CODE"
+
+
 def wall_clock_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -113,6 +124,7 @@ class CreatedTournament:
     tournament_id: str
     organiser_token: str
     version: int
+    registration_code: str  # what the organiser publishes for players to register themselves
 
 
 @dataclass(frozen=True)
@@ -189,20 +201,66 @@ class TournamentService(EventSourcedProjection[UUID]):
                 f"this store holds a tournament of master seed {chosen!r} already: an unsalted run needs a seed "
                 "of its own (or a store of its own)"
             ) from None
-        return CreatedTournament(str(tournament_id), token, aggregate.version)
+        return CreatedTournament(
+            str(tournament_id), token, aggregate.version, registration_code(seed, str(tournament_id))
+        )
 
     def register(
         self, tournament_id: str, organiser_token: str | None, name: Any, commitment: str | None = None
     ) -> RegisteredPlayer:
-        """A new player (the organiser registers them), with the player's commitment to a secret
-        (sha256 hex) if they send one."""
+        """A new player (the organiser registers them, and is handed their token), with the player's
+        commitment to a secret (sha256 hex) if they send one."""
         with self._changing(tournament_id) as aggregate:
             self._check_organiser(aggregate, organiser_token)
-            data = rules.register(aggregate.log.state, name, self.now(), commitment)
-            token = secrets.token_urlsafe(24)
-            aggregate.append(PLAYER_REGISTERED, data, {"player_token_hash": token_hash(token)})
-            self.save(aggregate)
+            return self._register(aggregate, name, commitment, BY_ORGANISER)
+
+    def join(self, tournament_id: str, name: Any, code: Any, commitment: str | None = None) -> RegisteredPlayer:
+        """A player registers themselves with the published registration code; the token is
+        answered to them only (it is never the organiser's to see)."""
+        with self._changing(tournament_id) as aggregate:
+            self._check_registration_code(aggregate, code)
+            return self._register(aggregate, name, commitment, BY_SELF)
+
+    def registration_code_of(self, tournament_id: str, organiser_token: str | None) -> str:
+        """The code to publish again (the organiser's)."""
+        aggregate = self.load(tournament_id)
+        self._check_organiser(aggregate, organiser_token)
+        return registration_code(aggregate.seed, tournament_id)
+
+    def _register(self, aggregate: TournamentAggregate, name: Any, commitment: str | None, by: str) -> RegisteredPlayer:
+        data = rules.register(aggregate.log.state, name, self.now(), commitment, by)
+        token = secrets.token_urlsafe(24)
+        aggregate.append(PLAYER_REGISTERED, data, {"player_token_hash": token_hash(token)})
+        self.save(aggregate)
         return RegisteredPlayer(data["player"], data["name"], token)
+
+    def _check_registration_code(self, aggregate: TournamentAggregate, code: Any) -> None:
+        expected = registration_code(aggregate.seed, str(aggregate.id))
+        if not isinstance(code, str) or not hmac.compare_digest(code.encode(), expected.encode()):
+            raise WrongRegistrationCode("this is not the tournament's registration code")
+
+    def withdraw(self, tournament_id: str, organiser_token: str | None, player: Any, reason: Any) -> dict[str, Any]:
+        """The organiser takes a player out of every round not seated yet (a recorded roster change)."""
+        self.follow_results()
+        with self._changing(tournament_id) as aggregate:
+            self._check_organiser(aggregate, organiser_token)
+            data = rules.player_withdrawn(aggregate.log.state, player, reason, self.now())
+            aggregate.append(PLAYER_WITHDRAWN, data)
+            self.save(aggregate)
+        return data
+
+    def enter_late(
+        self, tournament_id: str, organiser_token: str | None, name: Any, missed_rounds: Any = None
+    ) -> tuple[RegisteredPlayer, dict[str, Any]]:
+        """A late entry, seated from the next round; the organiser is handed the player's token."""
+        self.follow_results()
+        with self._changing(tournament_id) as aggregate:
+            self._check_organiser(aggregate, organiser_token)
+            data = rules.late_entry(aggregate.log.state, name, missed_rounds, self.now())
+            token = secrets.token_urlsafe(24)
+            aggregate.append(LATE_ENTRY, data, {"player_token_hash": token_hash(token)})
+            self.save(aggregate)
+        return RegisteredPlayer(data["player"], data["name"], token), data
 
     def close_registration(self, tournament_id: str, organiser_token: str | None) -> dict[str, Any]:
         """No more players or commitments: the committed players may reveal their secrets now."""
@@ -239,9 +297,10 @@ class TournamentService(EventSourcedProjection[UUID]):
         self.follow_results()
         return self.load(tournament_id).log.state
 
-    def records(self, tournament_id: str) -> list[Record]:
+    def records(self, tournament_id: str, after: int = 0) -> list[Record]:
+        """The tournament's records after position ``after`` (each record is one stored event)."""
         uuid = parse_tournament_id(tournament_id)
-        return [Record.from_dict(cast(Any, event).record) for event in self.events.get(uuid)]
+        return [Record.from_dict(cast(Any, event).record) for event in self.events.get(uuid, gt=after or None)]
 
     def tournament_of(self, game_id: str) -> str | None:
         """The tournament a game is a table of, if any."""
@@ -269,6 +328,49 @@ class TournamentService(EventSourcedProjection[UUID]):
         if player not in table.players:
             raise Forbidden(f"player {player} does not play game {game_id}")
         return aggregate, table, table.players.index(player)
+
+    def player_page(self, tournament_id: str, token: str | None) -> dict[str, Any]:
+        """What the bearer player needs to play: this round's table and seat (or their bye), the
+        game's status and whether it awaits them, and every table they have had."""
+        state = self.state(tournament_id)
+        aggregate = self.load(tournament_id)
+        player = self.player_for_token(aggregate, token)
+        number = len(state.rounds)
+        tables = [self._table_for(state, t, player) for t in state.tables() if player in t.players]
+        current = next((t for t in tables if t["round"] == number), None)
+        return {
+            "player": player,
+            "name": state.names[player],
+            "registered_by": state.registered_by.get(player),
+            "withdrawn": player in state.withdrawn,
+            "round": number or None,
+            "table": current,
+            "bye": bool(number) and player in state.byes[number - 1],
+            "your_turn": current is not None and current["your_turn"],
+            "tables": tables,
+        }
+
+    def _table_for(self, state: TournamentState, table: Table, player: int) -> dict[str, Any]:
+        """One of a player's tables as their page shows it: ``status`` is ``running``, ``ended``
+        or ``voided``; ``your_turn``: the game awaits the player's seat (never a forfeited one)."""
+        seat = table.players.index(player)
+        with self.games.reading(table.game_id) as game:
+            match = game.match
+            version = game.version
+            awaited = set() if match.is_over else set(match.game.awaited(match.state))
+        voided = table.game_id in state.voided()
+        status = "voided" if voided else "ended" if match.is_over or table.game_id in state.results else "running"
+        playing = status == "running" and state.ended is None and player not in state.forfeited(table.game_id)
+        return {
+            "round": table.round,
+            "table": table.table,
+            "game_id": table.game_id,
+            "seat": seat,
+            "players": [{"player": p, "name": state.names[p]} for p in table.players],
+            "status": status,
+            "version": version,
+            "your_turn": playing and seat in awaited,
+        }
 
     def bundle(self, tournament_id: str) -> dict[str, Any]:
         """The tournament's log and every table's game record: what ``alexandria tournament verify``

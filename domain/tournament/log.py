@@ -30,6 +30,8 @@ RESULT_RECORDED = "ResultRecorded"
 TIMED_OUT = "TimedOut"
 ADJUDICATED = "Adjudicated"
 TOURNAMENT_ENDED = "TournamentEnded"
+PLAYER_WITHDRAWN = "PlayerWithdrawn"
+LATE_ENTRY = "LateEntry"
 
 
 @dataclass(frozen=True)
@@ -48,8 +50,9 @@ class Fields:
 # record of another type or with another key (a key nobody checks could carry anything).
 RECORD_FIELDS: dict[str, Fields] = {
     TOURNAMENT_CREATED: Fields(frozenset({"tournament_id", "config", "master_seed_commitment", "at"})),
-    # commitment: the SHA-256 of the player's secret, when they contribute to the event's chance.
-    PLAYER_REGISTERED: Fields(frozenset({"player", "name", "at"}), frozenset({"commitment"})),
+    # commitment: the SHA-256 of the player's secret, when they contribute to the event's chance;
+    # by: who registered the player (REGISTERED_BY), absent in logs from before self-registration.
+    PLAYER_REGISTERED: Fields(frozenset({"player", "name", "at"}), frozenset({"commitment", "by"})),
     REGISTRATION_CLOSED: Fields(frozenset({"players", "committed", "at"})),
     SECRET_REVEALED: Fields(frozenset({"player", "secret", "at"})),
     REVEAL_WITHHELD: Fields(frozenset({"player", "consequence", "at"})),
@@ -67,6 +70,10 @@ RECORD_FIELDS: dict[str, Fields] = {
         frozenset({"kind", "reason", "at"}),
         frozenset({"player", "name", "game_id", "placings", "scores", "game_version", "game_fingerprint"}),
     ),
+    # Roster changes between rounds. from_round: the first round they change; missed_rounds: what
+    # a late entry gets for each round before it (MISSED_ROUND_RULES).
+    PLAYER_WITHDRAWN: Fields(frozenset({"player", "reason", "from_round", "at"})),
+    LATE_ENTRY: Fields(frozenset({"player", "name", "from_round", "missed_rounds", "at"})),
     # unfinished_seeds: the revealed seed of every table whose game never ended, by game id.
     TOURNAMENT_ENDED: Fields(frozenset({"standings", "master_seed", "at"}), frozenset({"unfinished_seeds"})),
 }
@@ -77,6 +84,17 @@ VOID_GAME = "void"  # a game counts for nobody
 REPLACE_PLAYER = "replace"  # someone else plays on under the entry (a new name and a new player token)
 CORRECT_RESULT = "correct"  # the placings (and scores) of a game are not what its record says
 ADJUDICATION_KINDS = (FORFEIT_GAME, VOID_GAME, REPLACE_PLAYER, CORRECT_RESULT)
+
+# Who registered a player: the organiser (who is then handed the player's token), or the player
+# themselves with the published registration code (only they ever see their token).
+BY_ORGANISER = "organiser"
+BY_SELF = "self"
+REGISTERED_BY = (BY_ORGANISER, BY_SELF)
+
+# What a late entry gets for each round it missed: the points of a bye, or nothing.
+MISSED_AS_BYES = "bye"
+MISSED_AS_ZERO = "zero"
+MISSED_ROUND_RULES = (MISSED_AS_BYES, MISSED_AS_ZERO)
 
 # What a withheld reveal costs: the entry takes no further part, and the seed mixes without it.
 WITHDRAWN = "withdrawn"
@@ -105,9 +123,11 @@ class TournamentState:
     created_at: int = 0
     names: list[str] = field(default_factory=list)
     commitments: dict[int, str] = field(default_factory=dict)  # player -> sha256 of their secret
+    registered_by: dict[int, str] = field(default_factory=dict)  # player -> BY_ORGANISER or BY_SELF, when recorded
     registration_closed: bool = False
     reveals: dict[int, str] = field(default_factory=dict)  # player -> the revealed secret (hex)
-    withdrawn: list[int] = field(default_factory=list)  # players withdrawn for a withheld reveal
+    withdrawn: list[int] = field(default_factory=list)  # players withdrawn (a withheld reveal, or by the organiser)
+    late_entries: dict[int, dict[str, Any]] = field(default_factory=dict)  # player -> their LateEntry's data
     rounds: list[list[Table]] = field(default_factory=list)
     round_times: list[int] = field(default_factory=list)
     byes: list[list[int]] = field(default_factory=list)
@@ -166,6 +186,17 @@ class TournamentState:
     def all_byes(self) -> list[int]:
         return [p for byes in self.byes for p in byes]
 
+    def credited_byes(self) -> list[int]:
+        """The byes as the standings count them: every round's byes, and each round a late entry
+        missed when its rule credits those rounds as byes."""
+        missed = [
+            p
+            for p, entry in self.late_entries.items()
+            if entry["missed_rounds"] == MISSED_AS_BYES
+            for _ in range(entry["from_round"] - 1)
+        ]
+        return self.all_byes() + missed
+
     def seat_counts(self) -> dict[int, Counter[int]]:
         counts: dict[int, Counter[int]] = {p: Counter() for p in range(len(self.names))}
         for table in self.tables():
@@ -186,6 +217,8 @@ def evolve(state: TournamentState, record: Record) -> TournamentState:
     elif record.type == PLAYER_REGISTERED:
         if data.get("commitment") is not None:
             state.commitments[len(state.names)] = data["commitment"]
+        if data.get("by") is not None:
+            state.registered_by[len(state.names)] = data["by"]
         state.names.append(data["name"])
     elif record.type == REGISTRATION_CLOSED:
         state.registration_closed = True
@@ -212,6 +245,13 @@ def evolve(state: TournamentState, record: Record) -> TournamentState:
         state.adjudications.append(data)
         if data["kind"] == REPLACE_PLAYER:
             state.names[data["player"]] = data["name"]
+    elif record.type == PLAYER_WITHDRAWN:
+        if data["player"] in state.withdrawn:
+            raise ValueError(f"player {data['player']} is withdrawn already")
+        state.withdrawn.append(data["player"])
+    elif record.type == LATE_ENTRY:
+        state.late_entries[len(state.names)] = data
+        state.names.append(data["name"])
     elif record.type == TOURNAMENT_ENDED:
         state.ended = data
     else:

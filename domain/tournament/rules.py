@@ -19,6 +19,9 @@ from domain.tournament.log import (
     ADJUDICATION_KINDS,
     CORRECT_RESULT,
     FORFEIT_GAME,
+    MISSED_AS_ZERO,
+    MISSED_ROUND_RULES,
+    REGISTERED_BY,
     REPLACE_PLAYER,
     VOID_GAME,
     WITHDRAWN,
@@ -41,6 +44,11 @@ REGISTRATION_OPEN = "REGISTRATION_OPEN"
 REVEALS_CLOSED = "REVEALS_CLOSED"
 NOTHING_TO_REVEAL = "NOTHING_TO_REVEAL"
 REVEALS_PENDING = "REVEALS_PENDING"
+BAD_REGISTRATION = "BAD_REGISTRATION"
+BAD_ROSTER_CHANGE = "BAD_ROSTER_CHANGE"
+ALREADY_WITHDRAWN = "ALREADY_WITHDRAWN"
+NO_ROUND_SEATED = "NO_ROUND_SEATED"
+ROSTER_FROZEN = "ROSTER_FROZEN"
 MAX_NAME = 60
 MAX_PLAYERS = 512
 MAX_REASON = 500
@@ -86,10 +94,13 @@ def _commitment(value: Any) -> str:
         raise RuleViolation(BAD_COMMITMENT, "a commitment is the SHA-256 of your secret: 64 hex digits") from None
 
 
-def register(state: TournamentState, name: Any, at: int, commitment: Any = None) -> dict[str, Any]:
+def register(state: TournamentState, name: Any, at: int, commitment: Any = None, by: Any = None) -> dict[str, Any]:
     """A new player, with their commitment to a secret if they send one (contributing is optional:
-    a player who contributes nothing relies on the others)."""
+    a player who contributes nothing relies on the others), and who registered them (``by``: the
+    organiser or the player; None only in logs from before self-registration)."""
     _open(state)
+    if by is not None and by not in REGISTERED_BY:
+        raise RuleViolation(BAD_REGISTRATION, f"a player is registered by one of {', '.join(REGISTERED_BY)}")
     if state.rounds:
         raise RuleViolation(REGISTRATION_CLOSED, "registration closed when the first round was seated")
     if state.registration_closed:
@@ -100,6 +111,8 @@ def register(state: TournamentState, name: Any, at: int, commitment: Any = None)
     data: dict[str, Any] = {"player": len(state.names), "name": name}
     if commitment is not None:
         data["commitment"] = _commitment(commitment)
+    if by is not None:
+        data["by"] = by
     return {**data, "at": stamp(state, at)}
 
 
@@ -146,6 +159,50 @@ def reveals_withheld(state: TournamentState, at: int) -> list[dict[str, Any]]:
     return [{"player": p, "consequence": WITHDRAWN, "at": stamp(state, at)} for p in state.pending_reveals()]
 
 
+def player_withdrawn(state: TournamentState, player: Any, reason: Any, at: int) -> dict[str, Any]:
+    """The organiser withdraws a player from every round not seated yet (a game they are playing
+    goes on; they keep their points and stay in the standings)."""
+    _open(state)
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(state.names):
+        raise RuleViolation(BAD_ROSTER_CHANGE, f"player must be a registered player's number, not {player!r}")
+    if player in state.withdrawn:
+        raise RuleViolation(ALREADY_WITHDRAWN, f"player {player} is withdrawn already")
+    if state.registration_closed and not state.rounds:
+        # The reveals are made against the closed roster: a withdrawal after reading them would let
+        # the organiser pick round 1's seating among those the roster's subsets give.
+        raise RuleViolation(ROSTER_FROZEN, "between the close of registration and round 1 the roster stands")
+    return {"player": player, "reason": _reason(reason), "from_round": len(state.rounds) + 1, "at": stamp(state, at)}
+
+
+def late_entry(state: TournamentState, name: Any, missed_rounds: Any, at: int) -> dict[str, Any]:
+    """A player entered after round 1 was seated, seated from the next round; ``missed_rounds``
+    says what they get for each round before it (a bye's points, or nothing)."""
+    _open(state)
+    if not state.rounds:
+        raise RuleViolation(NO_ROUND_SEATED, "before round 1 a player registers (late entries come after it)")
+    if len(state.rounds) >= state.settings.rounds:
+        raise RuleViolation(NO_ROUNDS_LEFT, f"all {state.settings.rounds} rounds have been seated")
+    rule = MISSED_AS_ZERO if missed_rounds is None else missed_rounds
+    if rule not in MISSED_ROUND_RULES:
+        raise RuleViolation(BAD_ROSTER_CHANGE, f"missed_rounds is one of {', '.join(MISSED_ROUND_RULES)}, not {rule!r}")
+    name = _name(name, state.names)
+    if len(state.names) >= MAX_PLAYERS:
+        raise RuleViolation(REGISTRATION_CLOSED, f"a tournament takes at most {MAX_PLAYERS} players")
+    return {
+        "player": len(state.names),
+        "name": name,
+        "from_round": len(state.rounds) + 1,
+        "missed_rounds": rule,
+        "at": stamp(state, at),
+    }
+
+
+def _reason(reason: Any) -> str:
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON:
+        raise RuleViolation(BAD_ROSTER_CHANGE, f"a roster change needs a reason of 1 to {MAX_REASON} characters")
+    return reason.strip()
+
+
 def check_can_seat(state: TournamentState) -> None:
     _open(state)
     config = state.settings
@@ -180,7 +237,7 @@ def plan_round(state: TournamentState, master_seed: bytes) -> pairing.Seating:
     tables_so_far = [t.players for t in state.tables()]
     if config.format == BALANCED:
         return _balanced_round(state, config, mixed, number)
-    rows = standings(config, state.names, state.outcomes(), state.all_byes())
+    rows = standings(config, state.names, state.outcomes(), state.credited_byes())
     place = {row["player"]: row["place"] for row in rows}
     shuffled = pairing.seeded_order(players, seed)
     order = sorted(players, key=lambda p: (place[p], shuffled.index(p)))
@@ -355,7 +412,7 @@ def _corrected(request: dict[str, Any], seats: int) -> dict[str, Any]:
 
 
 def current_standings(state: TournamentState) -> list[dict[str, Any]]:
-    return standings(state.settings, state.names, state.outcomes(), state.all_byes())
+    return standings(state.settings, state.names, state.outcomes(), state.credited_byes())
 
 
 def standings_view(state: TournamentState) -> dict[str, Any]:

@@ -39,3 +39,10 @@ def pairing_seed(master_seed: bytes, tournament_id: str, round_number: int) -> b
 def clock_bot_seed(master_seed: bytes, tournament_id: str, game_id: str, version: int) -> bytes:
     """The random bot that moves for a seat out of time has a stream of its own per game and version."""
     return derive(master_seed, f"{tournament_id}:clock:{game_id}:{version}")
+
+
+def registration_code(master_seed: bytes, tournament_id: str) -> str:
+    """The code an organiser publishes (as a link) for players to register themselves: derived
+    from the secret master seed, so nothing needs storing and nobody can guess it from the
+    public record (it is no part of any other seed)."""
+    return derive(master_seed, f"{tournament_id}:registration").hex()[:24]

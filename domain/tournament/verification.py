@@ -39,7 +39,9 @@ from domain.tournament.config import normalize_config
 from domain.tournament.log import (
     ADJUDICATED,
     FORFEIT_GAME,
+    LATE_ENTRY,
     PLAYER_REGISTERED,
+    PLAYER_WITHDRAWN,
     RECORD_FIELDS,
     REGISTRATION_CLOSED,
     RESULT_RECORDED,
@@ -433,7 +435,7 @@ class _BundleChecker:
             elif canonical(normalize_config(game, settings).to_dict()) != canonical(config):
                 raise self._stop(position, "config is not the settings as the rules record them")
         elif kind == PLAYER_REGISTERED:
-            expected = rules.register(state, data["name"], at, data.get("commitment"))
+            expected = rules.register(state, data["name"], at, data.get("commitment"), data.get("by"))
             self._same(kind, data, expected, position, expected)
         elif kind == REGISTRATION_CLOSED:
             self._same(kind, data, rules.registration_closed(state, at), position)
@@ -444,6 +446,10 @@ class _BundleChecker:
             if not withheld:
                 raise self._stop(position, "a reveal is withheld, but none was due")
             self._same(kind, data, withheld[0], position)
+        elif kind == PLAYER_WITHDRAWN:
+            self._same(kind, data, rules.player_withdrawn(state, data["player"], data["reason"], at), position)
+        elif kind == LATE_ENTRY:
+            self._same(kind, data, rules.late_entry(state, data["name"], data["missed_rounds"], at), position)
         elif kind == ROUND_SEATED:
             self._check_seating(data, position)
         elif kind == RESULT_RECORDED:

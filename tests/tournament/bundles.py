@@ -9,13 +9,14 @@ import json
 from typing import Any
 
 from domain.catalog import GAMES
+from domain.kernel.bots import RandomBot
 from domain.kernel.chance import seed_commitment
 from domain.kernel.log import Record, record_hash
-from domain.tournament.log import RESULT_RECORDED, TOURNAMENT_ENDED, TournamentLog
+from domain.tournament.log import RESULT_RECORDED, TOURNAMENT_ENDED, Table, TournamentLog
 from domain.tournament.rules import current_standings
 from infra.bootstrap import build_service
 from infra.settings import Settings
-from infra.tournament_run import run_tournament
+from infra.tournament_run import play_table, run_tournament
 from infra.tournament_service import TournamentService
 from tests.tournament.conftest import FakeClock
 from tests.tournament.forge import reseal_from
@@ -118,7 +119,7 @@ def reexecuted_with_stamps(records: list[dict[str, Any]], stamps: dict[int, int]
 def _clocked_with_contributions(tournaments: TournamentService, clock: FakeClock) -> tuple[str, str, list[str]]:
     """A clocked tournament of one table of three whose seating mixes two players' secrets; a fourth
     player committed and withheld their reveal (so is withdrawn): every kind of chance record."""
-    settings = {"rounds": 1, "table_size": 3, "time_control": {"base_seconds": 2, "increment_seconds": 0.01}}
+    settings = {"rounds": 2, "table_size": 3, "time_control": {"base_seconds": 2, "increment_seconds": 0.01}}
     created = tournaments.create("peloponnes", settings, master_seed=b"clock-contributions", salted=False)
     tid, organiser = created.tournament_id, created.organiser_token
     secrets = [None, "11" * 32, "22" * 32, "33" * 32]
@@ -150,8 +151,19 @@ def _clocked() -> str:
             {"kind": "correct", "game_id": table.game_id, "placings": [1, 2, 3], "scores": [3, 2, 1], "reason": "r"},
         ]
         for ruling in rulings:
-            tournaments.adjudicate(tid, organiser, ruling)
+            answer = tournaments.adjudicate(tid, organiser, ruling)
+            if "player_token" in answer:  # the replacement plays on under the entry, with a token of its own
+                tokens[ruling["player"]] = answer["player_token"]
             clock.advance(1000)
+        # Between the rounds: a withdrawal and a late entry (whose missed round counts as a bye).
+        tournaments.withdraw(tid, organiser, 2, "p2 went home")
+        entered, _ = tournaments.enter_late(tid, organiser, "Lou", "bye")
+        tokens.append(entered.token)
+        clock.advance(1000)
+        seated = tournaments.seat_next_round(tid, organiser)
+        for entry in seated["tables"]:
+            table = Table(seated["round"], entry["table"], entry["game_id"], entry["players"])
+            play_table(tournaments, tid, table, tokens, RandomBot(b"clocked-round-2"))
         tournaments.end(tid, organiser)
         return json.dumps(tournaments.bundle(tid))
     finally:
@@ -160,7 +172,8 @@ def _clocked() -> str:
 
 
 def clocked_bundle() -> Bundle:
-    """A fresh copy of a clocked Peloponnes tournament whose slow player ran out of time, with a
-    player replaced and the result corrected: a log with a record of every kind."""
+    """A fresh copy of a clocked Peloponnes tournament of two rounds whose slow player ran out of
+    time in round 1, with a player replaced and the result corrected, then a player withdrawn and
+    a late entry seated in round 2: a log with a record of every kind."""
     loaded: Bundle = json.loads(_clocked())
     return loaded

@@ -178,7 +178,7 @@ def test_every_event_type_of_every_game_is_sent_as_it_was_hashed(game_id: str) -
 def test_every_tournament_record_type_is_sent_as_it_was_hashed(
     client: TestClient, tournaments: TournamentService, clock: FakeClock
 ) -> None:
-    settings = {"rounds": 1, "table_size": 2, "time_control": {"base_seconds": 1, "on_timeout": "random_move"}}
+    settings = {"rounds": 2, "table_size": 2, "time_control": {"base_seconds": 1, "on_timeout": "random_move"}}
     settings["points_per_place"] = [1.5, 0.1]
     created = tournaments.create("peloponnes", settings, b"round-trip", salted=False)
     tid, organiser = created.tournament_id, created.organiser_token
@@ -194,7 +194,17 @@ def test_every_tournament_record_type_is_sent_as_it_was_hashed(
     tournaments.adjudicate(tid, organiser, {"kind": "void", "game_id": second["game_id"], "reason": "left"})
     ruling = {"kind": "correct", "game_id": first["game_id"], "reason": "miscount", "placings": [1, 2]}
     tournaments.adjudicate(tid, organiser, {**ruling, "scores": [2.5, 1e-7]})
-    tournaments.adjudicate(tid, organiser, {"kind": "replace", "player": 1, "name": "Björn", "reason": "ill"})
+    replaced = tournaments.adjudicate(
+        tid, organiser, {"kind": "replace", "player": 1, "name": "Björn", "reason": "ill"}
+    )
+    tokens[1] = replaced["player_token"]
+    tournaments.withdraw(tid, organiser, 3, "went home")
+    tokens.append(tournaments.enter_late(tid, organiser, "Fay", "bye")[0].token)
+    seated = tournaments.seat_next_round(tid, organiser)
+    for entry in seated["tables"]:
+        play_table(
+            tournaments, tid, Table(2, entry["table"], entry["game_id"], entry["players"]), tokens, RandomBot(b"2")
+        )
     tournaments.end(tid, organiser)
     response = client.get(f"/tournaments/{tid}/bundle")
     assert response.status_code == 200
