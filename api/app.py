@@ -381,6 +381,7 @@ def create_app(
             controls.command_id,
             controls.contribution,
             game=game,
+            signature=controls.signature,
         )
         over = result.records[-1].type == "GameEnded"
         return {

@@ -56,6 +56,14 @@ class CommandControls(StrictBody):
         description="random bytes as hex that this seat mixes into the game's chance, once per game "
         "(README: Seeds and contributed chance)",
     )
+    signature: str | None = Field(
+        default=None,
+        min_length=86,
+        max_length=86,
+        pattern="^[A-Za-z0-9_-]{86}$",
+        description="a keyed seat's Ed25519 signature (64 bytes, base64url without padding) over the command, "
+        "required of a keyed seat and refused from any other (docs/signed-commands.md)",
+    )
 
 
 CONTROL_FIELDS = tuple(CommandControls.model_fields)

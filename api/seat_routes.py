@@ -15,6 +15,14 @@ from infra.service import GameService
 class Join(StrictBody):
     name: str = Field(min_length=1, max_length=MAX_NAME_LENGTH, description="the name the lobby shows")
     seat: int | None = Field(default=None, ge=0, le=99, description="a particular open seat; default: the first")
+    public_key: str | None = Field(
+        default=None,
+        min_length=43,
+        max_length=43,
+        pattern="^[A-Za-z0-9_-]{43}$",
+        description="the seat's Ed25519 public key (32 bytes, base64url without padding): every command of the "
+        "seat must then be signed with it (docs/signed-commands.md); recorded publicly",
+    )
 
 
 def seat_router(service: GameService, reads: ReadSide) -> APIRouter:
@@ -27,7 +35,7 @@ def seat_router(service: GameService, reads: ReadSide) -> APIRouter:
         **documented(SeatJoined, 400, 404, 409, 413, 429, status=201),
     )
     def join(game_id: str, body: Join) -> SeatJoined:
-        joined = service.join(game_id, body.name, body.seat)
+        joined = service.join(game_id, body.name, body.seat, body.public_key)
         return SeatJoined(
             game_id=joined.game_id,
             seat=joined.seat,

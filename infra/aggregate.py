@@ -93,9 +93,11 @@ class GameAggregate(Aggregate):
         except ValueError:
             return None
 
-    def join(self, name: str, seat: Seat | None, token_hash: str) -> tuple[Seat, list[Record]]:
-        """Take an open seat; raises ``RuleViolation`` (nothing changed) when refused."""
-        seat, records = self.match.take_seat(name, seat)
+    def join(
+        self, name: str, seat: Seat | None, token_hash: str, public_key: str | None = None
+    ) -> tuple[Seat, list[Record]]:
+        """Take an open seat (keyed with ``public_key``); raises ``RuleViolation`` (nothing changed) when refused."""
+        seat, records = self.match.take_seat(name, seat, public_key, str(self.id) if public_key else None)
         hashes = [token_hash if s == seat else h for s, h in enumerate(self.token_hashes)]
         self._applying_live = True
         try:
@@ -113,9 +115,10 @@ class GameAggregate(Aggregate):
         command_id: str | None,
         contribution: str | None = None,
         at: int | None = None,
+        signature: str | None = None,
     ) -> list[Record]:
         """Decide and apply; raises ``RuleViolation`` (nothing changed) when refused."""
-        records = self.match.execute(seat, command, command_id, contribution, at)
+        records = self.match.execute(seat, command, command_id, contribution, at, signature)
         self._applying_live = True
         try:
             for record in records:
@@ -158,6 +161,8 @@ class MatchTranscoding(Transcoding):
             "forked_from": obj.forked_from,
             "waiting": obj.waiting,
             "names": {str(seat): name for seat, name in obj.names.items()},
+            "keys": {str(seat): key for seat, key in obj.keys.items()},
+            "game_id": obj.game_id,
         }
 
     def decode(self, data: dict[str, Any]) -> Match:
@@ -171,5 +176,7 @@ class MatchTranscoding(Transcoding):
         match.forked_from = data["forked_from"]
         match.waiting = data.get("waiting", False)
         match.names = {int(seat): name for seat, name in data.get("names", {}).items()}
+        match.keys = {int(seat): key for seat, key in data.get("keys", {}).items()}
+        match.game_id = data.get("game_id")
         match.seed_commitment = match.chance.commitment
         return match

@@ -24,10 +24,11 @@ from domain.catalog import GAMES
 from domain.kernel import engine
 from domain.kernel.chance import SALT_BYTES, Chance, parse_contribution, salted_seed
 from domain.kernel.errors import BAD_INPUT, RuleViolation
-from domain.kernel.log import COMMAND_ACCEPTED, Record
+from domain.kernel.log import COMMAND_ACCEPTED, Record, canonical, recorded_command
 from domain.kernel.match import Match
 from domain.kernel.messages import parse_command
 from domain.kernel.seats import Seat
+from domain.kernel.signatures import BAD_SIGNATURE
 from infra.aggregate import GameAggregate, MatchTranscoding, record_of
 
 
@@ -259,14 +260,15 @@ class GameService(Application[UUID]):
             game_id=str(aggregate.id), version=aggregate.version, tokens=tokens, open_seats=match.open_seats
         )
 
-    def join(self, game_id: str, name: str, seat: Seat | None = None) -> JoinedSeat:
-        """Take an open seat by name; the token is made here and only its hash is kept."""
+    def join(self, game_id: str, name: str, seat: Seat | None = None, public_key: str | None = None) -> JoinedSeat:
+        """Take an open seat by name; the token is made here and only its hash is kept. With a
+        ``public_key`` the seat is keyed: each of its commands must then be signed."""
         uuid = parse_game_id(game_id)
         with self._lock(uuid):
             aggregate = self.load(game_id)
             token = secrets.token_urlsafe(24)
             try:
-                seat, records = aggregate.join(name, seat, token_hash(token))
+                seat, records = aggregate.join(name, seat, token_hash(token), public_key)
                 self.save(aggregate)
             except RecordConflictError:
                 self._evict(uuid)
@@ -352,11 +354,13 @@ class GameService(Application[UUID]):
         contribution: str | None = None,
         at: int | None = None,
         game: str | None = None,
+        signature: str | None = None,
     ) -> tuple[Seat, CommandResult]:
         """Execute a command for the token's seat; ``game``: refuse unless the game is that game.
         Command ids are the seat's own: the same id from another seat is another id, so no seat
         can learn which ids another seat used. ``at`` (ms) stamps the record with the server's
-        time (clocked tournament games)."""
+        time (clocked tournament games). A keyed seat's command must carry its ``signature`` over
+        ``payload`` as sent (docs/signed-commands.md), checked before any rule of the game."""
         uuid = parse_game_id(game_id)
         if contribution is not None:
             contribution = parse_contribution(contribution)
@@ -380,9 +384,17 @@ class GameService(Application[UUID]):
                 raise StaleVersion(
                     f"expected version {expected_version}, but the game is at version {aggregate.version}"
                 )
+            aggregate.match.check_signed(seat, payload, command_id, contribution, signature, expected_version)
             command = aggregate.match.admit(seat, payload)
+            if signature is not None and recorded_command(command) != payload:
+                # The record holds the parsed command: what was signed must be exactly that.
+                raise RuleViolation(
+                    BAD_SIGNATURE,
+                    f"a signed command must be sent (and signed) with every field as it is recorded: "
+                    f"{canonical(recorded_command(command))}",
+                )
             try:
-                records = aggregate.execute(seat, command, command_id, contribution, at)
+                records = aggregate.execute(seat, command, command_id, contribution, at, signature)
                 self.save(aggregate)
             except RuleViolation as refusal:
                 self._evict(uuid)
@@ -414,9 +426,7 @@ class GameService(Application[UUID]):
         records = self.records(game_id, after=position - 1)
         first = records[0]
         command = parse_command(aggregate.match.game.command_types, payload)
-        same = first.data["command"] == {"type": command.type, **command.to_dict()} and (
-            first.data.get("contribution") == contribution
-        )
+        same = first.data["command"] == recorded_command(command) and (first.data.get("contribution") == contribution)
         if not same:
             raise Conflict(f"command id {command_id!r} was already used by this seat for a different command")
         batch = [first]

@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.kernel import engine
 from domain.kernel.chance import Chance, parse_contribution
-from domain.kernel.errors import ALREADY_CONTRIBUTED, RuleViolation
+from domain.kernel.errors import ALREADY_CONTRIBUTED, BrokenInvariant, RuleViolation
 from domain.kernel.game import GameDefinition
 from domain.kernel.log import (
     COMMAND_ACCEPTED,
@@ -19,11 +19,13 @@ from domain.kernel.log import (
     command_record_parts,
     event_record_parts,
     make_record,
+    recorded_command,
 )
 from domain.kernel.messages import Command, Event
 from domain.kernel.names import NAME_TAKEN as NAME_TAKEN  # a join's refusal
 from domain.kernel.names import check_name_free, player_name
 from domain.kernel.seats import Seat
+from domain.kernel.signatures import BAD_SIGNATURE, check_signature, parse_public_key, signed_payload
 
 # A seat taken by name in a game created with open seats (a platform record, public).
 SEAT_TAKEN = "SeatTaken"
@@ -59,6 +61,9 @@ class Match:
         # Open seats: players join by name, and the game starts when the last seat is taken.
         self.waiting = False  # created with open seats, some still open: no setup has happened yet
         self.names: dict[Seat, str] = {}
+        # Seat keys (base64url Ed25519 public keys): a keyed seat signs each command over this id.
+        self.keys: dict[Seat, str] = {}
+        self.game_id: str | None = None
 
     # -- creating ---------------------------------------------------------------------------------
 
@@ -92,12 +97,19 @@ class Match:
     def open_seats(self) -> list[Seat]:
         return [seat for seat in range(self.players) if seat not in self.names] if self.waiting else []
 
-    def take_seat(self, name: str, seat: Seat | None = None) -> tuple[Seat, list[Record]]:
+    def take_seat(
+        self, name: str, seat: Seat | None = None, public_key: str | None = None, game_id: str | None = None
+    ) -> tuple[Seat, list[Record]]:
         """Seat ``name`` (at ``seat``, or the first open one); the last seat taken starts the game.
+        With a ``public_key`` the seat is keyed: the record holds the key and the ``game_id`` its
+        signatures are made over, so that the record alone is enough to check them.
 
         Raises ``RuleViolation`` and changes nothing when the join is refused."""
         if not self.waiting:
             raise RuleViolation(SEATS_FULL, "this game has no open seats")
+        if public_key is not None:
+            public_key = parse_public_key(public_key)
+            self._check_game_id(game_id)
         name = player_name(name, MAX_NAME_LENGTH)
         check_name_free(name, self.names.values())
         if seat is None:
@@ -107,10 +119,20 @@ class Match:
             raise RuleViolation(SEAT_TAKEN_ALREADY, f"seat {seat} is not open; the open seats are {open_list}")
         counters_before = dict(self.chance.counters)
         self.names[seat] = name
-        parts: list[RecordParts] = [(SEAT_TAKEN, {"seat": seat, "name": name}, None, None)]
+        taken: dict[str, Any] = {"seat": seat, "name": name}
+        if public_key is not None:
+            self.keys[seat], self.game_id = public_key, game_id
+            taken |= {"public_key": public_key, "game_id": game_id}
+        parts: list[RecordParts] = [(SEAT_TAKEN, taken, None, None)]
         if not self.open_seats:
             parts += self._start()
         return seat, self._seal_batch(parts, counters_before)
+
+    def _check_game_id(self, game_id: str | None) -> None:
+        if not isinstance(game_id, str) or not game_id:
+            raise RuleViolation(BAD_SIGNATURE, "a keyed seat's record names the game id its signatures are over")
+        if self.game_id is not None and game_id != self.game_id:
+            raise RuleViolation(BAD_SIGNATURE, f"this game's keyed seats sign over game id {self.game_id}")
 
     @classmethod
     def fork(cls, origin: Match, history: list[Record], seed: bytes, origin_game_id: str) -> tuple[Match, list[Record]]:
@@ -176,6 +198,35 @@ class Match:
         """The command client JSON asks for, or the first refusal in the shared order (``engine.admit``)."""
         return engine.admit(self.game, self.state, seat, payload)
 
+    def check_signed(
+        self,
+        seat: Seat,
+        command: dict[str, Any],
+        command_id: str | None,
+        contribution: str | None,
+        signature: str | None,
+        expected_version: int | None,
+    ) -> str | None:
+        """The command's signature once it is valid for ``seat`` at ``expected_version`` (None for a
+        seat without a key, which may not sign: nobody could check it); else
+        ``RuleViolation(BAD_SIGNATURE)``. ``command`` is the command as signed (its type and fields).
+
+        ``command_id`` and ``expected_version`` are required of a keyed seat: signed, they make each
+        signature good for one command of one game at one version, never to be replayed."""
+        key = self.keys.get(seat)
+        if key is None:
+            if signature is not None:
+                raise RuleViolation(BAD_SIGNATURE, f"seat {seat} has no key, so its commands carry no signature")
+            return None
+        if command_id is None or expected_version is None:
+            raise RuleViolation(
+                BAD_SIGNATURE, f"seat {seat} has a key: its commands need a command_id and expected_version"
+            )
+        if self.game_id is None:
+            raise BrokenInvariant("a seat key is only ever recorded with its game id")
+        payload = signed_payload(self.game_id, seat, expected_version, command_id, command, contribution)
+        return check_signature(key, signature, payload, seat)
+
     def command_position(self, seat: Seat, command_id: str) -> int | None:
         return self.command_positions.get(command_key(seat, command_id))
 
@@ -186,8 +237,11 @@ class Match:
         command_id: str | None = None,
         contribution: str | None = None,
         at: int | None = None,
+        signature: str | None = None,
     ) -> list[Record]:
         """Decide and apply ``command`` for ``seat``; raises ``RuleViolation`` and changes nothing if refused.
+
+        A keyed seat's command must carry its ``signature`` (``check_signed``), checked before any rule.
 
         With a ``contribution`` (once per seat), the seat's entropy is mixed into the chance before
         the command is decided, and the hidden stacks are put in a new order drawn from it. ``at``
@@ -198,6 +252,10 @@ class Match:
         saved_state = None
         if contribution is not None:
             contribution = parse_contribution(contribution)
+        signature = self.check_signed(
+            seat, recorded_command(command), command_id, contribution, signature, self.version
+        )
+        if contribution is not None:
             if self.chance.contributed(seat):
                 raise RuleViolation(ALREADY_CONTRIBUTED, f"seat {seat} has already contributed chance to this game")
             engine.check_turn(self.game, self.state, seat, command.type)
@@ -217,7 +275,7 @@ class Match:
         self.state = state
         records = self._seal_batch(
             [
-                command_record_parts(seat, command, command_id, contribution, at),
+                command_record_parts(seat, command, command_id, contribution, at, signature),
                 *map(event_record_parts, reshuffled),
                 *map(event_record_parts, events),
             ],
@@ -289,6 +347,9 @@ class Match:
             self.waiting = bool(record.data.get("open_seats"))
         elif record.type == SEAT_TAKEN:  # a fork's copies too: the fork keeps the names
             self.names[record.data["seat"]] = record.data["name"]
+            if "public_key" in record.data and record.position > self.copied_through:  # not the keys: new seats
+                self.keys[record.data["seat"]] = record.data["public_key"]
+                self.game_id = record.data["game_id"]
             if len(self.names) == self.players:
                 self.waiting = False
         else:

@@ -40,6 +40,9 @@ REQUIRED_KEYS = ("position", "type", "data", "viewers", "prev", "hash")
 CREATED_KEYS = {"game", "players", "options", "seed_commitment"}
 FORKED_FROM_KEYS = {"game_id", "version", "fingerprint", "created", "seed"}
 COMMAND_KEYS = {"seat", "command", "command_id"}
+COMMAND_OPTIONAL_KEYS = {"contribution", "at", "signature"}
+SEAT_KEYS = {"seat", "name"}
+KEYED_SEAT_KEYS = SEAT_KEYS | {"public_key", "game_id"}  # a keyed seat's SeatTaken
 HEX64 = re.compile(r"[0-9a-f]{64}")
 MAX_FORK_DEPTH = 32  # forks of forks: deeper than this is not a record the server writes
 SHOWN = 300  # characters of a value quoted in a problem
@@ -83,6 +86,7 @@ class VerificationReport:
     problems: list[str] = field(default_factory=list)
     forked_from: dict[str, Any] | None = None  # {game_id, version, fingerprint} once proven
     contributions: list[dict[str, int]] = field(default_factory=list)  # [{seat, position}]
+    keyed_seats: list[int] = field(default_factory=list)  # seats whose every command is signed (checked once verified)
 
     @property
     def exit_status(self) -> int:
@@ -105,6 +109,7 @@ class VerificationReport:
             "problems": self.problems,
             "forked_from": self.forked_from,
             "contributions": self.contributions,
+            "keyed_seats": self.keyed_seats,
         }
 
 
@@ -524,6 +529,15 @@ class _Checker:
             for r in records[copied:]
             if r["type"] == COMMAND_ACCEPTED and "contribution" in r["data"]
         ]
+        keyed = sorted(
+            r["data"]["seat"] for r in records[copied:] if r["type"] == SEAT_TAKEN and "public_key" in r["data"]
+        )
+        signed = (
+            f"; every command of seat(s) {', '.join(map(str, keyed))} carries a valid signature by the seat's key "
+            f"(recorded when it was taken)"
+            if keyed
+            else "; no seat is keyed, so the record does not show who sent each seat's commands"
+        )
         fork_text = (
             f"; it is a fork of game {origin['game_id']} at version {origin['version']}: the copied history "
             f"re-executes with that game's revealed seed to its hash {origin['fingerprint']} there"
@@ -540,7 +554,7 @@ class _Checker:
             statement = (
                 f"verified: a complete {game} record of {n} records with fingerprint {fingerprint}. The hash chain "
                 f"holds, the revealed seed matches the commitment in GameCreated, and re-executing every command "
-                f"with it gives every record exactly, hidden data included{fork_text}{mixed}."
+                f"with it gives every record exactly, hidden data included{fork_text}{mixed}{signed}."
             )
         elif reexecuted:
             statement = (
@@ -565,6 +579,7 @@ class _Checker:
             game=game,
             forked_from=origin,
             contributions=contributions,
+            keyed_seats=keyed,
         )
 
     def _check_types(self, game: GameDefinition[Any], after: int) -> None:
@@ -725,9 +740,11 @@ class _Checker:
                 f"{where}: {_short(raw['type'])} where a command was expected: no command causes it",
                 "CommandAccepted",
             )
-        if not set(data) >= COMMAND_KEYS or not set(data) <= COMMAND_KEYS | {"contribution", "at"}:
+        if not set(data) >= COMMAND_KEYS or not set(data) <= COMMAND_KEYS | COMMAND_OPTIONAL_KEYS:
             raise Problem(
-                position, f"{where}: CommandAccepted holds seat, command, command_id (and contribution, at)", ""
+                position,
+                f"{where}: CommandAccepted holds seat, command, command_id (and contribution, at, signature)",
+                "",
             )
         stamp = data.get("at")
         if stamp is not None and not _is_int(stamp):
@@ -742,7 +759,9 @@ class _Checker:
             raise Problem(position, f"{where}: command_id must be a string or null", "a string or null")
         try:
             command = parse_command(match.game.command_types, data["command"])
-            return match.execute(seat, command, command_id, data.get("contribution"), stamp)
+            # A keyed seat's signature is checked here, as the service checked it: a command that was
+            # changed or inserted for that seat, however resealed, has no signature its key accepts.
+            return match.execute(seat, command, command_id, data.get("contribution"), stamp, data.get("signature"))
         except RuleViolation as refusal:
             self.seed_ok = False
             raise Problem(
@@ -753,10 +772,14 @@ class _Checker:
 
     def _join_batch(self, match: Match, data: Any, position: int) -> list[Record]:
         """Take the seat the join at ``position`` took (the last join also starts the game)."""
-        if not isinstance(data, dict) or set(data) != {"seat", "name"} or not _is_int(data["seat"]):
-            raise Problem(position, f"position {position}: SeatTaken holds exactly seat and name", "seat, name")
+        if not isinstance(data, dict) or set(data) not in (SEAT_KEYS, KEYED_SEAT_KEYS) or not _is_int(data["seat"]):
+            raise Problem(
+                position,
+                f"position {position}: SeatTaken holds exactly seat and name (and a keyed seat's public_key, game_id)",
+                "seat, name",
+            )
         try:
-            return match.take_seat(data["name"], data["seat"])[1]
+            return match.take_seat(data["name"], data["seat"], data.get("public_key"), data.get("game_id"))[1]
         except RuleViolation as refusal:
             raise Problem(
                 position, f"position {position}: the recorded join is refused on re-execution ({refusal})", ""
