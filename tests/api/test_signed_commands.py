@@ -1,0 +1,205 @@
+"""Signed commands over HTTP: a seat that joined with a ``public_key`` has every command refused
+(401 BAD_SIGNATURE, nothing recorded) unless it carries the seat's signature over the wire format
+of docs/signed-commands.md; seats without a key play as before; the export of a keyed game verifies
+offline, and says which seats were keyed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from fastapi.testclient import TestClient
+
+from api.cli import main
+from domain.kernel.log import canonical
+from domain.kernel.signatures import encode
+from tests.support.http import auth
+
+ROUTE = "/games/{}/commands/sealed_guess"
+
+
+def b64url(raw: bytes) -> str:
+    """The wire format, written out here as a client would (not the server's helper)."""
+    import base64
+
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def public_key_of(private: Ed25519PrivateKey) -> str:
+    return b64url(private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw))
+
+
+def signed_body(
+    private: Ed25519PrivateKey,
+    game_id: str,
+    seat: int,
+    version: int,
+    command_id: str,
+    command: dict[str, Any],
+    contribution: str | None = None,
+) -> dict[str, Any]:
+    """A client's signed command body, built from the documented wire format alone."""
+    payload: dict[str, Any] = {
+        "game_id": game_id,
+        "seat": seat,
+        "expected_version": version,
+        "command_id": command_id,
+        "command": command,
+    }
+    if contribution is not None:
+        payload["contribution"] = contribution
+    message = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    body = {
+        **command,
+        "expected_version": version,
+        "command_id": command_id,
+        "signature": b64url(private.sign(message)),
+    }
+    if contribution is not None:
+        body["contribution"] = contribution
+    return body
+
+
+def keyed_game(client: TestClient, keyed: list[bool]) -> tuple[str, list[str], list[Ed25519PrivateKey | None], int]:
+    created = client.post("/games", json={"game": "sealed_guess", "players": len(keyed), "open_seats": True})
+    assert created.status_code == 201, created.text
+    game = created.json()["game_id"]
+    keys = [Ed25519PrivateKey.generate() if k else None for k in keyed]
+    tokens, version = [], 0
+    for seat, private in enumerate(keys):
+        body: dict[str, Any] = {"name": f"P{seat}", "seat": seat}
+        if private is not None:
+            body["public_key"] = public_key_of(private)
+        joined = client.post(f"/games/{game}/join", json=body)
+        assert joined.status_code == 201, joined.text
+        tokens.append(joined.json()["token"])
+        version = joined.json()["version"]
+    return game, tokens, keys, version
+
+
+def events(client: TestClient, game: str) -> list[dict[str, Any]]:
+    return client.get(f"/games/{game}/events").json()
+
+
+GUESS = {"type": "commit_guess", "guess": 3}
+
+
+def refusal_of(answer: Any) -> str:
+    assert answer.status_code == 401, answer.text
+    return str(answer.json()["error"]["code"])
+
+
+def test_a_keyed_seats_join_records_its_key_publicly(client: TestClient) -> None:
+    game, _, keys, _ = keyed_game(client, [True, False])
+    taken = [r for r in events(client, game) if r["type"] == "SeatTaken"]
+    assert taken[0]["data"] == {"seat": 0, "name": "P0", "public_key": public_key_of(keys[0]), "game_id": game}  # type: ignore[arg-type]
+    assert taken[1]["data"] == {"seat": 1, "name": "P1"}
+
+
+def test_a_join_with_a_malformed_key_is_refused_and_takes_no_seat(client: TestClient) -> None:
+    created = client.post("/games", json={"game": "sealed_guess", "players": 2, "open_seats": True}).json()
+    for key in ["A" * 42 + "B", "A" * 43 + "=", "short", encode(bytes(32)).replace("A", "+")]:
+        answer = client.post(f"/games/{created['game_id']}/join", json={"name": "Ann", "public_key": key})
+        assert answer.status_code == 400, (key, answer.text)
+        assert answer.json()["error"]["code"] in {"BAD_KEY", "BAD_INPUT"}
+    assert [r["type"] for r in events(client, created["game_id"])] == ["GameCreated"]
+
+
+def test_unsigned_wrongly_signed_replayed_and_other_seat_signatures_are_refused(client: TestClient) -> None:
+    game, tokens, keys, version = keyed_game(client, [True, True])
+    other_game, _, _, other_version = keyed_game(client, [True, True])
+    mine, theirs = keys[0], keys[1]
+    assert mine is not None and theirs is not None
+    before = events(client, game)
+    bodies = {
+        "unsigned": {**GUESS, "expected_version": version, "command_id": "c1"},
+        "no expected_version": {
+            k: v for k, v in signed_body(mine, game, 0, version, "c1", GUESS).items() if k != "expected_version"
+        },
+        "no command_id": {
+            k: v for k, v in signed_body(mine, game, 0, version, "c1", GUESS).items() if k != "command_id"
+        },
+        "wrong key": signed_body(Ed25519PrivateKey.generate(), game, 0, version, "c1", GUESS),
+        "other seat's key": signed_body(theirs, game, 0, version, "c1", GUESS),
+        "signed as the other seat": signed_body(mine, game, 1, version, "c1", GUESS),
+        "other game": signed_body(mine, other_game, 0, other_version, "c1", GUESS),
+        "tampered": {**signed_body(mine, game, 0, version, "c1", GUESS), "guess": 4},
+        "tampered id": {**signed_body(mine, game, 0, version, "c1", GUESS), "command_id": "c2"},
+        "contribution added": {**signed_body(mine, game, 0, version, "c1", GUESS), "contribution": "ab" * 16},
+    }
+    for name, body in bodies.items():
+        answer = client.post(ROUTE.format(game), json=body, headers=auth(tokens[0]))
+        assert refusal_of(answer) == "BAD_SIGNATURE", name
+    assert events(client, game) == before  # nothing recorded
+    good = signed_body(mine, game, 0, version, "c1", GUESS)
+    accepted = client.post(ROUTE.format(game), json=good, headers=auth(tokens[0]))
+    assert accepted.status_code == 200, accepted.text
+    (record,) = [r for r in accepted.json()["events"] if r["type"] == "CommandAccepted"]
+    assert record["data"]["signature"] == good["signature"]
+    assert record["public"]["signature"] == good["signature"]  # what every viewer sees
+    # The same signed body sent to another game whose seat 0 has another key: refused there.
+    _, other_tokens, _, _ = keyed_game(client, [True, True])
+    assert refusal_of(client.post(ROUTE.format(other_game), json=good, headers=auth(other_tokens[0])))
+    # A signature made at one version, sent again with a new command id at a later one: refused.
+    version = accepted.json()["version"]
+    later = client.post(
+        ROUTE.format(game), json=signed_body(theirs, game, 1, version, "d1", GUESS), headers=auth(tokens[1])
+    )
+    assert later.status_code == 200, later.text
+    stale = {**good, "command_id": "c9", "expected_version": later.json()["version"]}
+    assert refusal_of(client.post(ROUTE.format(game), json=stale, headers=auth(tokens[0]))) == "BAD_SIGNATURE"
+
+
+def test_a_signed_command_is_checked_before_the_games_rules(client: TestClient) -> None:
+    game, tokens, _, _ = keyed_game(client, [True, False])
+    answer = client.post(ROUTE.format(game), json={"type": "commit_guess", "guess": 9}, headers=auth(tokens[0]))
+    assert refusal_of(answer) == "BAD_SIGNATURE"  # not the rule's GUESS_RANGE: an unsigned sender learns nothing
+
+
+def test_seats_without_a_key_play_as_before_and_may_not_sign(client: TestClient) -> None:
+    game, tokens, _, _ = keyed_game(client, [True, False])
+    plain = client.post(ROUTE.format(game), json=GUESS, headers=auth(tokens[1]))
+    assert plain.status_code == 200, plain.text
+    stray = signed_body(Ed25519PrivateKey.generate(), game, 1, plain.json()["version"], "x", GUESS)
+    assert refusal_of(client.post(ROUTE.format(game), json=stray, headers=auth(tokens[1]))) == "BAD_SIGNATURE"
+
+
+def test_a_keyed_game_played_to_the_end_verifies_offline_and_names_its_keyed_seats(
+    client: TestClient, tmp_path: Path
+) -> None:
+    game, tokens, keys, version = keyed_game(client, [True, False, True])
+    sent = 0
+    while True:
+        view = client.get(f"/games/{game}", params={"min_version": version}).json()
+        if view["status"] == "ended":
+            break
+        seat = int(sorted(view["awaited"])[0])
+        listed = client.get(f"/games/{game}/legal-moves", headers=auth(tokens[seat])).json()
+        move = listed["moves"][sent % len(listed["moves"])]
+        sent += 1
+        private = keys[seat]
+        if private is not None:
+            contribution = "cd" * 16 if sent == 1 else None
+            body = signed_body(private, game, seat, listed["version"], f"m{sent}", move, contribution)
+        else:
+            body = {**move, "expected_version": listed["version"]}
+        answer = client.post(ROUTE.format(game), json=body, headers=auth(tokens[seat]))
+        assert answer.status_code == 200, answer.text
+        version = answer.json()["version"]
+    export = client.get(f"/games/{game}/export")
+    assert export.status_code == 200
+    file = tmp_path / "keyed.jsonl"
+    file.write_text(export.text)
+    result = CliRunner().invoke(main, ["verify", str(file), "--json"])
+    (report,) = json.loads(result.stdout)["files"]
+    assert result.exit_code == 0 and report["verified"], report
+    assert report["keyed_seats"] == [0, 2] and "seat(s) 0, 2" in report["statement"]
+    online = client.get(f"/games/{game}/verify").json()
+    assert online["verified"] and online["keyed_seats"] == [0, 2]
+    # The records hold what was signed, in the canonical form a verifier recomputes.
+    first = next(r for r in export.text.splitlines() if '"CommandAccepted"' in r)
+    assert canonical(json.loads(first)) == first
