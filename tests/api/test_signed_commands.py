@@ -203,3 +203,42 @@ def test_a_keyed_game_played_to_the_end_verifies_offline_and_names_its_keyed_sea
     # The records hold what was signed, in the canonical form a verifier recomputes.
     first = next(r for r in export.text.splitlines() if '"CommandAccepted"' in r)
     assert canonical(json.loads(first)) == first
+
+
+def test_a_signed_command_must_be_sent_with_every_field_as_recorded(client: TestClient) -> None:
+    """The record holds the parsed command: a field left to its default would make the signature
+    one over something else than the record shows, so it is refused, naming the recorded form."""
+    created = client.post("/games", json={"game": "alexandros", "players": 2, "open_seats": True}).json()
+    game = created["game_id"]
+    keys = [Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()]
+    tokens = [
+        client.post(f"/games/{game}/join", json={"name": f"P{s}", "public_key": public_key_of(k)}).json()["token"]
+        for s, k in enumerate(keys)
+    ]
+    listed = client.get(f"/games/{game}/legal-moves", headers=auth(tokens[1])).json()
+    move = next(m for m in listed["moves"] if m.get("card") is None)
+    short = {k: v for k, v in move.items() if k != "card"}  # the parser fills in card: null
+    before = events(client, game)
+    body = signed_body(keys[1], game, 1, listed["version"], "m1", short)
+    answer = client.post(f"/games/{game}/commands/alexandros", json=body, headers=auth(tokens[1]))
+    assert refusal_of(answer) == "BAD_SIGNATURE" and '"card":null' in answer.json()["error"]["message"]
+    assert events(client, game) == before
+    full = signed_body(keys[1], game, 1, listed["version"], "m1", move)
+    assert client.post(f"/games/{game}/commands/alexandros", json=full, headers=auth(tokens[1])).status_code == 200
+
+
+def test_the_documented_python_client_signs_what_the_server_accepts(client: TestClient) -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "signed-commands.md").read_text()
+    example = doc.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict[str, Any] = {}
+    exec(compile(example, "docs/signed-commands.md", "exec"), namespace)
+    key = Ed25519PrivateKey.generate()
+    created = client.post("/games", json={"game": "sealed_guess", "players": 2, "open_seats": True}).json()
+    game = created["game_id"]
+    joined = client.post(f"/games/{game}/join", json={"name": "Ann", "public_key": namespace["public_key_of"](key)})
+    client.post(f"/games/{game}/join", json={"name": "Bo"})
+    seat, token = joined.json()["seat"], joined.json()["token"]
+    version = client.get(f"/games/{game}/legal-moves", headers=auth(token)).json()["version"]
+    body = namespace["signed_command"](key, game, seat, version, "first", GUESS, "ef" * 16)
+    answer = client.post(ROUTE.format(game), json=body, headers=auth(token))
+    assert answer.status_code == 200, answer.text
