@@ -215,16 +215,19 @@ def test_a_signed_command_must_be_sent_with_every_field_as_recorded(client: Test
         client.post(f"/games/{game}/join", json={"name": f"P{s}", "public_key": public_key_of(k)}).json()["token"]
         for s, k in enumerate(keys)
     ]
-    listed = client.get(f"/games/{game}/legal-moves", headers=auth(tokens[1])).json()
+    listings = [client.get(f"/games/{game}/legal-moves", headers=auth(t)).json() for t in tokens]
+    seat = next(s for s, listed in enumerate(listings) if listed["moves"])  # the seat whose turn it is
+    listed = listings[seat]
     move = next(m for m in listed["moves"] if m.get("card") is None)
     short = {k: v for k, v in move.items() if k != "card"}  # the parser fills in card: null
     before = events(client, game)
-    body = signed_body(keys[1], game, 1, listed["version"], "m1", short)
-    answer = client.post(f"/games/{game}/commands/alexandros", json=body, headers=auth(tokens[1]))
+    body = signed_body(keys[seat], game, seat, listed["version"], "m1", short)
+    answer = client.post(f"/games/{game}/commands/alexandros", json=body, headers=auth(tokens[seat]))
     assert refusal_of(answer) == "BAD_SIGNATURE" and '"card":null' in answer.json()["error"]["message"]
     assert events(client, game) == before
-    full = signed_body(keys[1], game, 1, listed["version"], "m1", move)
-    assert client.post(f"/games/{game}/commands/alexandros", json=full, headers=auth(tokens[1])).status_code == 200
+    full = signed_body(keys[seat], game, seat, listed["version"], "m1", move)
+    answer = client.post(f"/games/{game}/commands/alexandros", json=full, headers=auth(tokens[seat]))
+    assert answer.status_code == 200, answer.text
 
 
 def test_the_documented_python_client_signs_what_the_server_accepts(client: TestClient) -> None:
@@ -242,3 +245,25 @@ def test_the_documented_python_client_signs_what_the_server_accepts(client: Test
     body = namespace["signed_command"](key, game, seat, version, "first", GUESS, "ef" * 16)
     answer = client.post(ROUTE.format(game), json=body, headers=auth(token))
     assert answer.status_code == 200, answer.text
+
+
+def test_a_reloaded_or_snapshotted_game_still_knows_its_keys(client: TestClient, settings: Any) -> None:
+    from infra.aggregate import MatchTranscoding
+    from infra.bootstrap import build_service
+
+    game, tokens, keys, version = keyed_game(client, [True, False])
+    fresh = build_service(settings)  # no cache: the game is rebuilt from its stored log
+    try:
+        match = fresh.load(game).match
+        assert match.keys == {0: public_key_of(keys[0])} and match.game_id == game  # type: ignore[arg-type]
+        snapshot = MatchTranscoding().decode(MatchTranscoding().encode(match))
+        assert snapshot.keys == match.keys and snapshot.game_id == game
+        unsigned = {**GUESS, "expected_version": version, "command_id": "c1"}
+        try:
+            fresh.execute(game, tokens[0], unsigned, version, "c1")
+        except Exception as refusal:
+            assert getattr(refusal, "code", None) == "BAD_SIGNATURE"
+        else:
+            raise AssertionError("an unsigned command of a keyed seat was accepted after a reload")
+    finally:
+        fresh.close()
