@@ -6,6 +6,7 @@ forger holding the seed re-executed and resealed everything else."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -58,8 +59,8 @@ def sign(
 class Table:
     """A sealed_guess game whose seats joined with the given keys (None: a seat without one)."""
 
-    def __init__(self, keys: list[Ed25519PrivateKey | None], seed: bytes = b"signed") -> None:
-        self.keys = keys
+    def __init__(self, keys: Sequence[Ed25519PrivateKey | None], seed: bytes = b"signed") -> None:
+        self.keys = list(keys)
         self.match, self.records = Match.create(GAMES.get("sealed_guess"), len(keys), {}, seed, open_seats=True)
         for seat, private in enumerate(keys):
             public = public_key_of(private) if private is not None else None
@@ -94,7 +95,7 @@ def refused(call: Any) -> RuleViolation:
 
 
 def guess(value: int) -> Command:
-    return GAMES.get("sealed_guess").command_types["commit_guess"](guess=value)
+    return GAMES.get("sealed_guess").command_types["commit_guess"].from_dict({"guess": value})
 
 
 def keyed_pair() -> Table:
@@ -143,7 +144,9 @@ def test_a_keyed_seats_command_without_its_own_signature_is_refused_and_changes_
 
 def test_a_signature_cannot_be_replayed_at_a_later_version() -> None:
     table = keyed_pair()
-    signature = sign(table.keys[0], 0, table.match.version, "c1", guess(3))
+    mine = table.keys[0]
+    assert mine is not None
+    signature = sign(mine, 0, table.match.version, "c1", guess(3))
     table.match.execute(0, guess(3), "c1", signature=signature)
     table.play(1, guess(2))  # the round ends; seat 0 is awaited again
     again = refused(lambda: table.match.execute(0, guess(3), "c1-again", signature=signature))
