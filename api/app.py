@@ -80,6 +80,11 @@ class CreateGame(StrictBody):
         description="true: no tokens now; players join by name (POST /games/{game_id}/join), "
         "each getting its own token, and the game starts when every seat is taken",
     )
+    keys_required: bool = Field(
+        default=False,
+        description="true (with open_seats): every seat must join with a public_key, so every command of the "
+        "game is signed by its seat (docs/signed-commands.md)",
+    )
 
 
 # Versions are positions in a game's log; anything past this is not a version but a typo.
@@ -228,6 +233,7 @@ def create_app(
             body.options,
             body.seed.encode() if body.seed is not None else None,
             open_seats=body.open_seats,
+            keys_required=body.keys_required,
         )
         return created_game(created)
 

@@ -163,6 +163,7 @@ class MatchTranscoding(Transcoding):
             "names": {str(seat): name for seat, name in obj.names.items()},
             "keys": {str(seat): key for seat, key in obj.keys.items()},
             "game_id": obj.game_id,
+            "keys_required": obj.keys_required,
         }
 
     def decode(self, data: dict[str, Any]) -> Match:
@@ -178,5 +179,6 @@ class MatchTranscoding(Transcoding):
         match.names = {int(seat): name for seat, name in data.get("names", {}).items()}
         match.keys = {int(seat): key for seat, key in data.get("keys", {}).items()}
         match.game_id = data.get("game_id")
+        match.keys_required = data.get("keys_required", False)
         match.seed_commitment = match.chance.commitment
         return match

@@ -238,17 +238,19 @@ class GameService(Application[UUID]):
         salt: bytes | None = None,
         open_seats: bool = False,
         game_id: UUID | None = None,
+        keys_required: bool = False,
     ) -> CreatedGame:
         """A new game. Its seed is fresh secret salt, then ``seed`` if given (README: Seeds). Only an
         in-process simulation, whose records must come out the same on every run and hold no
         secret worth keeping, passes its own ``salt`` (and its own ``game_id``); no route of the
         API can. Every seat's token goes to the creator, or with ``open_seats`` to nobody yet:
-        players ``join`` by name, and the game starts when the last seat is taken."""
+        players ``join`` by name, and the game starts when the last seat is taken. With
+        ``keys_required`` (open seats only) every join must bring a key (docs/signed-commands.md)."""
         definition = GAMES.get(game)
         if options is not None and not isinstance(options, dict):
             raise Invalid("options must be a JSON object")
         game_seed = new_seed(seed) if salt is None else salted_seed(salt, seed)
-        match, records = Match.create(definition, players, options, game_seed, open_seats)
+        match, records = Match.create(definition, players, options, game_seed, open_seats, keys_required)
         return self._start(match, records, game_id)
 
     def _start(self, match: Match, records: list[Record], game_id: UUID | None = None) -> CreatedGame:

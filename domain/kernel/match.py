@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.kernel import engine
 from domain.kernel.chance import Chance, parse_contribution
-from domain.kernel.errors import ALREADY_CONTRIBUTED, BrokenInvariant, RuleViolation
+from domain.kernel.errors import ALREADY_CONTRIBUTED, BAD_INPUT, BrokenInvariant, RuleViolation
 from domain.kernel.game import GameDefinition
 from domain.kernel.log import (
     COMMAND_ACCEPTED,
@@ -25,7 +25,7 @@ from domain.kernel.messages import Command, Event
 from domain.kernel.names import NAME_TAKEN as NAME_TAKEN  # a join's refusal
 from domain.kernel.names import check_name_free, player_name
 from domain.kernel.seats import Seat
-from domain.kernel.signatures import BAD_SIGNATURE, check_signature, parse_public_key, signed_payload
+from domain.kernel.signatures import BAD_SIGNATURE, KEY_REQUIRED, check_signature, parse_public_key, signed_payload
 
 # A seat taken by name in a game created with open seats (a platform record, public).
 SEAT_TAKEN = "SeatTaken"
@@ -64,6 +64,7 @@ class Match:
         # Seat keys (base64url Ed25519 public keys): a keyed seat signs each command over this id.
         self.keys: dict[Seat, str] = {}
         self.game_id: str | None = None
+        self.keys_required = False  # every seat must be taken with a key
 
     # -- creating ---------------------------------------------------------------------------------
 
@@ -75,13 +76,18 @@ class Match:
         options: dict[str, Any] | None,
         seed: bytes,
         open_seats: bool = False,
+        keys_required: bool = False,
     ) -> tuple[Match, list[Record]]:
         """A new game. With ``open_seats`` it waits for every seat to be taken (``take_seat``)
-        before it starts; otherwise it starts at once."""
+        before it starts; otherwise it starts at once. With ``keys_required`` every seat must be
+        taken with a key, so that every command of the game is signed by its seat."""
         engine.check_player_count(game, players)
+        if keys_required and not open_seats:
+            raise RuleViolation(BAD_INPUT, "keys_required needs open_seats: each seat's key comes with its join")
         normalized = game.normalize_options(players, dict(options or {}))
         match = cls(game, players, normalized, Chance(seed))
         match.waiting = open_seats
+        match.keys_required = keys_required
         created: RecordParts = (GAME_CREATED, match.created_data(), None, None)
         if open_seats:
             return match, match._seal_batch([created], {})
@@ -110,6 +116,8 @@ class Match:
         if public_key is not None:
             public_key = parse_public_key(public_key)
             self._check_game_id(game_id)
+        elif self.keys_required:
+            raise RuleViolation(KEY_REQUIRED, "this game requires a key for every seat: join with a public_key")
         name = player_name(name, MAX_NAME_LENGTH)
         check_name_free(name, self.names.values())
         if seat is None:
@@ -180,6 +188,8 @@ class Match:
             data["forked_from"] = self.forked_from
         if self.waiting:
             data["open_seats"] = True
+        if self.keys_required:
+            data["keys_required"] = True
         return data
 
     @property
@@ -345,6 +355,7 @@ class Match:
             self.forked_from = record.data.get("forked_from")
             self.seed_commitment = record.data["seed_commitment"]
             self.waiting = bool(record.data.get("open_seats"))
+            self.keys_required = bool(record.data.get("keys_required"))
         elif record.type == SEAT_TAKEN:  # a fork's copies too: the fork keeps the names
             self.names[record.data["seat"]] = record.data["name"]
             if "public_key" in record.data and record.position > self.copied_through:  # not the keys: new seats

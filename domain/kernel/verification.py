@@ -487,7 +487,12 @@ class _Checker:
             what = "forking the re-executed original"
         elif seed is not None:
             match, expected = Match.create(
-                game, created["data"]["players"], created["data"]["options"], seed, _open_seats(created["data"])
+                game,
+                created["data"]["players"],
+                created["data"]["options"],
+                seed,
+                _open_seats(created["data"]),
+                _keys_required(created["data"]),
             )
             what = "creating the game with the revealed seed"
         else:
@@ -608,7 +613,7 @@ class _Checker:
     def _check_created(self, data: dict[str, Any], position: int, depth: int) -> GameDefinition[Any]:
         where = f"position {position}: GameCreated" + (" (of the original, in forked_from)" if depth else "")
         keys = set(data)
-        allowed = CREATED_KEYS | {"forked_from", "open_seats"}
+        allowed = CREATED_KEYS | {"forked_from", "open_seats", "keys_required"}
         if not keys >= CREATED_KEYS or not keys <= allowed:
             odd = sorted((keys - allowed) | (CREATED_KEYS - keys))
             raise Problem(
@@ -628,6 +633,8 @@ class _Checker:
             raise Problem(position, f"{where}: options must be an object", "an object")
         if data.get("open_seats", True) is not True:
             raise Problem(position, f"{where}: open_seats is true when present", "true")
+        if data.get("keys_required", True) is not True or ("keys_required" in data and "open_seats" not in data):
+            raise Problem(position, f"{where}: keys_required is true when present, with open_seats", "true")
         try:
             probe, _ = Match.create(game, data["players"], data["options"], b"probe")
         except RuleViolation as refusal:
@@ -815,7 +822,9 @@ class _Checker:
             match, history = Match.fork(grand_match, grand_history, seed, grand["game_id"])
             own_from = grand["version"] + 1
         else:
-            match, history = Match.create(game, created["players"], created["options"], seed, _open_seats(created))
+            match, history = Match.create(
+                game, created["players"], created["options"], seed, _open_seats(created), _keys_required(created)
+            )
             own_from = 2
         if history[0].data != created:
             raise Problem(1, "position 1: forked_from.created is not what the original's seed and history give", "")
@@ -848,6 +857,10 @@ class _Checker:
 
 def _open_seats(created: dict[str, Any]) -> bool:
     return created.get("open_seats") is True
+
+
+def _keys_required(created: dict[str, Any]) -> bool:
+    return created.get("keys_required") is True
 
 
 def _is_hex(text: str) -> bool:

@@ -267,3 +267,22 @@ def test_a_reloaded_or_snapshotted_game_still_knows_its_keys(client: TestClient,
             raise AssertionError("an unsigned command of a keyed seat was accepted after a reload")
     finally:
         fresh.close()
+
+
+def test_a_game_that_requires_keys_refuses_a_join_without_one(client: TestClient) -> None:
+    body = {"game": "sealed_guess", "players": 2, "open_seats": True, "keys_required": True}
+    created = client.post("/games", json=body)
+    assert created.status_code == 201, created.text
+    game = created.json()["game_id"]
+    (record,) = events(client, game)
+    assert record["data"]["keys_required"] is True and record["data"]["open_seats"] is True
+    bare = client.post(f"/games/{game}/join", json={"name": "Ann"})
+    assert bare.status_code == 400 and bare.json()["error"]["code"] == "KEY_REQUIRED"
+    assert len(events(client, game)) == 1  # no seat taken
+    keyed = client.post(
+        f"/games/{game}/join", json={"name": "Ann", "public_key": public_key_of(Ed25519PrivateKey.generate())}
+    )
+    assert keyed.status_code == 201, keyed.text
+    # Without open seats the creator holds every token: no seat could bring its own key.
+    closed = client.post("/games", json={**body, "open_seats": False})
+    assert closed.status_code == 400 and "open_seats" in closed.json()["error"]["message"]

@@ -25,6 +25,7 @@ from domain.kernel.seats import Seat
 from domain.kernel.signatures import (
     BAD_KEY,
     BAD_SIGNATURE,
+    KEY_REQUIRED,
     encode,
     parse_public_key,
     signed_payload,
@@ -308,6 +309,28 @@ def test_a_signed_command_replayed_at_another_version_fails_verification() -> No
     report = verify_records(forgery, GAMES.get)
     assert not report.verified and report.chain_ok
     assert report.first_bad_position == target["position"] and BAD_SIGNATURE in report.problems[0]
+
+
+def test_a_join_without_a_key_in_a_game_that_requires_keys_fails_verification() -> None:
+    match, records = Match.create(GAMES.get("sealed_guess"), 2, {}, b"required", open_seats=True, keys_required=True)
+    assert refused(lambda: match.take_seat("Ann", 0)).code == KEY_REQUIRED and match.names == {}
+    keys = [Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()]
+    table = Table(keys)
+    table.match, table.records = match, records
+    for seat, private in enumerate(keys):
+        table.records += match.take_seat(f"P{seat}", seat, public_key_of(private), GAME_ID)[1]
+    honest = table.play_to_end()
+    assert verify_records(honest, GAMES.get).verified
+    # The operator takes seat 1 without its key (and plays its moves unsigned), everything resealed.
+    stripped = copy.deepcopy(honest)
+    taken = next(r for r in stripped if r["type"] == SEAT_TAKEN and r["data"]["seat"] == 1)
+    del taken["data"]["public_key"], taken["data"]["game_id"]
+    for record in stripped:
+        if record["type"] == COMMAND_ACCEPTED and record["data"]["seat"] == 1:
+            del record["data"]["signature"], record["public"]["signature"]
+    report = verify_records(reseal(stripped), GAMES.get)
+    assert not report.verified and report.first_bad_position == taken["position"]
+    assert KEY_REQUIRED in report.problems[0]
 
 
 # -- properties ----------------------------------------------------------------------------------------
