@@ -210,7 +210,7 @@ class Record(BaseModel):
 
     position: int = Field(ge=1, description="1-based; the game's version once this record is applied")
     type: str = Field(
-        description="GameCreated, CommandAccepted, SeatTaken or one of the game's events, whose data is the "
+        description="GameCreated, CommandAccepted, SeatTaken, SeatKeyed or one of the game's events, whose data is the "
         "schema named after the game and the event (e.g. PeloponnesBidPlaced)"
     )
     data: dict[str, Any] | None = Field(
@@ -233,6 +233,7 @@ class GameCreatedData(BaseModel):
     seed_commitment: str = Field(description="sha256 of the secret seed, revealed by GameEnded")
     forked_from: dict[str, Any] | None = Field(default=None, description="a fork: {game_id, version, fingerprint}")
     open_seats: bool | None = Field(default=None, description="true: the seats are taken by joining")
+    keys_required: bool | None = Field(default=None, description="true: every seat joins with a public key")
 
 
 class CommandAcceptedData(BaseModel):
@@ -244,6 +245,9 @@ class CommandAcceptedData(BaseModel):
     )
     command_id: str | None = Field(default=None, description="the client's id, for its sender only")
     contribution: str | None = Field(default=None, description="the chance the seat contributed with this command")
+    signature: str | None = Field(
+        default=None, description="a keyed seat's Ed25519 signature over the command (docs/signed-commands.md)"
+    )
 
 
 class SeatTakenData(BaseModel):
@@ -251,9 +255,19 @@ class SeatTakenData(BaseModel):
 
     seat: int
     name: str
+    public_key: str | None = Field(default=None, description="a keyed seat's Ed25519 public key (base64url)")
+    game_id: str | None = Field(default=None, description="with a key: the game id its signatures are made over")
 
 
-PLATFORM_RECORDS: tuple[type[BaseModel], ...] = (GameCreatedData, CommandAcceptedData, SeatTakenData)
+class SeatKeyedData(BaseModel):
+    """The data of a key registered for a taken seat, before its first command."""
+
+    seat: int
+    public_key: str = Field(description="the seat's Ed25519 public key (base64url without padding)")
+    game_id: str = Field(description="the game id its signatures are made over")
+
+
+PLATFORM_RECORDS: tuple[type[BaseModel], ...] = (GameCreatedData, CommandAcceptedData, SeatTakenData, SeatKeyedData)
 
 
 class CommandResult(BaseModel):

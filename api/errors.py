@@ -38,6 +38,7 @@ RULE_STATUS = {
     signatures.BAD_SIGNATURE: 401,
     signatures.BAD_KEY: 400,
     signatures.KEY_REQUIRED: 400,
+    signatures.KEY_ALREADY_SET: 409,
     NON_FINITE_NUMBER: 400,
     tournament_rules.TOURNAMENT_OVER: 409,
     tournament_rules.GAME_VOIDED: 409,

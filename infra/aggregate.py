@@ -108,6 +108,17 @@ class GameAggregate(Aggregate):
             del self._applying_live
         return seat, records
 
+    def register_key(self, seat: Seat, public_key: str) -> list[Record]:
+        """Key a taken seat before its first command; raises ``RuleViolation`` (nothing changed) when refused."""
+        records = self.match.register_key(seat, public_key, str(self.id))
+        self._applying_live = True
+        try:
+            for record in records:
+                self.trigger_event(self.Recorded, record=record.to_dict())
+        finally:
+            del self._applying_live
+        return records
+
     def execute(
         self,
         seat: Seat,
@@ -164,6 +175,7 @@ class MatchTranscoding(Transcoding):
             "keys": {str(seat): key for seat, key in obj.keys.items()},
             "game_id": obj.game_id,
             "keys_required": obj.keys_required,
+            "acted": sorted(obj.acted),
         }
 
     def decode(self, data: dict[str, Any]) -> Match:
@@ -180,5 +192,6 @@ class MatchTranscoding(Transcoding):
         match.keys = {int(seat): key for seat, key in data.get("keys", {}).items()}
         match.game_id = data.get("game_id")
         match.keys_required = data.get("keys_required", False)
+        match.acted = set(data.get("acted", []))
         match.seed_commitment = match.chance.commitment
         return match

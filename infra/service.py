@@ -287,6 +287,26 @@ class GameService(Application[UUID]):
                 started=not aggregate.match.waiting,
             )
 
+    def register_key(self, game_id: str, token: str | None, public_key: str) -> tuple[Seat, int]:
+        """Key the token's seat (once, before its first command); the seat and the game's version."""
+        uuid = parse_game_id(game_id)
+        with self._lock(uuid):
+            aggregate = self.load(game_id)
+            if token is None:
+                raise Unauthorized("registering a seat's key needs the seat's bearer token")
+            seat = self.seat_for_token(aggregate, token)
+            assert seat is not None
+            try:
+                aggregate.register_key(seat, public_key)
+                self.save(aggregate)
+            except RecordConflictError:
+                self._evict(uuid)
+                raise StaleVersion("another record was written first; try again") from None
+            except BaseException:
+                self._evict(uuid)
+                raise
+            return seat, aggregate.version
+
     def fork(self, game_id: str, version: int) -> CreatedGame:
         """A new game continuing from ``version`` of an ended game, with a fresh seed and new seats.
 

@@ -25,10 +25,19 @@ from domain.kernel.messages import Command, Event
 from domain.kernel.names import NAME_TAKEN as NAME_TAKEN  # a join's refusal
 from domain.kernel.names import check_name_free, player_name
 from domain.kernel.seats import Seat
-from domain.kernel.signatures import BAD_SIGNATURE, KEY_REQUIRED, check_signature, parse_public_key, signed_payload
+from domain.kernel.signatures import (
+    BAD_SIGNATURE,
+    KEY_ALREADY_SET,
+    KEY_REQUIRED,
+    check_signature,
+    parse_public_key,
+    signed_payload,
+)
 
 # A seat taken by name in a game created with open seats (a platform record, public).
 SEAT_TAKEN = "SeatTaken"
+# A key registered for a seat after it was taken, before its first command (public).
+SEAT_KEYED = "SeatKeyed"
 # Refusals of a join (the platform's, not a game rule's).
 SEATS_FULL = "SEATS_FULL"
 SEAT_TAKEN_ALREADY = "SEAT_TAKEN"
@@ -65,6 +74,7 @@ class Match:
         self.keys: dict[Seat, str] = {}
         self.game_id: str | None = None
         self.keys_required = False  # every seat must be taken with a key
+        self.acted: set[Seat] = set()  # seats that have sent a command in this game (not a fork's copies)
 
     # -- creating ---------------------------------------------------------------------------------
 
@@ -135,6 +145,23 @@ class Match:
         if not self.open_seats:
             parts += self._start()
         return seat, self._seal_batch(parts, counters_before)
+
+    def register_key(self, seat: Seat, public_key: str, game_id: str) -> list[Record]:
+        """Key ``seat`` after it was taken: once, and before its first command, so that all of the
+        seat's commands are signed or none. Raises ``RuleViolation`` and changes nothing if refused."""
+        public_key = parse_public_key(public_key)
+        self._check_game_id(game_id)
+        if not 0 <= seat < self.players or (self.waiting and seat not in self.names):
+            raise RuleViolation(BAD_INPUT, f"seat {seat} is not a taken seat of this game")
+        if seat in self.keys:
+            raise RuleViolation(KEY_ALREADY_SET, f"seat {seat} already has a key; a seat's key cannot change")
+        if seat in self.acted:
+            raise RuleViolation(
+                KEY_ALREADY_SET, f"seat {seat} has already sent commands unsigned; a key comes before the first one"
+            )
+        self.keys[seat], self.game_id = public_key, game_id
+        data = {"seat": seat, "public_key": public_key, "game_id": game_id}
+        return self._seal_batch([(SEAT_KEYED, data, None, None)], dict(self.chance.counters))
 
     def _check_game_id(self, game_id: str | None) -> None:
         if not isinstance(game_id, str) or not game_id:
@@ -293,6 +320,7 @@ class Match:
         )
         if command_id is not None:
             self.command_positions[command_key(seat, command_id)] = records[0].position
+        self.acted.add(seat)
         return records
 
     def reshuffle_batch(self) -> list[Record]:
@@ -345,6 +373,7 @@ class Match:
         if record.type == COMMAND_ACCEPTED:
             if record.position > self.copied_through:
                 seat = record.data["seat"]
+                self.acted.add(seat)
                 command_id = record.data.get("command_id")
                 if command_id is not None:
                     self.command_positions[command_key(seat, command_id)] = record.position
@@ -363,6 +392,10 @@ class Match:
                 self.game_id = record.data["game_id"]
             if len(self.names) == self.players:
                 self.waiting = False
+        elif record.type == SEAT_KEYED:
+            if record.position > self.copied_through:
+                self.keys[record.data["seat"]] = record.data["public_key"]
+                self.game_id = record.data["game_id"]
         else:
             event_type = self.game.event_types[record.type]
             self.state = self.game.evolve(self.state, event_type.from_dict(record.data))

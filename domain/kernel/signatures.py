@@ -23,6 +23,7 @@ from domain.kernel.seats import Seat
 BAD_SIGNATURE = "BAD_SIGNATURE"  # a keyed seat's command unsigned, or signed wrongly (401)
 BAD_KEY = "BAD_KEY"  # a public key that is no Ed25519 key in the wire format (400)
 KEY_REQUIRED = "KEY_REQUIRED"  # a game that requires keys, joined without one (400)
+KEY_ALREADY_SET = "KEY_ALREADY_SET"  # a key registered for a seat that has one, or has already acted (409)
 PUBLIC_KEY_BYTES = 32
 SIGNATURE_BYTES = 64
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]*")

@@ -30,7 +30,7 @@ from domain.kernel.log import (
     make_record,
     record_hash,
 )
-from domain.kernel.match import SEAT_TAKEN, Match
+from domain.kernel.match import SEAT_KEYED, SEAT_TAKEN, Match
 from domain.kernel.messages import parse_command
 
 FindGame = Callable[[str], GameDefinition[Any]]
@@ -43,6 +43,7 @@ COMMAND_KEYS = {"seat", "command", "command_id"}
 COMMAND_OPTIONAL_KEYS = {"contribution", "at", "signature"}
 SEAT_KEYS = {"seat", "name"}
 KEYED_SEAT_KEYS = SEAT_KEYS | {"public_key", "game_id"}  # a keyed seat's SeatTaken
+SEAT_KEYED_KEYS = {"seat", "public_key", "game_id"}
 HEX64 = re.compile(r"[0-9a-f]{64}")
 MAX_FORK_DEPTH = 32  # forks of forks: deeper than this is not a record the server writes
 SHOWN = 300  # characters of a value quoted in a problem
@@ -535,11 +536,13 @@ class _Checker:
             if r["type"] == COMMAND_ACCEPTED and "contribution" in r["data"]
         ]
         keyed = sorted(
-            r["data"]["seat"] for r in records[copied:] if r["type"] == SEAT_TAKEN and "public_key" in r["data"]
+            r["data"]["seat"]
+            for r in records[copied:]
+            if r["type"] == SEAT_KEYED or (r["type"] == SEAT_TAKEN and "public_key" in r["data"])
         )
         signed = (
             f"; every command of seat(s) {', '.join(map(str, keyed))} carries a valid signature by the seat's key "
-            f"(recorded when it was taken)"
+            f"(which the record shows)"
             if keyed
             else "; no seat is keyed, so the record does not show who sent each seat's commands"
         )
@@ -594,7 +597,7 @@ class _Checker:
         for raw in self.records[max(after, 1) :]:
             position = self.position = raw["position"]
             kind = raw["type"]
-            if kind != COMMAND_ACCEPTED and kind != SEAT_TAKEN and kind not in events:
+            if kind not in (COMMAND_ACCEPTED, SEAT_TAKEN, SEAT_KEYED) and kind not in events:
                 raise Problem(position, f"position {position}: {_short(kind)} is no event of {game.id}", "an event")
             if kind in events and raw["viewers"] is None:
                 try:
@@ -741,6 +744,8 @@ class _Checker:
         where = f"position {position}"
         if raw["type"] == SEAT_TAKEN and match.waiting:
             return self._join_batch(match, data, position)
+        if raw["type"] == SEAT_KEYED:
+            return self._key_batch(match, data, position)
         if raw["type"] != COMMAND_ACCEPTED:
             raise Problem(
                 position,
@@ -790,6 +795,17 @@ class _Checker:
         except RuleViolation as refusal:
             raise Problem(
                 position, f"position {position}: the recorded join is refused on re-execution ({refusal})", ""
+            ) from None
+
+    def _key_batch(self, match: Match, data: Any, position: int) -> list[Record]:
+        """Register the key the record at ``position`` registers for its seat."""
+        if not isinstance(data, dict) or set(data) != SEAT_KEYED_KEYS or not _is_int(data["seat"]):
+            raise Problem(position, f"position {position}: SeatKeyed holds exactly seat, public_key and game_id", "")
+        try:
+            return match.register_key(data["seat"], data["public_key"], data["game_id"])
+        except RuleViolation as refusal:
+            raise Problem(
+                position, f"position {position}: the recorded key is refused on re-execution ({refusal})", ""
             ) from None
 
     def _reexecute(self, match: Match, start: int, end: int) -> None:

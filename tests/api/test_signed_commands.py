@@ -177,6 +177,7 @@ def test_a_keyed_game_played_to_the_end_verifies_offline_and_names_its_keyed_sea
         view = client.get(f"/games/{game}", params={"min_version": version}).json()
         if view["status"] == "ended":
             break
+        assert view["awaited"], {k: view[k] for k in ("status", "version", "awaited")}
         seat = int(sorted(view["awaited"])[0])
         listed = client.get(f"/games/{game}/legal-moves", headers=auth(tokens[seat])).json()
         move = listed["moves"][sent % len(listed["moves"])]
@@ -286,3 +287,45 @@ def test_a_game_that_requires_keys_refuses_a_join_without_one(client: TestClient
     # Without open seats the creator holds every token: no seat could bring its own key.
     closed = client.post("/games", json={**body, "open_seats": False})
     assert closed.status_code == 400 and "open_seats" in closed.json()["error"]["message"]
+
+
+def test_a_seat_of_a_created_game_registers_its_key_once_before_its_first_command(
+    client: TestClient, tmp_path: Path
+) -> None:
+    created = client.post("/games", json={"game": "sealed_guess", "players": 2, "seed": "later"}).json()
+    game, tokens = created["game_id"], [s["token"] for s in created["seats"]]
+    key = Ed25519PrivateKey.generate()
+    assert client.post(f"/games/{game}/key", json={"public_key": public_key_of(key)}).status_code == 401
+    answer = client.post(f"/games/{game}/key", json={"public_key": public_key_of(key)}, headers=auth(tokens[0]))
+    assert answer.status_code == 201, answer.text
+    assert answer.json()["seat"] == 0
+    version = answer.json()["version"]
+    keyed = events(client, game)[-1]
+    assert keyed["type"] == "SeatKeyed" and keyed["data"] == {
+        "seat": 0,
+        "public_key": public_key_of(key),
+        "game_id": game,
+    }
+    again = client.post(f"/games/{game}/key", json={"public_key": public_key_of(key)}, headers=auth(tokens[0]))
+    assert again.status_code == 409 and again.json()["error"]["code"] == "KEY_ALREADY_SET"
+    unsigned = {**GUESS, "expected_version": version, "command_id": "c1"}
+    assert refusal_of(client.post(ROUTE.format(game), json=unsigned, headers=auth(tokens[0]))) == "BAD_SIGNATURE"
+    signed = client.post(
+        ROUTE.format(game), json=signed_body(key, game, 0, version, "c1", GUESS), headers=auth(tokens[0])
+    )
+    assert signed.status_code == 200, signed.text
+    # Seat 1 plays unsigned first: a key would come too late to cover all of its commands.
+    assert client.post(ROUTE.format(game), json=GUESS, headers=auth(tokens[1])).status_code == 200
+    late = client.post(f"/games/{game}/key", json={"public_key": public_key_of(key)}, headers=auth(tokens[1]))
+    assert late.status_code == 409 and late.json()["error"]["code"] == "KEY_ALREADY_SET"
+    n = 1
+    while True:
+        listed = [client.get(f"/games/{game}/legal-moves", headers=auth(t)).json() for t in tokens]
+        seat = next((s for s, answer in enumerate(listed) if answer["moves"]), None)
+        if seat is None:
+            break
+        n += 1
+        body = signed_body(key, game, 0, listed[0]["version"], f"c{n}", GUESS) if seat == 0 else GUESS
+        assert client.post(ROUTE.format(game), json=body, headers=auth(tokens[seat])).status_code == 200
+    report = client.get(f"/games/{game}/verify").json()
+    assert report["verified"] and report["keyed_seats"] == [0], report

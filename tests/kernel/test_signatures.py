@@ -19,12 +19,13 @@ from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.errors import RuleViolation
 from domain.kernel.log import COMMAND_ACCEPTED, Record, for_viewer
-from domain.kernel.match import SEAT_TAKEN, Match
+from domain.kernel.match import SEAT_KEYED, SEAT_TAKEN, Match
 from domain.kernel.messages import Command
 from domain.kernel.seats import Seat
 from domain.kernel.signatures import (
     BAD_KEY,
     BAD_SIGNATURE,
+    KEY_ALREADY_SET,
     KEY_REQUIRED,
     encode,
     parse_public_key,
@@ -331,6 +332,30 @@ def test_a_join_without_a_key_in_a_game_that_requires_keys_fails_verification() 
     report = verify_records(reseal(stripped), GAMES.get)
     assert not report.verified and report.first_bad_position == taken["position"]
     assert KEY_REQUIRED in report.problems[0]
+
+
+def test_a_key_registered_later_must_come_before_the_seats_first_command_also_in_the_record() -> None:
+    keys = [Ed25519PrivateKey.generate(), None]
+    match, records = Match.create(GAMES.get("sealed_guess"), 2, {}, b"later")
+    table = Table([None, None])
+    table.match, table.records = match, records
+    table.records += match.register_key(0, public_key_of(keys[0]), GAME_ID)  # type: ignore[arg-type]
+    table.keys = keys
+    table.play(1, guess(2))
+    assert refused(lambda: match.register_key(1, public_key_of(Ed25519PrivateKey.generate()), GAME_ID)).code == (
+        KEY_ALREADY_SET
+    )
+    assert refused(lambda: match.register_key(0, public_key_of(Ed25519PrivateKey.generate()), GAME_ID)).code == (
+        KEY_ALREADY_SET
+    )
+    honest = table.play_to_end()
+    report = verify_records(honest, GAMES.get)
+    assert report.verified and report.keyed_seats == [0]
+    # The key's record dropped (everything renumbered and resealed): the seat's signatures stand alone.
+    dropped = reseal([r for r in honest if r["type"] != SEAT_KEYED])
+    first = next(r for r in dropped if r["type"] == COMMAND_ACCEPTED and r["data"]["seat"] == 0)
+    report = verify_records(dropped, GAMES.get)
+    assert not report.verified and report.first_bad_position == first["position"]
 
 
 # -- properties ----------------------------------------------------------------------------------------
