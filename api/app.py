@@ -82,8 +82,8 @@ class CreateGame(StrictBody):
     )
     keys_required: bool = Field(
         default=False,
-        description="true (with open_seats): every seat must join with a public_key, so every command of the "
-        "game is signed by its seat (docs/signed-commands.md)",
+        description="true: every seat must be keyed (a public_key with its join, or POST /games/{game_id}/key "
+        "before its first command), so every command of the game is signed by its seat (docs/signed-commands.md)",
     )
 
 

@@ -245,7 +245,7 @@ class GameService(Application[UUID]):
         secret worth keeping, passes its own ``salt`` (and its own ``game_id``); no route of the
         API can. Every seat's token goes to the creator, or with ``open_seats`` to nobody yet:
         players ``join`` by name, and the game starts when the last seat is taken. With
-        ``keys_required`` (open seats only) every join must bring a key (docs/signed-commands.md)."""
+        ``keys_required`` every seat must be keyed (with its join, or before its first command)."""
         definition = GAMES.get(game)
         if options is not None and not isinstance(options, dict):
             raise Invalid("options must be a JSON object")

@@ -90,10 +90,9 @@ class Match:
     ) -> tuple[Match, list[Record]]:
         """A new game. With ``open_seats`` it waits for every seat to be taken (``take_seat``)
         before it starts; otherwise it starts at once. With ``keys_required`` every seat must be
-        taken with a key, so that every command of the game is signed by its seat."""
+        taken with a key (open seats), or keyed (``register_key``) before its first command, so that
+        every command of the game is signed by its seat."""
         engine.check_player_count(game, players)
-        if keys_required and not open_seats:
-            raise RuleViolation(BAD_INPUT, "keys_required needs open_seats: each seat's key comes with its join")
         normalized = game.normalize_options(players, dict(options or {}))
         match = cls(game, players, normalized, Chance(seed))
         match.waiting = open_seats
@@ -251,6 +250,10 @@ class Match:
         ``command_id`` and ``expected_version`` are required of a keyed seat: signed, they make each
         signature good for one command of one game at one version, never to be replayed."""
         key = self.keys.get(seat)
+        if key is None and self.keys_required:
+            raise RuleViolation(
+                BAD_SIGNATURE, f"this game requires keys: register seat {seat}'s key (POST .../key) before it acts"
+            )
         if key is None:
             if signature is not None:
                 raise RuleViolation(BAD_SIGNATURE, f"seat {seat} has no key, so its commands carry no signature")

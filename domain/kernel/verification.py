@@ -636,8 +636,8 @@ class _Checker:
             raise Problem(position, f"{where}: options must be an object", "an object")
         if data.get("open_seats", True) is not True:
             raise Problem(position, f"{where}: open_seats is true when present", "true")
-        if data.get("keys_required", True) is not True or ("keys_required" in data and "open_seats" not in data):
-            raise Problem(position, f"{where}: keys_required is true when present, with open_seats", "true")
+        if data.get("keys_required", True) is not True:
+            raise Problem(position, f"{where}: keys_required is true when present", "true")
         try:
             probe, _ = Match.create(game, data["players"], data["options"], b"probe")
         except RuleViolation as refusal:

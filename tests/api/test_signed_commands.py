@@ -284,9 +284,17 @@ def test_a_game_that_requires_keys_refuses_a_join_without_one(client: TestClient
         f"/games/{game}/join", json={"name": "Ann", "public_key": public_key_of(Ed25519PrivateKey.generate())}
     )
     assert keyed.status_code == 201, keyed.text
-    # Without open seats the creator holds every token: no seat could bring its own key.
-    closed = client.post("/games", json={**body, "open_seats": False})
-    assert closed.status_code == 400 and "open_seats" in closed.json()["error"]["message"]
+    # Without open seats the creator holds every token: each seat registers its key before it acts.
+    closed = client.post("/games", json={**body, "open_seats": False}).json()
+    game, tokens = closed["game_id"], [s["token"] for s in closed["seats"]]
+    version = closed["version"]
+    unkeyed = client.post(ROUTE.format(game), json={**GUESS, "expected_version": version}, headers=auth(tokens[0]))
+    assert refusal_of(unkeyed) == "BAD_SIGNATURE" and "register" in unkeyed.json()["error"]["message"]
+    key = Ed25519PrivateKey.generate()
+    keyed_at = client.post(f"/games/{game}/key", json={"public_key": public_key_of(key)}, headers=auth(tokens[0]))
+    version = keyed_at.json()["version"]
+    signed = signed_body(key, game, 0, version, "c1", GUESS)
+    assert client.post(ROUTE.format(game), json=signed, headers=auth(tokens[0])).status_code == 200
 
 
 def test_a_seat_of_a_created_game_registers_its_key_once_before_its_first_command(
