@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.kernel import engine
 from domain.kernel.chance import Chance, parse_contribution
-from domain.kernel.errors import ALREADY_CONTRIBUTED, BAD_INPUT, BrokenInvariant, RuleViolation
+from domain.kernel.errors import ALREADY_CONTRIBUTED, BAD_INPUT, GAME_OVER, BrokenInvariant, RuleViolation
 from domain.kernel.game import GameDefinition
 from domain.kernel.log import (
     COMMAND_ACCEPTED,
@@ -150,6 +150,8 @@ class Match:
         seat's commands are signed or none. Raises ``RuleViolation`` and changes nothing if refused."""
         public_key = parse_public_key(public_key)
         self._check_game_id(game_id)
+        if self.is_over:
+            raise RuleViolation(GAME_OVER, "the game has ended: a key now would sign nothing")
         if not 0 <= seat < self.players or (self.waiting and seat not in self.names):
             raise RuleViolation(BAD_INPUT, f"seat {seat} is not a taken seat of this game")
         if seat in self.keys:

@@ -351,6 +351,8 @@ def test_a_key_registered_later_must_come_before_the_seats_first_command_also_in
     honest = table.play_to_end()
     report = verify_records(honest, GAMES.get)
     assert report.verified and report.keyed_seats == [0]
+    late = refused(lambda: match.register_key(1, public_key_of(Ed25519PrivateKey.generate()), GAME_ID))
+    assert late.code == "GAME_OVER" and match.version == len(honest)
     # The key's record dropped (everything renumbered and resealed): the seat's signatures stand alone.
     dropped = reseal([r for r in honest if r["type"] != SEAT_KEYED])
     first = next(r for r in dropped if r["type"] == COMMAND_ACCEPTED and r["data"]["seat"] == 0)
