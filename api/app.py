@@ -87,6 +87,11 @@ class CreateGame(StrictBody):
         "out for them and their SeatTaken record names the bot (bot:NAME:SEAT); at least one seat stays a player's",
         json_schema_extra={"additionalProperties": False},
     )
+    keys_required: bool = Field(
+        default=False,
+        description="true: every seat must be keyed (a public_key with its join, or POST /games/{game_id}/key "
+        "before its first command), so every command of the game is signed by its seat (docs/signed-commands.md)",
+    )
 
 
 # Versions are positions in a game's log; anything past this is not a version but a typo.
@@ -264,6 +269,7 @@ def create_app(
             body.seed.encode() if body.seed is not None else None,
             open_seats=body.open_seats,
             bots={int(seat): bot for seat, bot in body.bots.items()} if body.bots else None,
+            keys_required=body.keys_required,
         )
         if created.bots:
             bot_seats.watch(created.game_id)
@@ -420,6 +426,7 @@ def create_app(
             controls.command_id,
             controls.contribution,
             game=game,
+            signature=controls.signature,
         )
         over = result.records[-1].type == "GameEnded"
         return {

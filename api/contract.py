@@ -56,6 +56,14 @@ class CommandControls(StrictBody):
         description="random bytes as hex that this seat mixes into the game's chance, once per game "
         "(README: Seeds and contributed chance)",
     )
+    signature: str | None = Field(
+        default=None,
+        min_length=86,
+        max_length=86,
+        pattern="^[A-Za-z0-9_-]{86}$",
+        description="a keyed seat's Ed25519 signature (64 bytes, base64url without padding) over the command, "
+        "required of a keyed seat and refused from any other (docs/signed-commands.md)",
+    )
 
 
 CONTROL_FIELDS = tuple(CommandControls.model_fields)
@@ -205,7 +213,7 @@ class Record(BaseModel):
 
     position: int = Field(ge=1, description="1-based; the game's version once this record is applied")
     type: str = Field(
-        description="GameCreated, CommandAccepted, SeatTaken or one of the game's events, whose data is the "
+        description="GameCreated, CommandAccepted, SeatTaken, SeatKeyed or one of the game's events, whose data is the "
         "schema named after the game and the event (e.g. PeloponnesBidPlaced)"
     )
     data: dict[str, Any] | None = Field(
@@ -228,6 +236,7 @@ class GameCreatedData(BaseModel):
     seed_commitment: str = Field(description="sha256 of the secret seed, revealed by GameEnded")
     forked_from: dict[str, Any] | None = Field(default=None, description="a fork: {game_id, version, fingerprint}")
     open_seats: bool | None = Field(default=None, description="true: the seats are taken by joining")
+    keys_required: bool | None = Field(default=None, description="true: every seat joins with a public key")
 
 
 class CommandAcceptedData(BaseModel):
@@ -239,6 +248,9 @@ class CommandAcceptedData(BaseModel):
     )
     command_id: str | None = Field(default=None, description="the client's id, for its sender only")
     contribution: str | None = Field(default=None, description="the chance the seat contributed with this command")
+    signature: str | None = Field(
+        default=None, description="a keyed seat's Ed25519 signature over the command (docs/signed-commands.md)"
+    )
 
 
 class SeatTakenData(BaseModel):
@@ -246,9 +258,19 @@ class SeatTakenData(BaseModel):
 
     seat: int
     name: str
+    public_key: str | None = Field(default=None, description="a keyed seat's Ed25519 public key (base64url)")
+    game_id: str | None = Field(default=None, description="with a key: the game id its signatures are made over")
 
 
-PLATFORM_RECORDS: tuple[type[BaseModel], ...] = (GameCreatedData, CommandAcceptedData, SeatTakenData)
+class SeatKeyedData(BaseModel):
+    """The data of a key registered for a taken seat, before its first command."""
+
+    seat: int
+    public_key: str = Field(description="the seat's Ed25519 public key (base64url without padding)")
+    game_id: str = Field(description="the game id its signatures are made over")
+
+
+PLATFORM_RECORDS: tuple[type[BaseModel], ...] = (GameCreatedData, CommandAcceptedData, SeatTakenData, SeatKeyedData)
 
 
 class CommandResult(BaseModel):

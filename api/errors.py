@@ -10,6 +10,7 @@ from starlette.routing import Match, Route
 
 from api.contract import validation_message
 from domain.kernel import errors as kernel_errors
+from domain.kernel import signatures
 from domain.kernel.errors import RuleViolation
 from domain.kernel.match import SEAT_TAKEN_ALREADY, SEATS_FULL
 from domain.kernel.names import BAD_NAME, NAME_TAKEN
@@ -34,6 +35,10 @@ RULE_STATUS = {
     NAME_TAKEN: 409,
     BAD_NAME: 400,
     kernel_errors.ALREADY_CONTRIBUTED: 409,
+    signatures.BAD_SIGNATURE: 401,
+    signatures.BAD_KEY: 400,
+    signatures.KEY_REQUIRED: 400,
+    signatures.KEY_ALREADY_SET: 409,
     NON_FINITE_NUMBER: 400,
     tournament_rules.TOURNAMENT_OVER: 409,
     tournament_rules.GAME_VOIDED: 409,

@@ -93,10 +93,12 @@ class GameAggregate(Aggregate):
         except ValueError:
             return None
 
-    def join(self, name: str, seat: Seat | None, token_hash: str | None) -> tuple[Seat, list[Record]]:
-        """Take an open seat; raises ``RuleViolation`` (nothing changed) when refused. No token
-        hash: a seat the server's bot plays (nobody can send as it)."""
-        seat, records = self.match.take_seat(name, seat)
+    def join(
+        self, name: str, seat: Seat | None, token_hash: str | None, public_key: str | None = None
+    ) -> tuple[Seat, list[Record]]:
+        """Take an open seat (keyed with ``public_key``); raises ``RuleViolation`` (nothing changed)
+        when refused. No token hash: a seat the server's bot plays (nobody can send as it)."""
+        seat, records = self.match.take_seat(name, seat, public_key, str(self.id) if public_key else None)
         hashes = [token_hash if s == seat else h for s, h in enumerate(self.token_hashes)]
         self._applying_live = True
         try:
@@ -107,6 +109,17 @@ class GameAggregate(Aggregate):
             del self._applying_live
         return seat, records
 
+    def register_key(self, seat: Seat, public_key: str) -> list[Record]:
+        """Key a taken seat before its first command; raises ``RuleViolation`` (nothing changed) when refused."""
+        records = self.match.register_key(seat, public_key, str(self.id))
+        self._applying_live = True
+        try:
+            for record in records:
+                self.trigger_event(self.Recorded, record=record.to_dict())
+        finally:
+            del self._applying_live
+        return records
+
     def execute(
         self,
         seat: Seat,
@@ -114,9 +127,10 @@ class GameAggregate(Aggregate):
         command_id: str | None,
         contribution: str | None = None,
         at: int | None = None,
+        signature: str | None = None,
     ) -> list[Record]:
         """Decide and apply; raises ``RuleViolation`` (nothing changed) when refused."""
-        records = self.match.execute(seat, command, command_id, contribution, at)
+        records = self.match.execute(seat, command, command_id, contribution, at, signature)
         self._applying_live = True
         try:
             for record in records:
@@ -159,6 +173,10 @@ class MatchTranscoding(Transcoding):
             "forked_from": obj.forked_from,
             "waiting": obj.waiting,
             "names": {str(seat): name for seat, name in obj.names.items()},
+            "keys": {str(seat): key for seat, key in obj.keys.items()},
+            "game_id": obj.game_id,
+            "keys_required": obj.keys_required,
+            "acted": sorted(obj.acted),
         }
 
     def decode(self, data: dict[str, Any]) -> Match:
@@ -172,5 +190,9 @@ class MatchTranscoding(Transcoding):
         match.forked_from = data["forked_from"]
         match.waiting = data.get("waiting", False)
         match.names = {int(seat): name for seat, name in data.get("names", {}).items()}
+        match.keys = {int(seat): key for seat, key in data.get("keys", {}).items()}
+        match.game_id = data.get("game_id")
+        match.keys_required = data.get("keys_required", False)
+        match.acted = set(data.get("acted", []))
         match.seed_commitment = match.chance.commitment
         return match

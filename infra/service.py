@@ -25,10 +25,11 @@ from domain.kernel import engine
 from domain.kernel.bots import BOT_NAMES, bot_of_seat_name, bot_seat_name
 from domain.kernel.chance import SALT_BYTES, Chance, parse_contribution, salted_seed
 from domain.kernel.errors import BAD_INPUT, RuleViolation
-from domain.kernel.log import COMMAND_ACCEPTED, Record
+from domain.kernel.log import COMMAND_ACCEPTED, Record, canonical, recorded_command
 from domain.kernel.match import Match
 from domain.kernel.messages import parse_command
 from domain.kernel.seats import Seat
+from domain.kernel.signatures import BAD_SIGNATURE
 from infra.aggregate import GameAggregate, MatchTranscoding, record_of
 
 
@@ -254,22 +255,26 @@ class GameService(Application[UUID]):
         open_seats: bool = False,
         game_id: UUID | None = None,
         bots: dict[Seat, str] | None = None,
+        keys_required: bool = False,
     ) -> CreatedGame:
         """A new game. Its seed is fresh secret salt, then ``seed`` if given (README: Seeds). Only an
         in-process simulation, whose records must come out the same on every run and hold no
         secret worth keeping, passes its own ``salt`` (and its own ``game_id``); no route of the
         API can. Every seat's token goes to the creator, or with ``open_seats`` to nobody yet:
         players ``join`` by name, and the game starts when the last seat is taken. ``bots`` (seat ->
-        bot name) seats the server's bots: see ``_seat_bots``."""
+        bot name) seats the server's bots: see ``_seat_bots``. With ``keys_required`` every seat
+        must be keyed (with its join, or before its first command), so no bot can take a seat."""
         definition = GAMES.get(game)
         if options is not None and not isinstance(options, dict):
             raise Invalid("options must be a JSON object")
         game_seed = new_seed(seed) if salt is None else salted_seed(salt, seed)
         if bots:
+            if keys_required:
+                raise Invalid("a game whose seats must all be keyed has no bot seats: a bot cannot sign")
             check_bot_seats(bots, players)
             match, records = Match.create(definition, players, options, game_seed, open_seats=True)
             return self._seat_bots(match, records, bots, open_seats, game_id)
-        match, records = Match.create(definition, players, options, game_seed, open_seats)
+        match, records = Match.create(definition, players, options, game_seed, open_seats, keys_required)
         return self._start(match, records, game_id)
 
     def _seat_bots(
@@ -314,14 +319,15 @@ class GameService(Application[UUID]):
             game_id=str(aggregate.id), version=aggregate.version, tokens=tokens, open_seats=match.open_seats
         )
 
-    def join(self, game_id: str, name: str, seat: Seat | None = None) -> JoinedSeat:
-        """Take an open seat by name; the token is made here and only its hash is kept."""
+    def join(self, game_id: str, name: str, seat: Seat | None = None, public_key: str | None = None) -> JoinedSeat:
+        """Take an open seat by name; the token is made here and only its hash is kept. With a
+        ``public_key`` the seat is keyed: each of its commands must then be signed."""
         uuid = parse_game_id(game_id)
         with self._lock(uuid):
             aggregate = self.load(game_id)
             token = secrets.token_urlsafe(24)
             try:
-                seat, records = aggregate.join(name, seat, token_hash(token))
+                seat, records = aggregate.join(name, seat, token_hash(token), public_key)
                 self.save(aggregate)
             except RecordConflictError:
                 self._evict(uuid)
@@ -337,6 +343,26 @@ class GameService(Application[UUID]):
                 version=aggregate.version,
                 started=not aggregate.match.waiting,
             )
+
+    def register_key(self, game_id: str, token: str | None, public_key: str) -> tuple[Seat, int]:
+        """Key the token's seat (once, before its first command); the seat and the game's version."""
+        uuid = parse_game_id(game_id)
+        with self._lock(uuid):
+            aggregate = self.load(game_id)
+            if token is None:
+                raise Unauthorized("registering a seat's key needs the seat's bearer token")
+            seat = self.seat_for_token(aggregate, token)
+            assert seat is not None
+            try:
+                aggregate.register_key(seat, public_key)
+                self.save(aggregate)
+            except RecordConflictError:
+                self._evict(uuid)
+                raise StaleVersion("another record was written first; try again") from None
+            except BaseException:
+                self._evict(uuid)
+                raise
+            return seat, aggregate.version
 
     def fork(self, game_id: str, version: int) -> CreatedGame:
         """A new game continuing from ``version`` of an ended game, with a fresh seed and new seats.
@@ -408,12 +434,15 @@ class GameService(Application[UUID]):
         at: int | None = None,
         game: str | None = None,
         bot_seat: Seat | None = None,
+        signature: str | None = None,
     ) -> tuple[Seat, CommandResult]:
         """Execute a command for the token's seat; ``game``: refuse unless the game is that game.
         Command ids are the seat's own: the same id from another seat is another id, so no seat
         can learn which ids another seat used. ``at`` (ms) stamps the record with the server's
         time (clocked tournament games). ``bot_seat``: the server's bot plays that seat (no token;
-        only for a seat ``bot_seats`` names, which no route can ask for)."""
+        only for a seat ``bot_seats`` names, which no route can ask for). A keyed seat's command
+        must carry its ``signature`` over ``payload`` as sent (docs/signed-commands.md), checked
+        before any rule of the game."""
         uuid = parse_game_id(game_id)
         if contribution is not None:
             contribution = parse_contribution(contribution)
@@ -443,9 +472,17 @@ class GameService(Application[UUID]):
                 raise StaleVersion(
                     f"expected version {expected_version}, but the game is at version {aggregate.version}"
                 )
+            aggregate.match.check_signed(seat, payload, command_id, contribution, signature, expected_version)
             command = aggregate.match.admit(seat, payload)
+            if signature is not None and recorded_command(command) != payload:
+                # The record holds the parsed command: what was signed must be exactly that.
+                raise RuleViolation(
+                    BAD_SIGNATURE,
+                    f"a signed command must be sent (and signed) with every field as it is recorded: "
+                    f"{canonical(recorded_command(command))}",
+                )
             try:
-                records = aggregate.execute(seat, command, command_id, contribution, at)
+                records = aggregate.execute(seat, command, command_id, contribution, at, signature)
                 self.save(aggregate)
             except RuleViolation as refusal:
                 self._evict(uuid)
@@ -477,9 +514,7 @@ class GameService(Application[UUID]):
         records = self.records(game_id, after=position - 1)
         first = records[0]
         command = parse_command(aggregate.match.game.command_types, payload)
-        same = first.data["command"] == {"type": command.type, **command.to_dict()} and (
-            first.data.get("contribution") == contribution
-        )
+        same = first.data["command"] == recorded_command(command) and (first.data.get("contribution") == contribution)
         if not same:
             raise Conflict(f"command id {command_id!r} was already used by this seat for a different command")
         batch = [first]

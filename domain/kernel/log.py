@@ -142,19 +142,31 @@ def event_record_parts(event: Event) -> RecordParts:
     return event.type, event.to_dict(), viewers, (event.public_form() if viewers is not None else None)
 
 
+def recorded_command(command: Command) -> dict[str, Any]:
+    """A command as its record holds it (and as a keyed seat signs it): its type and its fields."""
+    return {"type": command.type, **command.to_dict()}
+
+
 def command_record_parts(
-    seat: Seat, command: Command, command_id: str | None, contribution: str | None = None, at: int | None = None
+    seat: Seat,
+    command: Command,
+    command_id: str | None,
+    contribution: str | None = None,
+    at: int | None = None,
+    signature: str | None = None,
 ) -> RecordParts:
     """``CommandAccepted`` records what was asked, so the game can be re-executed to verify it.
 
     The client's command id is never public; a sealed command's fields are private to its sender.
     A chance contribution sent with the command is public (it is useless without the secret seed,
     and every seat may check that it was mixed in). ``at`` is the server's time (ms) stamped on a
-    clocked game's commands: data, so that replay and verification never read a clock.
+    clocked game's commands: data, so that replay and verification never read a clock. A keyed
+    seat's ``signature`` is public: anyone may check it against the seat's public key (though a
+    sealed command's fields, which it covers, are only revealed with the rest after the game).
     """
     data: dict[str, Any] = {
         "seat": seat,
-        "command": {"type": command.type, **command.to_dict()},
+        "command": recorded_command(command),
         "command_id": command_id,
     }
     public: dict[str, Any] = {"seat": seat, "command": {"type": command.type}}
@@ -164,6 +176,8 @@ def command_record_parts(
         public["command"] = data["command"]
     if contribution is not None:
         data["contribution"] = public["contribution"] = contribution
+    if signature is not None:
+        data["signature"] = public["signature"] = signature
     return COMMAND_ACCEPTED, data, frozenset({seat}), public
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.kernel import engine
 from domain.kernel.chance import Chance, parse_contribution
-from domain.kernel.errors import ALREADY_CONTRIBUTED, RuleViolation
+from domain.kernel.errors import ALREADY_CONTRIBUTED, BAD_INPUT, GAME_OVER, BrokenInvariant, RuleViolation
 from domain.kernel.game import GameDefinition
 from domain.kernel.log import (
     COMMAND_ACCEPTED,
@@ -19,14 +19,25 @@ from domain.kernel.log import (
     command_record_parts,
     event_record_parts,
     make_record,
+    recorded_command,
 )
 from domain.kernel.messages import Command, Event
 from domain.kernel.names import NAME_TAKEN as NAME_TAKEN  # a join's refusal
 from domain.kernel.names import check_name_free, player_name
 from domain.kernel.seats import Seat
+from domain.kernel.signatures import (
+    BAD_SIGNATURE,
+    KEY_ALREADY_SET,
+    KEY_REQUIRED,
+    check_signature,
+    parse_public_key,
+    signed_payload,
+)
 
 # A seat taken by name in a game created with open seats (a platform record, public).
 SEAT_TAKEN = "SeatTaken"
+# A key registered for a seat after it was taken, before its first command (public).
+SEAT_KEYED = "SeatKeyed"
 # Refusals of a join (the platform's, not a game rule's).
 SEATS_FULL = "SEATS_FULL"
 SEAT_TAKEN_ALREADY = "SEAT_TAKEN"
@@ -59,6 +70,11 @@ class Match:
         # Open seats: players join by name, and the game starts when the last seat is taken.
         self.waiting = False  # created with open seats, some still open: no setup has happened yet
         self.names: dict[Seat, str] = {}
+        # Seat keys (base64url Ed25519 public keys): a keyed seat signs each command over this id.
+        self.keys: dict[Seat, str] = {}
+        self.game_id: str | None = None
+        self.keys_required = False  # every seat must be taken with a key
+        self.acted: set[Seat] = set()  # seats that have sent a command in this game (not a fork's copies)
 
     # -- creating ---------------------------------------------------------------------------------
 
@@ -70,13 +86,17 @@ class Match:
         options: dict[str, Any] | None,
         seed: bytes,
         open_seats: bool = False,
+        keys_required: bool = False,
     ) -> tuple[Match, list[Record]]:
         """A new game. With ``open_seats`` it waits for every seat to be taken (``take_seat``)
-        before it starts; otherwise it starts at once."""
+        before it starts; otherwise it starts at once. With ``keys_required`` every seat must be
+        taken with a key (open seats), or keyed (``register_key``) before its first command, so that
+        every command of the game is signed by its seat."""
         engine.check_player_count(game, players)
         normalized = game.normalize_options(players, dict(options or {}))
         match = cls(game, players, normalized, Chance(seed))
         match.waiting = open_seats
+        match.keys_required = keys_required
         created: RecordParts = (GAME_CREATED, match.created_data(), None, None)
         if open_seats:
             return match, match._seal_batch([created], {})
@@ -92,12 +112,21 @@ class Match:
     def open_seats(self) -> list[Seat]:
         return [seat for seat in range(self.players) if seat not in self.names] if self.waiting else []
 
-    def take_seat(self, name: str, seat: Seat | None = None) -> tuple[Seat, list[Record]]:
+    def take_seat(
+        self, name: str, seat: Seat | None = None, public_key: str | None = None, game_id: str | None = None
+    ) -> tuple[Seat, list[Record]]:
         """Seat ``name`` (at ``seat``, or the first open one); the last seat taken starts the game.
+        With a ``public_key`` the seat is keyed: the record holds the key and the ``game_id`` its
+        signatures are made over, so that the record alone is enough to check them.
 
         Raises ``RuleViolation`` and changes nothing when the join is refused."""
         if not self.waiting:
             raise RuleViolation(SEATS_FULL, "this game has no open seats")
+        if public_key is not None:
+            public_key = parse_public_key(public_key)
+            self._check_game_id(game_id)
+        elif self.keys_required:
+            raise RuleViolation(KEY_REQUIRED, "this game requires a key for every seat: join with a public_key")
         name = player_name(name, MAX_NAME_LENGTH)
         check_name_free(name, self.names.values())
         if seat is None:
@@ -107,10 +136,39 @@ class Match:
             raise RuleViolation(SEAT_TAKEN_ALREADY, f"seat {seat} is not open; the open seats are {open_list}")
         counters_before = dict(self.chance.counters)
         self.names[seat] = name
-        parts: list[RecordParts] = [(SEAT_TAKEN, {"seat": seat, "name": name}, None, None)]
+        taken: dict[str, Any] = {"seat": seat, "name": name}
+        if public_key is not None:
+            self.keys[seat], self.game_id = public_key, game_id
+            taken |= {"public_key": public_key, "game_id": game_id}
+        parts: list[RecordParts] = [(SEAT_TAKEN, taken, None, None)]
         if not self.open_seats:
             parts += self._start()
         return seat, self._seal_batch(parts, counters_before)
+
+    def register_key(self, seat: Seat, public_key: str, game_id: str) -> list[Record]:
+        """Key ``seat`` after it was taken: once, and before its first command, so that all of the
+        seat's commands are signed or none. Raises ``RuleViolation`` and changes nothing if refused."""
+        public_key = parse_public_key(public_key)
+        self._check_game_id(game_id)
+        if self.is_over:
+            raise RuleViolation(GAME_OVER, "the game has ended: a key now would sign nothing")
+        if not 0 <= seat < self.players or (self.waiting and seat not in self.names):
+            raise RuleViolation(BAD_INPUT, f"seat {seat} is not a taken seat of this game")
+        if seat in self.keys:
+            raise RuleViolation(KEY_ALREADY_SET, f"seat {seat} already has a key; a seat's key cannot change")
+        if seat in self.acted:
+            raise RuleViolation(
+                KEY_ALREADY_SET, f"seat {seat} has already sent commands unsigned; a key comes before the first one"
+            )
+        self.keys[seat], self.game_id = public_key, game_id
+        data = {"seat": seat, "public_key": public_key, "game_id": game_id}
+        return self._seal_batch([(SEAT_KEYED, data, None, None)], dict(self.chance.counters))
+
+    def _check_game_id(self, game_id: str | None) -> None:
+        if not isinstance(game_id, str) or not game_id:
+            raise RuleViolation(BAD_SIGNATURE, "a keyed seat's record names the game id its signatures are over")
+        if self.game_id is not None and game_id != self.game_id:
+            raise RuleViolation(BAD_SIGNATURE, f"this game's keyed seats sign over game id {self.game_id}")
 
     @classmethod
     def fork(cls, origin: Match, history: list[Record], seed: bytes, origin_game_id: str) -> tuple[Match, list[Record]]:
@@ -158,6 +216,8 @@ class Match:
             data["forked_from"] = self.forked_from
         if self.waiting:
             data["open_seats"] = True
+        if self.keys_required:
+            data["keys_required"] = True
         return data
 
     @property
@@ -176,6 +236,39 @@ class Match:
         """The command client JSON asks for, or the first refusal in the shared order (``engine.admit``)."""
         return engine.admit(self.game, self.state, seat, payload)
 
+    def check_signed(
+        self,
+        seat: Seat,
+        command: dict[str, Any],
+        command_id: str | None,
+        contribution: str | None,
+        signature: str | None,
+        expected_version: int | None,
+    ) -> str | None:
+        """The command's signature once it is valid for ``seat`` at ``expected_version`` (None for a
+        seat without a key, which may not sign: nobody could check it); else
+        ``RuleViolation(BAD_SIGNATURE)``. ``command`` is the command as signed (its type and fields).
+
+        ``command_id`` and ``expected_version`` are required of a keyed seat: signed, they make each
+        signature good for one command of one game at one version, never to be replayed."""
+        key = self.keys.get(seat)
+        if key is None and self.keys_required:
+            raise RuleViolation(
+                BAD_SIGNATURE, f"this game requires keys: register seat {seat}'s key (POST .../key) before it acts"
+            )
+        if key is None:
+            if signature is not None:
+                raise RuleViolation(BAD_SIGNATURE, f"seat {seat} has no key, so its commands carry no signature")
+            return None
+        if command_id is None or expected_version is None:
+            raise RuleViolation(
+                BAD_SIGNATURE, f"seat {seat} has a key: its commands need a command_id and expected_version"
+            )
+        if self.game_id is None:
+            raise BrokenInvariant("a seat key is only ever recorded with its game id")
+        payload = signed_payload(self.game_id, seat, expected_version, command_id, command, contribution)
+        return check_signature(key, signature, payload, seat)
+
     def command_position(self, seat: Seat, command_id: str) -> int | None:
         return self.command_positions.get(command_key(seat, command_id))
 
@@ -186,8 +279,11 @@ class Match:
         command_id: str | None = None,
         contribution: str | None = None,
         at: int | None = None,
+        signature: str | None = None,
     ) -> list[Record]:
         """Decide and apply ``command`` for ``seat``; raises ``RuleViolation`` and changes nothing if refused.
+
+        A keyed seat's command must carry its ``signature`` (``check_signed``), checked before any rule.
 
         With a ``contribution`` (once per seat), the seat's entropy is mixed into the chance before
         the command is decided, and the hidden stacks are put in a new order drawn from it. ``at``
@@ -198,6 +294,10 @@ class Match:
         saved_state = None
         if contribution is not None:
             contribution = parse_contribution(contribution)
+        signature = self.check_signed(
+            seat, recorded_command(command), command_id, contribution, signature, self.version
+        )
+        if contribution is not None:
             if self.chance.contributed(seat):
                 raise RuleViolation(ALREADY_CONTRIBUTED, f"seat {seat} has already contributed chance to this game")
             engine.check_turn(self.game, self.state, seat, command.type)
@@ -217,7 +317,7 @@ class Match:
         self.state = state
         records = self._seal_batch(
             [
-                command_record_parts(seat, command, command_id, contribution, at),
+                command_record_parts(seat, command, command_id, contribution, at, signature),
                 *map(event_record_parts, reshuffled),
                 *map(event_record_parts, events),
             ],
@@ -225,6 +325,7 @@ class Match:
         )
         if command_id is not None:
             self.command_positions[command_key(seat, command_id)] = records[0].position
+        self.acted.add(seat)
         return records
 
     def reshuffle_batch(self) -> list[Record]:
@@ -277,6 +378,7 @@ class Match:
         if record.type == COMMAND_ACCEPTED:
             if record.position > self.copied_through:
                 seat = record.data["seat"]
+                self.acted.add(seat)
                 command_id = record.data.get("command_id")
                 if command_id is not None:
                     self.command_positions[command_key(seat, command_id)] = record.position
@@ -287,10 +389,18 @@ class Match:
             self.forked_from = record.data.get("forked_from")
             self.seed_commitment = record.data["seed_commitment"]
             self.waiting = bool(record.data.get("open_seats"))
+            self.keys_required = bool(record.data.get("keys_required"))
         elif record.type == SEAT_TAKEN:  # a fork's copies too: the fork keeps the names
             self.names[record.data["seat"]] = record.data["name"]
+            if "public_key" in record.data and record.position > self.copied_through:  # not the keys: new seats
+                self.keys[record.data["seat"]] = record.data["public_key"]
+                self.game_id = record.data["game_id"]
             if len(self.names) == self.players:
                 self.waiting = False
+        elif record.type == SEAT_KEYED:
+            if record.position > self.copied_through:
+                self.keys[record.data["seat"]] = record.data["public_key"]
+                self.game_id = record.data["game_id"]
         else:
             event_type = self.game.event_types[record.type]
             self.state = self.game.evolve(self.state, event_type.from_dict(record.data))

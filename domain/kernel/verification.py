@@ -30,7 +30,7 @@ from domain.kernel.log import (
     make_record,
     record_hash,
 )
-from domain.kernel.match import SEAT_TAKEN, Match
+from domain.kernel.match import SEAT_KEYED, SEAT_TAKEN, Match
 from domain.kernel.messages import parse_command
 
 FindGame = Callable[[str], GameDefinition[Any]]
@@ -40,6 +40,10 @@ REQUIRED_KEYS = ("position", "type", "data", "viewers", "prev", "hash")
 CREATED_KEYS = {"game", "players", "options", "seed_commitment"}
 FORKED_FROM_KEYS = {"game_id", "version", "fingerprint", "created", "seed"}
 COMMAND_KEYS = {"seat", "command", "command_id"}
+COMMAND_OPTIONAL_KEYS = {"contribution", "at", "signature"}
+SEAT_KEYS = {"seat", "name"}
+KEYED_SEAT_KEYS = SEAT_KEYS | {"public_key", "game_id"}  # a keyed seat's SeatTaken
+SEAT_KEYED_KEYS = {"seat", "public_key", "game_id"}
 HEX64 = re.compile(r"[0-9a-f]{64}")
 MAX_FORK_DEPTH = 32  # forks of forks: deeper than this is not a record the server writes
 SHOWN = 300  # characters of a value quoted in a problem
@@ -83,6 +87,7 @@ class VerificationReport:
     problems: list[str] = field(default_factory=list)
     forked_from: dict[str, Any] | None = None  # {game_id, version, fingerprint} once proven
     contributions: list[dict[str, int]] = field(default_factory=list)  # [{seat, position}]
+    keyed_seats: list[int] = field(default_factory=list)  # seats whose every command is signed (checked once verified)
 
     @property
     def exit_status(self) -> int:
@@ -105,6 +110,7 @@ class VerificationReport:
             "problems": self.problems,
             "forked_from": self.forked_from,
             "contributions": self.contributions,
+            "keyed_seats": self.keyed_seats,
         }
 
 
@@ -482,7 +488,12 @@ class _Checker:
             what = "forking the re-executed original"
         elif seed is not None:
             match, expected = Match.create(
-                game, created["data"]["players"], created["data"]["options"], seed, _open_seats(created["data"])
+                game,
+                created["data"]["players"],
+                created["data"]["options"],
+                seed,
+                _open_seats(created["data"]),
+                _keys_required(created["data"]),
             )
             what = "creating the game with the revealed seed"
         else:
@@ -524,6 +535,17 @@ class _Checker:
             for r in records[copied:]
             if r["type"] == COMMAND_ACCEPTED and "contribution" in r["data"]
         ]
+        keyed = sorted(
+            r["data"]["seat"]
+            for r in records[copied:]
+            if r["type"] == SEAT_KEYED or (r["type"] == SEAT_TAKEN and "public_key" in r["data"])
+        )
+        signed = (
+            f"; every command of seat(s) {', '.join(map(str, keyed))} carries a valid signature by the seat's key "
+            f"(which the record shows)"
+            if keyed
+            else "; no seat is keyed, so the record does not show who sent each seat's commands"
+        )
         fork_text = (
             f"; it is a fork of game {origin['game_id']} at version {origin['version']}: the copied history "
             f"re-executes with that game's revealed seed to its hash {origin['fingerprint']} there"
@@ -540,7 +562,7 @@ class _Checker:
             statement = (
                 f"verified: a complete {game} record of {n} records with fingerprint {fingerprint}. The hash chain "
                 f"holds, the revealed seed matches the commitment in GameCreated, and re-executing every command "
-                f"with it gives every record exactly, hidden data included{fork_text}{mixed}."
+                f"with it gives every record exactly, hidden data included{fork_text}{mixed}{signed}."
             )
         elif reexecuted:
             statement = (
@@ -565,6 +587,7 @@ class _Checker:
             game=game,
             forked_from=origin,
             contributions=contributions,
+            keyed_seats=keyed,
         )
 
     def _check_types(self, game: GameDefinition[Any], after: int) -> None:
@@ -574,7 +597,7 @@ class _Checker:
         for raw in self.records[max(after, 1) :]:
             position = self.position = raw["position"]
             kind = raw["type"]
-            if kind != COMMAND_ACCEPTED and kind != SEAT_TAKEN and kind not in events:
+            if kind not in (COMMAND_ACCEPTED, SEAT_TAKEN, SEAT_KEYED) and kind not in events:
                 raise Problem(position, f"position {position}: {_short(kind)} is no event of {game.id}", "an event")
             if kind in events and raw["viewers"] is None:
                 try:
@@ -593,7 +616,7 @@ class _Checker:
     def _check_created(self, data: dict[str, Any], position: int, depth: int) -> GameDefinition[Any]:
         where = f"position {position}: GameCreated" + (" (of the original, in forked_from)" if depth else "")
         keys = set(data)
-        allowed = CREATED_KEYS | {"forked_from", "open_seats"}
+        allowed = CREATED_KEYS | {"forked_from", "open_seats", "keys_required"}
         if not keys >= CREATED_KEYS or not keys <= allowed:
             odd = sorted((keys - allowed) | (CREATED_KEYS - keys))
             raise Problem(
@@ -613,6 +636,8 @@ class _Checker:
             raise Problem(position, f"{where}: options must be an object", "an object")
         if data.get("open_seats", True) is not True:
             raise Problem(position, f"{where}: open_seats is true when present", "true")
+        if data.get("keys_required", True) is not True:
+            raise Problem(position, f"{where}: keys_required is true when present", "true")
         try:
             probe, _ = Match.create(game, data["players"], data["options"], b"probe")
         except RuleViolation as refusal:
@@ -719,15 +744,19 @@ class _Checker:
         where = f"position {position}"
         if raw["type"] == SEAT_TAKEN and match.waiting:
             return self._join_batch(match, data, position)
+        if raw["type"] == SEAT_KEYED:
+            return self._key_batch(match, data, position)
         if raw["type"] != COMMAND_ACCEPTED:
             raise Problem(
                 position,
                 f"{where}: {_short(raw['type'])} where a command was expected: no command causes it",
                 "CommandAccepted",
             )
-        if not set(data) >= COMMAND_KEYS or not set(data) <= COMMAND_KEYS | {"contribution", "at"}:
+        if not set(data) >= COMMAND_KEYS or not set(data) <= COMMAND_KEYS | COMMAND_OPTIONAL_KEYS:
             raise Problem(
-                position, f"{where}: CommandAccepted holds seat, command, command_id (and contribution, at)", ""
+                position,
+                f"{where}: CommandAccepted holds seat, command, command_id (and contribution, at, signature)",
+                "",
             )
         stamp = data.get("at")
         if stamp is not None and not _is_int(stamp):
@@ -742,7 +771,9 @@ class _Checker:
             raise Problem(position, f"{where}: command_id must be a string or null", "a string or null")
         try:
             command = parse_command(match.game.command_types, data["command"])
-            return match.execute(seat, command, command_id, data.get("contribution"), stamp)
+            # A keyed seat's signature is checked here, as the service checked it: a command that was
+            # changed or inserted for that seat, however resealed, has no signature its key accepts.
+            return match.execute(seat, command, command_id, data.get("contribution"), stamp, data.get("signature"))
         except RuleViolation as refusal:
             self.seed_ok = False
             raise Problem(
@@ -753,13 +784,28 @@ class _Checker:
 
     def _join_batch(self, match: Match, data: Any, position: int) -> list[Record]:
         """Take the seat the join at ``position`` took (the last join also starts the game)."""
-        if not isinstance(data, dict) or set(data) != {"seat", "name"} or not _is_int(data["seat"]):
-            raise Problem(position, f"position {position}: SeatTaken holds exactly seat and name", "seat, name")
+        if not isinstance(data, dict) or set(data) not in (SEAT_KEYS, KEYED_SEAT_KEYS) or not _is_int(data["seat"]):
+            raise Problem(
+                position,
+                f"position {position}: SeatTaken holds exactly seat and name (and a keyed seat's public_key, game_id)",
+                "seat, name",
+            )
         try:
-            return match.take_seat(data["name"], data["seat"])[1]
+            return match.take_seat(data["name"], data["seat"], data.get("public_key"), data.get("game_id"))[1]
         except RuleViolation as refusal:
             raise Problem(
                 position, f"position {position}: the recorded join is refused on re-execution ({refusal})", ""
+            ) from None
+
+    def _key_batch(self, match: Match, data: Any, position: int) -> list[Record]:
+        """Register the key the record at ``position`` registers for its seat."""
+        if not isinstance(data, dict) or set(data) != SEAT_KEYED_KEYS or not _is_int(data["seat"]):
+            raise Problem(position, f"position {position}: SeatKeyed holds exactly seat, public_key and game_id", "")
+        try:
+            return match.register_key(data["seat"], data["public_key"], data["game_id"])
+        except RuleViolation as refusal:
+            raise Problem(
+                position, f"position {position}: the recorded key is refused on re-execution ({refusal})", ""
             ) from None
 
     def _reexecute(self, match: Match, start: int, end: int) -> None:
@@ -792,7 +838,9 @@ class _Checker:
             match, history = Match.fork(grand_match, grand_history, seed, grand["game_id"])
             own_from = grand["version"] + 1
         else:
-            match, history = Match.create(game, created["players"], created["options"], seed, _open_seats(created))
+            match, history = Match.create(
+                game, created["players"], created["options"], seed, _open_seats(created), _keys_required(created)
+            )
             own_from = 2
         if history[0].data != created:
             raise Problem(1, "position 1: forked_from.created is not what the original's seed and history give", "")
@@ -825,6 +873,10 @@ class _Checker:
 
 def _open_seats(created: dict[str, Any]) -> bool:
     return created.get("open_seats") is True
+
+
+def _keys_required(created: dict[str, Any]) -> bool:
+    return created.get("keys_required") is True
 
 
 def _is_hex(text: str) -> bool:

@@ -1,0 +1,104 @@
+"""Seat keys and signed commands: what a keyed seat signs, and the check of its signature.
+
+A seat token is a bearer token: whoever holds it can act as the seat. A seat that registered an
+Ed25519 public key must sign every command, so a record proves that each of its moves was made
+by the holder of the private key, not by whoever held the token (docs/signed-commands.md).
+Verifying is pure computation, so it lives in the domain and the offline verifier runs it too.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from domain.kernel.errors import RuleViolation
+from domain.kernel.log import canonical
+from domain.kernel.seats import Seat
+
+BAD_SIGNATURE = "BAD_SIGNATURE"  # a keyed seat's command unsigned, or signed wrongly (401)
+BAD_KEY = "BAD_KEY"  # a public key that is no Ed25519 key in the wire format (400)
+KEY_REQUIRED = "KEY_REQUIRED"  # a game that requires keys, joined without one (400)
+KEY_ALREADY_SET = "KEY_ALREADY_SET"  # a key registered for a seat that has one, or has already acted (409)
+PUBLIC_KEY_BYTES = 32
+SIGNATURE_BYTES = 64
+_BASE64URL = re.compile(r"[A-Za-z0-9_-]*")
+
+
+def _unpadded_base64url(text: object, size: int) -> bytes | None:
+    """The ``size`` bytes that ``text`` spells in base64url without padding, or None. Only the one
+    spelling of those bytes passes, so a record holds each key and signature in one form."""
+    if not isinstance(text, str) or not _BASE64URL.fullmatch(text):
+        return None
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        return None
+    return raw if len(raw) == size and encode(raw) == text else None
+
+
+def encode(raw: bytes) -> str:
+    """Bytes in the wire format: base64url without padding."""
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def parse_public_key(text: object) -> str:
+    """The public key as the record holds it, or ``RuleViolation(BAD_KEY)``."""
+    raw = _unpadded_base64url(text, PUBLIC_KEY_BYTES)
+    if raw is None:
+        raise RuleViolation(
+            BAD_KEY, f"public_key must be an Ed25519 public key: {PUBLIC_KEY_BYTES} bytes as base64url without padding"
+        )
+    try:
+        Ed25519PublicKey.from_public_bytes(raw)
+    except ValueError:
+        raise RuleViolation(BAD_KEY, "public_key is not a valid Ed25519 public key") from None
+    return text  # type: ignore[return-value]  # a str: _unpadded_base64url checked it
+
+
+def signed_payload(
+    game_id: str,
+    seat: Seat,
+    expected_version: int,
+    command_id: str,
+    command: dict[str, Any],
+    contribution: str | None,
+) -> bytes:
+    """The exact bytes a keyed seat signs: the canonical JSON of the command and everything that
+    pins it to one game, one seat and one moment, so that no signature can be replayed elsewhere."""
+    payload: dict[str, Any] = {
+        "game_id": game_id,
+        "seat": seat,
+        "expected_version": expected_version,
+        "command_id": command_id,
+        "command": command,
+    }
+    if contribution is not None:
+        payload["contribution"] = contribution
+    return canonical(payload).encode("utf-8")
+
+
+def check_signature(public_key: str, signature: object, payload: bytes, seat: Seat) -> str:
+    """The signature, once it is ``public_key``'s over ``payload``; else ``RuleViolation(BAD_SIGNATURE)``."""
+    if signature is None:
+        raise RuleViolation(BAD_SIGNATURE, f"seat {seat} has a key: each of its commands must carry a signature")
+    raw = _unpadded_base64url(signature, SIGNATURE_BYTES)
+    if raw is None:
+        raise RuleViolation(
+            BAD_SIGNATURE, f"signature must be {SIGNATURE_BYTES} bytes (Ed25519) as base64url without padding"
+        )
+    try:
+        Ed25519PublicKey.from_public_bytes(_unpadded_base64url(public_key, PUBLIC_KEY_BYTES) or b"").verify(
+            raw, payload
+        )
+    except (InvalidSignature, ValueError):
+        raise RuleViolation(
+            BAD_SIGNATURE,
+            f"the signature is not seat {seat}'s over this command (game id, seat, expected_version, command_id, "
+            "command and contribution, as docs/signed-commands.md gives them)",
+        ) from None
+    return signature  # type: ignore[return-value]  # a str: _unpadded_base64url checked it
