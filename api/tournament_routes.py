@@ -102,6 +102,13 @@ class LateEntry(BaseModel):
     )
 
 
+class SeatRound(BaseModel):
+    """Nothing (or ``{}``): the rules seat every round from the record and the master seed, so a
+    seating sent here is refused (400), never ignored."""
+
+    model_config = {"extra": "forbid"}
+
+
 class RevealSecret(BaseModel):
     model_config = {"extra": "forbid"}
 
@@ -257,18 +264,8 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
         tournament_id: str,
         credentials: Token,
         admit_tables: TablesAdmission,
-        body: Annotated[
-            dict[str, Any] | None,
-            Body(
-                description="nothing (or {}): the rules seat the round; a seating sent here is refused, never ignored"
-            ),
-        ] = None,
+        body: SeatRound | None = None,
     ) -> dict[str, Any]:
-        if body:
-            raise Invalid(
-                f"seating a round takes no body ({', '.join(sorted(map(str, body)))} is not understood): "
-                "the rules seat every round from the record and the master seed"
-            )
         return tournaments.seat_next_round(tournament_id, token_of(credentials), admit_tables)
 
     @router.get("/{tournament_id}/standings", summary="Live standings, tie-breaks and ratings")
