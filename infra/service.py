@@ -131,8 +131,11 @@ def new_seed(creator_seed: bytes | None) -> bytes:
 BAD_BOTS = "BAD_BOTS"  # a game's bots that cannot be seated (a refusal of the request's content: 422)
 
 
-def check_bot_seats(bots: dict[Seat, str], players: int) -> None:
-    """The server plays some seats, never every seat (a game nobody plays would only burn the server's time)."""
+def check_bot_seats(bots: dict[Seat, str], players: int, keys_required: bool = False) -> None:
+    """The server plays some seats, never every seat (a game nobody plays would only burn the server's
+    time), and none in a game whose seats must all be keyed (a bot holds no key to sign with)."""
+    if keys_required:
+        raise RuleViolation(BAD_BOTS, "bots: a game whose seats must all be keyed has no bot seats (a bot cannot sign)")
     for seat, bot in bots.items():
         if not isinstance(seat, int) or not 0 <= seat < players:
             raise RuleViolation(BAD_BOTS, f"bots: there is no seat {seat!r} in a game of {players}")
@@ -269,9 +272,7 @@ class GameService(Application[UUID]):
             raise Invalid("options must be a JSON object")
         game_seed = new_seed(seed) if salt is None else salted_seed(salt, seed)
         if bots:
-            if keys_required:
-                raise Invalid("a game whose seats must all be keyed has no bot seats: a bot cannot sign")
-            check_bot_seats(bots, players)
+            check_bot_seats(bots, players, keys_required)
             match, records = Match.create(definition, players, options, game_seed, open_seats=True)
             return self._seat_bots(match, records, bots, open_seats, game_id)
         match, records = Match.create(definition, players, options, game_seed, open_seats, keys_required)

@@ -111,6 +111,16 @@ def test_bad_bot_seats_are_refused_and_create_nothing(quick_bots: TestClient, bo
     assert client.get("/games").json() == before
 
 
+def test_a_game_whose_seats_must_be_keyed_takes_no_bots(quick_bots: TestClient) -> None:
+    client = quick_bots
+    before = client.get("/games").json()
+    body = {"game": "peloponnes", "players": 3, "bots": {"1": "greedy"}, "keys_required": True}
+    response = client.post("/games", json=body)
+    assert response.status_code == 422 and response.json()["error"]["code"] == "BAD_BOTS", response.text
+    assert "keyed" in response.json()["error"]["message"]
+    assert client.get("/games").json() == before
+
+
 def test_bots_fill_their_seats_of_a_game_with_open_seats_and_wait_for_the_people(quick_bots: TestClient) -> None:
     client = quick_bots
     created = client.post(
