@@ -1,4 +1,4 @@
-"""Alexandros (Leo Colovini, 2003), 2-4 players: rules in ``shared/games/alexandros.md``."""
+"""Alexandros (Leo Colovini, 2003), 2-4 players: rules in ``docs/alexandros/rules.md``."""
 
 from __future__ import annotations
 

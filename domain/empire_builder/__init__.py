@@ -1,6 +1,6 @@
 """Alexander the Great - the Empire Builder (Hofstätter & Keusch, Phalanx 2005), 2-5 players.
 
-Rules: shared/games/empire_builder.md. The map (board.json) is a reconstruction (§2.4).
+Rules: docs/empire_builder/rules.md. The map (board.json) is a reconstruction (§2.4).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Peloponnes (Bernd Eisenstein, Irongames 2009), 1-5 players. Rules: shared/games/peloponnes.md."""
+"""Peloponnes (Bernd Eisenstein, Irongames 2009), 1-5 players. Rules: docs/peloponnes/rules.md."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """decide / evolve / advance for Alexandros, one module per section of the rules file
-``shared/games/alexandros.md`` (rule numbers Rn refer to it); each module holds the decisions
+``docs/alexandros/rules.md`` (rule numbers Rn refer to it); each module holds the decisions
 (``DECIDERS``) and the event handlers (``EVOLVERS``) of its part side by side, assembled here.
 
 - ``board``: 2.4 board terms (R1-R11): free spaces, closeness, provinces

@@ -1,5 +1,5 @@
 """decide / evolve / advance for Catan "Alexander the Great" and the base game option, one module per
-section of the rules file ``shared/games/catan_alexander.md`` (rule numbers R<n> refer to it); each
+section of the rules file ``docs/catan_alexander/rules.md`` (rule numbers R<n> refer to it); each
 module holds the decisions (``DECIDERS``) and the event handlers (``EVOLVERS``) of its part side by
 side, assembled here. ``decide`` emits the direct consequences of a command; ``advance`` emits
 automatic steps (setup, turn start, auction close, rewards, special cards, Advisors, game end) from

@@ -1,5 +1,5 @@
 """decide / evolve / advance for the Empire Builder, one module per section of the rules file
-``shared/games/empire_builder.md`` (rule numbers Rn refer to it); each module holds the decisions
+``docs/empire_builder/rules.md`` (rule numbers Rn refer to it); each module holds the decisions
 (``DECIDERS``) and the event handlers (``EVOLVERS``) of its part side by side, assembled here.
 
 - ``setup``: 3 setup and the options (§7)

@@ -1,5 +1,5 @@
 """The rules of Peloponnes: decide (commands), advance (automatic steps) and evolve (apply events),
-one module per section of the rules file ``shared/games/peloponnes.md`` (rule numbers R... refer to
+one module per section of the rules file ``docs/peloponnes/rules.md`` (rule numbers R... refer to
 it); each module holds the decisions (``DECIDERS``) and the event handlers (``EVOLVERS``) of its part
 side by side, assembled here. Every counter change is computed in ``decide``/``advance``; ``evolve``
 copies the result (``after``) and moves tiles, so no rule runs on replay.
