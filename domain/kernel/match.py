@@ -76,6 +76,9 @@ class Match:
         self.game_id: str | None = None
         self.keys_required = False  # every seat must be taken with a key
         self.acted: set[Seat] = set()  # seats that have sent a command in this game (not a fork's copies)
+        # The last signature found good (key, payload, signature): the service checks a command before
+        # the rules see it and ``execute`` checks it again; the same check is not computed twice.
+        self._last_good: tuple[str, bytes, str] | None = None
 
     # -- creating ---------------------------------------------------------------------------------
 
@@ -268,7 +271,11 @@ class Match:
         if self.game_id is None:
             raise BrokenInvariant("a seat key is only ever recorded with its game id")
         payload = signed_payload(self.game_id, seat, expected_version, command_id, command, contribution)
-        return check_signature(key, signature, payload, seat)
+        if signature is not None and self._last_good == (key, payload, signature):
+            return signature
+        checked = check_signature(key, signature, payload, seat)
+        self._last_good = (key, payload, checked)
+        return checked
 
     def command_position(self, seat: Seat, command_id: str) -> int | None:
         return self.command_positions.get(command_key(seat, command_id))
