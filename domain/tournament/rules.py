@@ -128,7 +128,7 @@ def player_key(state: TournamentState, public_key: Any, replacing: int | None = 
     """A player's key as recorded (None: the player has none), or ``RuleViolation``: a tournament
     that requires keys takes no player without one, and no two players share a key."""
     if public_key is None:
-        if state.settings.keys_required:
+        if state.config is not None and state.config.keys_required:
             raise RuleViolation(KEY_REQUIRED, "this tournament requires a key of every player: send a public_key")
         return None
     key = parse_public_key(public_key)
