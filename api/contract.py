@@ -251,6 +251,11 @@ class CommandAcceptedData(BaseModel):
     signature: str | None = Field(
         default=None, description="a keyed seat's Ed25519 signature over the command (docs/signed-commands.md)"
     )
+    by: Literal["server", "organiser"] | None = Field(
+        default=None,
+        description="a command that is no act of its seat's, unsigned: the server's (a tournament clock rule's move) "
+        "or the organiser's (a seat they ruled forfeited, played by the bot)",
+    )
 
 
 class SeatTakenData(BaseModel):

@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 from api.contract import BOARD_VIEW, LEGAL_MOVES, documented
 from api.lifecycle import ServerStopping, shutdown_of
 from api.limits import tables_admission, take_creation_slot
+from api.seat_routes import PUBLIC_KEY_PATTERN
 from domain.kernel.log import GAME_ENDED, for_viewer
 from domain.tournament.log import TOURNAMENT_ENDED
 from domain.tournament.rules import standings_view
@@ -51,7 +52,8 @@ class CreateTournament(BaseModel):
     settings: dict[str, Any] | None = Field(
         default=None,
         description="format (swiss|balanced), rounds, table_size, options, points_per_place, bye_points, "
-        "tie_breaks, time_control {base_seconds, increment_seconds, on_timeout: random_move|forfeit}",
+        "tie_breaks, time_control {base_seconds, increment_seconds, on_timeout: random_move|forfeit}, "
+        "keys_required (every player registers with a public_key: docs/signed-commands.md)",
     )
     master_seed: str | None = Field(
         default=None, max_length=200, description="a fixed master seed (tests); secret and random by default"
@@ -67,6 +69,13 @@ class CreatedTournamentOut(BaseModel):
     )
 
 
+PLAYER_KEY = (
+    "optional (required when the tournament's keys_required is set): the player's Ed25519 public key "
+    "(32 bytes, base64url without padding); it keys the player's seat in each of their games, whose every "
+    "command must then carry the player's signature (docs/signed-commands.md); recorded publicly"
+)
+
+
 class RegisterPlayer(BaseModel):
     model_config = {"extra": "forbid"}
 
@@ -75,6 +84,13 @@ class RegisterPlayer(BaseModel):
         default=None,
         description="optional: the SHA-256 (64 hex digits) of a fresh secret of the player's, revealed once "
         "registration closes; every seating and table seed then depends on it (withholding it withdraws the entry)",
+    )
+    public_key: str | None = Field(
+        default=None,
+        min_length=43,
+        max_length=43,
+        pattern=PUBLIC_KEY_PATTERN,
+        description=PLAYER_KEY,
     )
 
 
@@ -99,6 +115,9 @@ class LateEntry(BaseModel):
     name: str = Field(min_length=1, max_length=60)
     missed_rounds: Literal["bye", "zero"] | None = Field(
         default=None, description="what the entry gets for each round already seated: a bye's points, or zero (default)"
+    )
+    public_key: str | None = Field(
+        default=None, min_length=43, max_length=43, pattern=PUBLIC_KEY_PATTERN, description=PLAYER_KEY
     )
 
 
@@ -144,6 +163,7 @@ def tournament_view(tournaments: TournamentService, tournament_id: str) -> dict[
                 "withdrawn": i in state.withdrawn,
                 "registered_by": state.registered_by.get(i),
                 "late_entry": state.late_entries.get(i),
+                "public_key": state.keys.get(i),
             }
             for i, n in enumerate(state.names)
         ],
@@ -201,7 +221,9 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
         "/{tournament_id}/players", status_code=201, response_model=RegisteredPlayerOut, summary="Register a player"
     )
     def register(tournament_id: str, body: RegisterPlayer, credentials: Token) -> RegisteredPlayerOut:
-        registered = tournaments.register(tournament_id, token_of(credentials), body.name, body.commitment)
+        registered = tournaments.register(
+            tournament_id, token_of(credentials), body.name, body.commitment, body.public_key
+        )
         return RegisteredPlayerOut(**vars(registered))
 
     @router.post(
@@ -212,7 +234,7 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
         "caller's own player token, which nobody else is ever shown",
     )
     def join_tournament(tournament_id: str, body: JoinTournament) -> RegisteredPlayerOut:
-        joined = tournaments.join(tournament_id, body.name, body.code, body.commitment)
+        joined = tournaments.join(tournament_id, body.name, body.code, body.commitment, body.public_key)
         return RegisteredPlayerOut(**vars(joined))
 
     @router.get(
@@ -240,7 +262,9 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
         summary="Enter a player after round 1, seated from the next round (organiser; answers the player's token)",
     )
     def enter_late(tournament_id: str, body: LateEntry, credentials: Token) -> LateEntryOut:
-        entered, data = tournaments.enter_late(tournament_id, token_of(credentials), body.name, body.missed_rounds)
+        entered, data = tournaments.enter_late(
+            tournament_id, token_of(credentials), body.name, body.missed_rounds, body.public_key
+        )
         return LateEntryOut(**vars(entered), from_round=data["from_round"], missed_rounds=data["missed_rounds"])
 
     @router.post(
@@ -413,12 +437,22 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
         expected_version = payload.pop("expected_version", None)
         command_id = payload.pop("command_id", None)
         contribution = payload.pop("contribution", None)  # the player's chance contribution (README: Seeds)
+        signature = payload.pop("signature", None)  # a keyed player's (docs/signed-commands.md)
+        if signature is not None and not isinstance(signature, str):
+            raise Invalid("signature must be a string: 64 bytes as base64url without padding")
         if expected_version is not None and type(expected_version) is not int:
             raise Invalid("expected_version must be an integer")
         if command_id is not None and (not isinstance(command_id, str) or not 1 <= len(command_id) <= 200):
             raise Invalid("command_id must be a string of 1 to 200 characters")
         seat, result = tournaments.play(
-            tournament_id, game_id, token_of(credentials), payload, expected_version, command_id, contribution
+            tournament_id,
+            game_id,
+            token_of(credentials),
+            payload,
+            expected_version,
+            command_id,
+            contribution,
+            signature,
         )
         over = result.records[-1].type == GAME_ENDED
         return {

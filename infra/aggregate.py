@@ -128,9 +128,10 @@ class GameAggregate(Aggregate):
         contribution: str | None = None,
         at: int | None = None,
         signature: str | None = None,
+        by: str | None = None,
     ) -> list[Record]:
         """Decide and apply; raises ``RuleViolation`` (nothing changed) when refused."""
-        records = self.match.execute(seat, command, command_id, contribution, at, signature)
+        records = self.match.execute(seat, command, command_id, contribution, at, signature, by)
         self._applying_live = True
         try:
             for record in records:

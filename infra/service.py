@@ -29,7 +29,7 @@ from domain.kernel.log import COMMAND_ACCEPTED, Record, canonical, recorded_comm
 from domain.kernel.match import Match
 from domain.kernel.messages import parse_command
 from domain.kernel.seats import Seat
-from domain.kernel.signatures import BAD_SIGNATURE
+from domain.kernel.signatures import BAD_SIGNATURE, bot_key, public_key_of, sign, signed_payload
 from infra.aggregate import GameAggregate, MatchTranscoding, record_of
 
 
@@ -131,11 +131,17 @@ def new_seed(creator_seed: bytes | None) -> bytes:
 BAD_BOTS = "BAD_BOTS"  # a game's bots that cannot be seated (a refusal of the request's content: 422)
 
 
-def check_bot_seats(bots: dict[Seat, str], players: int, keys_required: bool = False) -> None:
+def check_bot_seats(bots: dict[Seat, str], players: int, keys_required: bool = False, open_seats: bool = True) -> None:
     """The server plays some seats, never every seat (a game nobody plays would only burn the server's
-    time), and none in a game whose seats must all be keyed (a bot holds no key to sign with)."""
-    if keys_required:
-        raise RuleViolation(BAD_BOTS, "bots: a game whose seats must all be keyed has no bot seats (a bot cannot sign)")
+    time). In a game whose seats must all be keyed, a bot's seat is keyed with the key derived from
+    the game's seed (``signatures.bot_key``), and every other seat is a person's who joins with their
+    own key: such a game has open seats."""
+    if keys_required and not open_seats:
+        raise RuleViolation(
+            BAD_BOTS,
+            "bots: a game whose seats must all be keyed and that has bots has open_seats: each player joins with "
+            "their own public_key (the creator holds no seat token to key)",
+        )
     for seat, bot in bots.items():
         if not isinstance(seat, int) or not 0 <= seat < players:
             raise RuleViolation(BAD_BOTS, f"bots: there is no seat {seat!r} in a game of {players}")
@@ -259,6 +265,7 @@ class GameService(Application[UUID]):
         game_id: UUID | None = None,
         bots: dict[Seat, str] | None = None,
         keys_required: bool = False,
+        keys: dict[Seat, str] | None = None,
     ) -> CreatedGame:
         """A new game. Its seed is fresh secret salt, then ``seed`` if given (README: Seeds). Only an
         in-process simulation, whose records must come out the same on every run and hold no
@@ -266,30 +273,45 @@ class GameService(Application[UUID]):
         API can. Every seat's token goes to the creator, or with ``open_seats`` to nobody yet:
         players ``join`` by name, and the game starts when the last seat is taken. ``bots`` (seat ->
         bot name) seats the server's bots: see ``_seat_bots``. With ``keys_required`` every seat
-        must be keyed (with its join, or before its first command), so no bot can take a seat."""
+        must be keyed (with its join, or before its first command; a bot's with the key derived from
+        the seed). ``keys`` (seat -> public key) keys seats of a game created with tokens at once, in
+        its creation (a tournament's table: each player's registered key)."""
         definition = GAMES.get(game)
         if options is not None and not isinstance(options, dict):
             raise Invalid("options must be a JSON object")
         game_seed = new_seed(seed) if salt is None else salted_seed(salt, seed)
         if bots:
-            check_bot_seats(bots, players, keys_required)
-            match, records = Match.create(definition, players, options, game_seed, open_seats=True)
-            return self._seat_bots(match, records, bots, open_seats, game_id)
+            check_bot_seats(bots, players, keys_required, open_seats)
+            match, records = Match.create(definition, players, options, game_seed, True, keys_required)
+            return self._seat_bots(match, records, bots, open_seats, game_id, game_seed if keys_required else None)
         match, records = Match.create(definition, players, options, game_seed, open_seats, keys_required)
+        if keys and not open_seats:
+            game_id = game_id or uuid4()
+            for seat, key in sorted(keys.items()):
+                records += match.register_key(seat, key, str(game_id))
         return self._start(match, records, game_id)
 
     def _seat_bots(
-        self, match: Match, records: list[Record], bots: dict[Seat, str], open_seats: bool, game_id: UUID | None
+        self,
+        match: Match,
+        records: list[Record],
+        bots: dict[Seat, str],
+        open_seats: bool,
+        game_id: UUID | None,
+        key_seed: bytes | None = None,
     ) -> CreatedGame:
         """A game some of whose seats the server plays: created with open seats, each bot takes its
         seat by its name (``SeatTaken`` names the bot) and no token (nobody can send as it), then,
         unless ``open_seats``, the creator's seats are taken as "seat N" with tokens for the creator.
-        The game starts with the last seat taken, as every game with open seats does."""
+        The game starts with the last seat taken, as every game with open seats does. With
+        ``key_seed`` (the game's seed, when every seat must be keyed) each bot's seat is keyed with
+        the key the server derives from it for the seat, and the bot signs its moves with it."""
         aggregate = GameAggregate.start(game_id or uuid4(), match, [None] * match.players, records)
         tokens = [""] * match.players
         for seat in range(match.players):
             if seat in bots:
-                aggregate.join(bot_seat_name(bots[seat], seat), seat, None)
+                key = None if key_seed is None else public_key_of(bot_key(key_seed, seat))
+                aggregate.join(bot_seat_name(bots[seat], seat), seat, None, key)
             elif not open_seats:
                 tokens[seat] = secrets.token_urlsafe(24)
                 aggregate.join(f"seat {seat}", seat, token_hash(tokens[seat]))
@@ -436,6 +458,7 @@ class GameService(Application[UUID]):
         game: str | None = None,
         bot_seat: Seat | None = None,
         signature: str | None = None,
+        by: str | None = None,
     ) -> tuple[Seat, CommandResult]:
         """Execute a command for the token's seat; ``game``: refuse unless the game is that game.
         Command ids are the seat's own: the same id from another seat is another id, so no seat
@@ -443,7 +466,9 @@ class GameService(Application[UUID]):
         time (clocked tournament games). ``bot_seat``: the server's bot plays that seat (no token;
         only for a seat ``bot_seats`` names, which no route can ask for). A keyed seat's command
         must carry its ``signature`` over ``payload`` as sent (docs/signed-commands.md), checked
-        before any rule of the game."""
+        before any rule of the game; a keyed bot seat's is made here, with the bot's key. ``by``: the
+        command is the server's or the organiser's act, not the seat's (a tournament's clock rule or
+        forfeit, which no route can ask for): recorded as theirs, unsigned."""
         uuid = parse_game_id(game_id)
         if contribution is not None:
             contribution = parse_contribution(contribution)
@@ -473,7 +498,12 @@ class GameService(Application[UUID]):
                 raise StaleVersion(
                     f"expected version {expected_version}, but the game is at version {aggregate.version}"
                 )
-            aggregate.match.check_signed(seat, payload, command_id, contribution, signature, expected_version)
+            if bot_seat is not None and seat in aggregate.match.keys:
+                command_id = command_id or f"bot-{aggregate.version}"
+                expected_version = aggregate.version
+                signature = self._bot_signature(aggregate, seat, payload, command_id)
+            if by is None:
+                aggregate.match.check_signed(seat, payload, command_id, contribution, signature, expected_version)
             command = aggregate.match.admit(seat, payload)
             if signature is not None and recorded_command(command) != payload:
                 # The record holds the parsed command: what was signed must be exactly that.
@@ -483,7 +513,7 @@ class GameService(Application[UUID]):
                     f"{canonical(recorded_command(command))}",
                 )
             try:
-                records = aggregate.execute(seat, command, command_id, contribution, at, signature)
+                records = aggregate.execute(seat, command, command_id, contribution, at, signature, by)
                 self.save(aggregate)
             except RuleViolation as refusal:
                 self._evict(uuid)
@@ -500,6 +530,15 @@ class GameService(Application[UUID]):
                 self._evict(uuid)
                 raise
             return seat, CommandResult(version=aggregate.version, records=records, duplicate=False)
+
+    @staticmethod
+    def _bot_signature(aggregate: GameAggregate, seat: Seat, payload: dict[str, Any], command_id: str) -> str:
+        """The server's bot's signature of its command for a keyed bot seat, at the game's version."""
+        match = aggregate.match
+        if match.game_id is None:
+            raise Invalid("a keyed seat's game names the id its signatures are over")
+        private = bot_key(bytes.fromhex(match.chance.seed_hex), seat)
+        return sign(private, signed_payload(match.game_id, seat, aggregate.version, command_id, payload, None))
 
     def _first_result(
         self,

@@ -37,9 +37,11 @@ from eventsourcing.utils import get_topic
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.chance import SALT_BYTES
-from domain.kernel.log import GAME_ENDED, GENESIS, Record, for_viewer
+from domain.kernel.log import GAME_ENDED, GENESIS, Record, for_viewer, recorded_command
 from domain.kernel.match import Match
 from domain.kernel.seats import Seat
+from domain.kernel.signatures import BY_ORGANISER as ORGANISERS_ACT
+from domain.kernel.signatures import BY_SERVER
 from domain.tournament import rules
 from domain.tournament.clock import GameClock, check_clock
 from domain.tournament.log import (
@@ -62,6 +64,7 @@ from domain.tournament.log import (
     VOID_GAME,
     Table,
     TournamentState,
+    ruled_forfeits,
     seal,
 )
 from domain.tournament.seeds import clock_bot_seed, mixed_seed, registration_code, table_seed
@@ -206,20 +209,28 @@ class TournamentService(EventSourcedProjection[UUID]):
         )
 
     def register(
-        self, tournament_id: str, organiser_token: str | None, name: Any, commitment: str | None = None
+        self,
+        tournament_id: str,
+        organiser_token: str | None,
+        name: Any,
+        commitment: str | None = None,
+        public_key: str | None = None,
     ) -> RegisteredPlayer:
         """A new player (the organiser registers them, and is handed their token), with the player's
-        commitment to a secret (sha256 hex) if they send one."""
+        commitment to a secret (sha256 hex) and their public key if they send them."""
         with self._changing(tournament_id) as aggregate:
             self._check_organiser(aggregate, organiser_token)
-            return self._register(aggregate, name, commitment, BY_ORGANISER)
+            return self._register(aggregate, name, commitment, BY_ORGANISER, public_key)
 
-    def join(self, tournament_id: str, name: Any, code: Any, commitment: str | None = None) -> RegisteredPlayer:
+    def join(
+        self, tournament_id: str, name: Any, code: Any, commitment: str | None = None, public_key: str | None = None
+    ) -> RegisteredPlayer:
         """A player registers themselves with the published registration code; the token is
-        answered to them only (it is never the organiser's to see)."""
+        answered to them only (it is never the organiser's to see). With a ``public_key`` every
+        move of theirs must carry their signature (docs/signed-commands.md)."""
         with self._changing(tournament_id) as aggregate:
             self._check_registration_code(aggregate, code)
-            return self._register(aggregate, name, commitment, BY_SELF)
+            return self._register(aggregate, name, commitment, BY_SELF, public_key)
 
     def registration_code_of(self, tournament_id: str, organiser_token: str | None) -> str:
         """The code to publish again (the organiser's)."""
@@ -227,8 +238,10 @@ class TournamentService(EventSourcedProjection[UUID]):
         self._check_organiser(aggregate, organiser_token)
         return registration_code(aggregate.seed, tournament_id)
 
-    def _register(self, aggregate: TournamentAggregate, name: Any, commitment: str | None, by: str) -> RegisteredPlayer:
-        data = rules.register(aggregate.log.state, name, self.now(), commitment, by)
+    def _register(
+        self, aggregate: TournamentAggregate, name: Any, commitment: str | None, by: str, public_key: str | None
+    ) -> RegisteredPlayer:
+        data = rules.register(aggregate.log.state, name, self.now(), commitment, by, public_key)
         token = secrets.token_urlsafe(24)
         aggregate.append(PLAYER_REGISTERED, data, {"player_token_hash": token_hash(token)})
         self.save(aggregate)
@@ -250,13 +263,18 @@ class TournamentService(EventSourcedProjection[UUID]):
         return data
 
     def enter_late(
-        self, tournament_id: str, organiser_token: str | None, name: Any, missed_rounds: Any = None
+        self,
+        tournament_id: str,
+        organiser_token: str | None,
+        name: Any,
+        missed_rounds: Any = None,
+        public_key: str | None = None,
     ) -> tuple[RegisteredPlayer, dict[str, Any]]:
         """A late entry, seated from the next round; the organiser is handed the player's token."""
         self.follow_results()
         with self._changing(tournament_id) as aggregate:
             self._check_organiser(aggregate, organiser_token)
-            data = rules.late_entry(aggregate.log.state, name, missed_rounds, self.now())
+            data = rules.late_entry(aggregate.log.state, name, missed_rounds, self.now(), public_key)
             token = secrets.token_urlsafe(24)
             aggregate.append(LATE_ENTRY, data, {"player_token_hash": token_hash(token)})
             self.save(aggregate)
@@ -420,8 +438,10 @@ class TournamentService(EventSourcedProjection[UUID]):
                     config.options,
                     table_seed(mixed, tournament_id, number, i),
                     **self._unsalted_game(aggregate, number, i),
+                    keys_required=config.keys_required,
+                    keys={s: state.keys[p] for s, p in enumerate(players) if p in state.keys},
                 )
-                for i in range(1, len(seating.tables) + 1)
+                for i, players in enumerate(seating.tables, start=1)
             ]
             commitments = [self.games.records(g.game_id, through=1)[0].data["seed_commitment"] for g in created]
             data = rules.round_seated(state, seating, [g.game_id for g in created], self.now(), commitments)
@@ -476,16 +496,17 @@ class TournamentService(EventSourcedProjection[UUID]):
         expected_version: int | None = None,
         command_id: str | None = None,
         contribution: str | None = None,
+        signature: str | None = None,
     ) -> tuple[Seat, CommandResult]:
         """A player's command at the seat they were given (with the player's chance contribution,
-        if any); on a clocked game, stamped with the server's time after any timeout that is due
-        has been recorded and ruled on."""
+        if any, and a keyed player's signature); on a clocked game, stamped with the server's time
+        after any timeout that is due has been recorded and ruled on."""
         aggregate, table, seat = self.seat_of(tournament_id, game_id, player_token)
         state = aggregate.log.state
         rules.check_playable(state, game_id)
         if state.settings.time_control is not None:
             return seat, self._play_clocked(
-                tournament_id, table, seat, payload, expected_version, command_id, contribution
+                tournament_id, table, seat, payload, expected_version, command_id, contribution, signature
             )
         if state.forfeited(game_id):
             self.enforce_clock(tournament_id, game_id)
@@ -498,7 +519,9 @@ class TournamentService(EventSourcedProjection[UUID]):
             if table.players[seat] in state.forfeited(game_id):
                 raise Conflict(f"player {table.players[seat]} has forfeited game {game_id}; the bot plays the seat")
             token = aggregate.seat_tokens[game_id][seat]
-            _, result = self.games.execute(game_id, token, payload, expected_version, command_id, contribution)
+            _, result = self.games.execute(
+                game_id, token, payload, expected_version, command_id, contribution, signature=signature
+            )
         if result.records[-1].type == GAME_ENDED:
             self.follow_results()
         return seat, result
@@ -512,6 +535,7 @@ class TournamentService(EventSourcedProjection[UUID]):
         expected_version: int | None,
         command_id: str | None,
         contribution: str | None,
+        signature: str | None = None,
     ) -> CommandResult:
         """A command of a clocked game: its stamp is chosen first, every timeout due at that stamp
         is recorded and ruled on, then the command is executed at the version that was checked
@@ -533,15 +557,11 @@ class TournamentService(EventSourcedProjection[UUID]):
                 if ruled and clock.out_of_time(at) and not clock.match.is_over:
                     continue  # a clock ran out since the look: rule on it first
                 token = aggregate.seat_tokens[game_id][seat]
+                # A signed command is executed at the version it was signed at, never another.
+                version = clock.version if expected_version is None and signature is None else expected_version
                 try:
                     _, result = self.games.execute(
-                        game_id,
-                        token,
-                        payload,
-                        clock.version if expected_version is None else expected_version,
-                        command_id,
-                        contribution,
-                        at=at,
+                        game_id, token, payload, version, command_id, contribution, at=at, signature=signature
                     )
                 except StaleVersion:
                     if expected_version is not None:
@@ -706,12 +726,16 @@ class TournamentService(EventSourcedProjection[UUID]):
         self, aggregate: TournamentAggregate, table: Table, seat: Seat, match: Match, version: int, at: int | None
     ) -> bool:
         """The random bot's move for the seat in ``match`` (the game at ``version``), executed at that
-        version; False when another command was recorded first."""
-        bot = RandomBot(clock_bot_seed(aggregate.seed, aggregate.log.state.tournament_id, table.game_id, version))
+        version; False when another command was recorded first. It is recorded as no act of the
+        seat's: the organiser's, for a seat whose player they ruled forfeited, else the server's (the
+        clock rule's), unsigned whether the seat is keyed or not."""
+        state = aggregate.log.state
+        bot = RandomBot(clock_bot_seed(aggregate.seed, state.tournament_id, table.game_id, version))
         command = bot.choose(match.game, match.state, seat)
         token = aggregate.seat_tokens[table.game_id][seat]
+        by = ORGANISERS_ACT if table.players[seat] in ruled_forfeits(state, table.game_id) else BY_SERVER
         try:
-            self.games.execute(table.game_id, token, {"type": command.type, **command.to_dict()}, version, at=at)
+            self.games.execute(table.game_id, token, recorded_command(command), version, at=at, by=by)
         except StaleVersion:
             self._drop_cached_game(table.game_id)
             return False

@@ -154,6 +154,7 @@ def command_record_parts(
     contribution: str | None = None,
     at: int | None = None,
     signature: str | None = None,
+    by: str | None = None,
 ) -> RecordParts:
     """``CommandAccepted`` records what was asked, so the game can be re-executed to verify it.
 
@@ -163,6 +164,8 @@ def command_record_parts(
     clocked game's commands: data, so that replay and verification never read a clock. A keyed
     seat's ``signature`` is public: anyone may check it against the seat's public key (though a
     sealed command's fields, which it covers, are only revealed with the rest after the game).
+    ``by`` marks a command that is not the seat's own act (``signatures.ACTORS``: a clock rule's
+    move is the server's, a forfeited seat's the organiser's ruling): public, and never signed.
     """
     data: dict[str, Any] = {
         "seat": seat,
@@ -178,6 +181,8 @@ def command_record_parts(
         data["contribution"] = public["contribution"] = contribution
     if signature is not None:
         data["signature"] = public["signature"] = signature
+    if by is not None:
+        data["by"] = public["by"] = by
     return COMMAND_ACCEPTED, data, frozenset({seat}), public
 
 

@@ -26,6 +26,7 @@ from domain.kernel.names import NAME_TAKEN as NAME_TAKEN  # a join's refusal
 from domain.kernel.names import check_name_free, player_name
 from domain.kernel.seats import Seat
 from domain.kernel.signatures import (
+    ACTORS,
     BAD_SIGNATURE,
     KEY_ALREADY_SET,
     KEY_REQUIRED,
@@ -75,6 +76,9 @@ class Match:
         self.game_id: str | None = None
         self.keys_required = False  # every seat must be taken with a key
         self.acted: set[Seat] = set()  # seats that have sent a command in this game (not a fork's copies)
+        # The last signature found good (key, payload, signature): the service checks a command before
+        # the rules see it and ``execute`` checks it again; the same check is not computed twice.
+        self._last_good: tuple[str, bytes, str] | None = None
 
     # -- creating ---------------------------------------------------------------------------------
 
@@ -267,7 +271,11 @@ class Match:
         if self.game_id is None:
             raise BrokenInvariant("a seat key is only ever recorded with its game id")
         payload = signed_payload(self.game_id, seat, expected_version, command_id, command, contribution)
-        return check_signature(key, signature, payload, seat)
+        if signature is not None and self._last_good == (key, payload, signature):
+            return signature
+        checked = check_signature(key, signature, payload, seat)
+        self._last_good = (key, payload, checked)
+        return checked
 
     def command_position(self, seat: Seat, command_id: str) -> int | None:
         return self.command_positions.get(command_key(seat, command_id))
@@ -280,10 +288,13 @@ class Match:
         contribution: str | None = None,
         at: int | None = None,
         signature: str | None = None,
+        by: str | None = None,
     ) -> list[Record]:
         """Decide and apply ``command`` for ``seat``; raises ``RuleViolation`` and changes nothing if refused.
 
         A keyed seat's command must carry its ``signature`` (``check_signed``), checked before any rule.
+        A command ``by`` the server or the organiser (``ACTORS``: a clock rule's move, a forfeited
+        seat's) is no act of the seat: it carries no signature and its record says whose it was.
 
         With a ``contribution`` (once per seat), the seat's entropy is mixed into the chance before
         the command is decided, and the hidden stacks are put in a new order drawn from it. ``at``
@@ -294,9 +305,15 @@ class Match:
         saved_state = None
         if contribution is not None:
             contribution = parse_contribution(contribution)
-        signature = self.check_signed(
-            seat, recorded_command(command), command_id, contribution, signature, self.version
-        )
+        if by is None:
+            signature = self.check_signed(
+                seat, recorded_command(command), command_id, contribution, signature, self.version
+            )
+        elif by not in ACTORS or signature is not None or contribution is not None:
+            raise RuleViolation(
+                BAD_SIGNATURE,
+                f"a command by {by!r} is the act of one of {', '.join(ACTORS)}, unsigned, contributing nothing",
+            )
         if contribution is not None:
             if self.chance.contributed(seat):
                 raise RuleViolation(ALREADY_CONTRIBUTED, f"seat {seat} has already contributed chance to this game")
@@ -317,7 +334,7 @@ class Match:
         self.state = state
         records = self._seal_batch(
             [
-                command_record_parts(seat, command, command_id, contribution, at, signature),
+                command_record_parts(seat, command, command_id, contribution, at, signature, by),
                 *map(event_record_parts, reshuffled),
                 *map(event_record_parts, events),
             ],

@@ -14,8 +14,10 @@ import re
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from domain.kernel.chance import hmac_sha256
 from domain.kernel.errors import RuleViolation
 from domain.kernel.log import canonical
 from domain.kernel.seats import Seat
@@ -24,6 +26,11 @@ BAD_SIGNATURE = "BAD_SIGNATURE"  # a keyed seat's command unsigned, or signed wr
 BAD_KEY = "BAD_KEY"  # a public key that is no Ed25519 key in the wire format (400)
 KEY_REQUIRED = "KEY_REQUIRED"  # a game that requires keys, joined without one (400)
 KEY_ALREADY_SET = "KEY_ALREADY_SET"  # a key registered for a seat that has one, or has already acted (409)
+# Who made a command that is not its seat's own act (``CommandAccepted.data.by``, never signed): the
+# server (a clock rule's move for a seat out of time) or the organiser (a forfeited seat's moves).
+BY_SERVER = "server"
+BY_ORGANISER = "organiser"
+ACTORS = (BY_SERVER, BY_ORGANISER)
 PUBLIC_KEY_BYTES = 32
 SIGNATURE_BYTES = 64
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]*")
@@ -102,3 +109,20 @@ def check_signature(public_key: str, signature: object, payload: bytes, seat: Se
             "command and contribution, as docs/signed-commands.md gives them)",
         ) from None
     return signature  # type: ignore[return-value]  # a str: _unpadded_base64url checked it
+
+
+def public_key_of(private: Ed25519PrivateKey) -> str:
+    """A private key's public key in the wire format."""
+    return encode(private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw))
+
+
+def sign(private: Ed25519PrivateKey, payload: bytes) -> str:
+    """The signature over ``payload`` (``signed_payload``) in the wire format."""
+    return encode(private.sign(payload))
+
+
+def bot_key(seed: bytes, seat: Seat) -> Ed25519PrivateKey:
+    """The key the server's bot signs a seat's commands with in a game whose seats must all be
+    keyed: derived from the game's secret seed, so the server keeps no key of its own, and once
+    ``GameEnded`` reveals the seed anyone can check that the seat's key was the server's."""
+    return Ed25519PrivateKey.from_private_bytes(hmac_sha256(seed, f"alexandria/bot-key:{seat}".encode()))

@@ -32,6 +32,7 @@ from domain.kernel.log import (
 )
 from domain.kernel.match import SEAT_KEYED, SEAT_TAKEN, Match
 from domain.kernel.messages import parse_command
+from domain.kernel.signatures import bot_key, public_key_of
 
 FindGame = Callable[[str], GameDefinition[Any]]
 
@@ -40,7 +41,7 @@ REQUIRED_KEYS = ("position", "type", "data", "viewers", "prev", "hash")
 CREATED_KEYS = {"game", "players", "options", "seed_commitment"}
 FORKED_FROM_KEYS = {"game_id", "version", "fingerprint", "created", "seed"}
 COMMAND_KEYS = {"seat", "command", "command_id"}
-COMMAND_OPTIONAL_KEYS = {"contribution", "at", "signature"}
+COMMAND_OPTIONAL_KEYS = {"contribution", "at", "signature", "by"}
 SEAT_KEYS = {"seat", "name"}
 KEYED_SEAT_KEYS = SEAT_KEYS | {"public_key", "game_id"}  # a keyed seat's SeatTaken
 SEAT_KEYED_KEYS = {"seat", "public_key", "game_id"}
@@ -88,6 +89,10 @@ class VerificationReport:
     forked_from: dict[str, Any] | None = None  # {game_id, version, fingerprint} once proven
     contributions: list[dict[str, int]] = field(default_factory=list)  # [{seat, position}]
     keyed_seats: list[int] = field(default_factory=list)  # seats whose every command is signed (checked once verified)
+    # Keyed seats whose key is the server's bot's (derived from the revealed seed): signed by the server.
+    bot_seats: list[int] = field(default_factory=list)
+    # Commands that are not their seat's own act: [{position, seat, by}] (by: server or organiser).
+    acts: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def exit_status(self) -> int:
@@ -111,6 +116,8 @@ class VerificationReport:
             "forked_from": self.forked_from,
             "contributions": self.contributions,
             "keyed_seats": self.keyed_seats,
+            "bot_seats": self.bot_seats,
+            "acts": self.acts,
         }
 
 
@@ -540,12 +547,28 @@ class _Checker:
             for r in records[copied:]
             if r["type"] == SEAT_KEYED or (r["type"] == SEAT_TAKEN and "public_key" in r["data"])
         )
+        acts = [
+            {"position": r["position"], "seat": r["data"]["seat"], "by": r["data"]["by"]}
+            for r in records[copied:]
+            if r["type"] == COMMAND_ACCEPTED and "by" in r["data"]
+        ]
+        bots = self._bot_seats(keyed) if complete and reexecuted else []
         signed = (
             f"; every command of seat(s) {', '.join(map(str, keyed))} carries a valid signature by the seat's key "
             f"(which the record shows)"
             if keyed
             else "; no seat is keyed, so the record does not show who sent each seat's commands"
         )
+        if bots:
+            signed += (
+                f"; the key of seat(s) {', '.join(map(str, bots))} is the server's bot's (derived from the revealed "
+                "seed): those moves are the server's"
+            )
+        if acts:
+            signed += (
+                f"; {len(acts)} command(s) are no seat's own act but the server's or the organiser's, unsigned, "
+                f"at position(s) {', '.join(str(a['position']) for a in acts)}"
+            )
         fork_text = (
             f"; it is a fork of game {origin['game_id']} at version {origin['version']}: the copied history "
             f"re-executes with that game's revealed seed to its hash {origin['fingerprint']} there"
@@ -588,7 +611,16 @@ class _Checker:
             forked_from=origin,
             contributions=contributions,
             keyed_seats=keyed,
+            bot_seats=bots,
+            acts=acts,
         )
+
+    def _bot_seats(self, keyed: list[int]) -> list[int]:
+        """The keyed seats whose key is the one the server's bot derives from the game's seed."""
+        if self.match is None:
+            return []
+        seed = bytes.fromhex(self.match.chance.seed_hex)
+        return [s for s in keyed if self.match.keys.get(s) == public_key_of(bot_key(seed, s))]
 
     def _check_types(self, game: GameDefinition[Any], after: int) -> None:
         """Without the seed nothing can be re-executed, but every record must still be a command or
@@ -755,7 +787,7 @@ class _Checker:
         if not set(data) >= COMMAND_KEYS or not set(data) <= COMMAND_KEYS | COMMAND_OPTIONAL_KEYS:
             raise Problem(
                 position,
-                f"{where}: CommandAccepted holds seat, command, command_id (and contribution, at, signature)",
+                f"{where}: CommandAccepted holds seat, command, command_id (and contribution, at, signature, by)",
                 "",
             )
         stamp = data.get("at")
@@ -773,7 +805,10 @@ class _Checker:
             command = parse_command(match.game.command_types, data["command"])
             # A keyed seat's signature is checked here, as the service checked it: a command that was
             # changed or inserted for that seat, however resealed, has no signature its key accepts.
-            return match.execute(seat, command, command_id, data.get("contribution"), stamp, data.get("signature"))
+            # A command by the server or the organiser is unsigned, and listed as theirs in the report.
+            return match.execute(
+                seat, command, command_id, data.get("contribution"), stamp, data.get("signature"), data.get("by")
+            )
         except RuleViolation as refusal:
             self.seed_ok = False
             raise Problem(

@@ -57,10 +57,13 @@ class TournamentConfig:
     bye_points: float
     tie_breaks: list[str]
     time_control: TimeControl | None
+    keys_required: bool = False  # every player registers with a public key; every game's seats are keyed
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["time_control"] = self.time_control.to_dict() if self.time_control is not None else None
+        if not self.keys_required:  # recorded only when set, as in the games' GameCreated
+            del data["keys_required"]
         return data
 
     @classmethod
@@ -76,6 +79,7 @@ class TournamentConfig:
             bye_points=data["bye_points"],
             tie_breaks=list(data["tie_breaks"]),
             time_control=TimeControl(**clock) if clock is not None else None,
+            keys_required=data.get("keys_required", False) is True,
         )
 
 
@@ -114,6 +118,7 @@ def normalize_config(game: GameDefinition[Any], raw: dict[str, Any]) -> Tourname
         "bye_points",
         "tie_breaks",
         "time_control",
+        "keys_required",
     }
     unknown = sorted(set(raw) - known)
     if unknown:
@@ -152,7 +157,14 @@ def normalize_config(game: GameDefinition[Any], raw: dict[str, Any]) -> Tourname
         bye_points=bye_points,
         tie_breaks=tie_breaks,
         time_control=_time_control(raw.get("time_control")),
+        keys_required=_flag(raw.get("keys_required", False), "keys_required"),
     )
+
+
+def _flag(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise _refuse(f"{what} must be true or false, not {value!r}")
+    return value
 
 
 def _time_control(raw: Any) -> TimeControl | None:

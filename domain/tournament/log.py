@@ -51,8 +51,9 @@ class Fields:
 RECORD_FIELDS: dict[str, Fields] = {
     TOURNAMENT_CREATED: Fields(frozenset({"tournament_id", "config", "master_seed_commitment", "at"})),
     # commitment: the SHA-256 of the player's secret, when they contribute to the event's chance;
-    # by: who registered the player (REGISTERED_BY), absent in logs from before self-registration.
-    PLAYER_REGISTERED: Fields(frozenset({"player", "name", "at"}), frozenset({"commitment", "by"})),
+    # by: who registered the player (REGISTERED_BY), absent in logs from before self-registration;
+    # public_key: the player's Ed25519 key, which keys their seat in each of their games.
+    PLAYER_REGISTERED: Fields(frozenset({"player", "name", "at"}), frozenset({"commitment", "by", "public_key"})),
     REGISTRATION_CLOSED: Fields(frozenset({"players", "committed", "at"})),
     SECRET_REVEALED: Fields(frozenset({"player", "secret", "at"})),
     REVEAL_WITHHELD: Fields(frozenset({"player", "consequence", "at"})),
@@ -68,12 +69,14 @@ RECORD_FIELDS: dict[str, Fields] = {
     # the voided game's record ends).
     ADJUDICATED: Fields(
         frozenset({"kind", "reason", "at"}),
-        frozenset({"player", "name", "game_id", "placings", "scores", "game_version", "game_fingerprint"}),
+        frozenset(
+            {"player", "name", "game_id", "placings", "scores", "game_version", "game_fingerprint", "public_key"}
+        ),
     ),
     # Roster changes between rounds. from_round: the first round they change; missed_rounds: what
     # a late entry gets for each round before it (MISSED_ROUND_RULES).
     PLAYER_WITHDRAWN: Fields(frozenset({"player", "reason", "from_round", "at"})),
-    LATE_ENTRY: Fields(frozenset({"player", "name", "from_round", "missed_rounds", "at"})),
+    LATE_ENTRY: Fields(frozenset({"player", "name", "from_round", "missed_rounds", "at"}), frozenset({"public_key"})),
     # unfinished_seeds: the revealed seed of every table whose game never ended, by game id.
     TOURNAMENT_ENDED: Fields(frozenset({"standings", "master_seed", "at"}), frozenset({"unfinished_seeds"})),
 }
@@ -124,6 +127,7 @@ class TournamentState:
     names: list[str] = field(default_factory=list)
     commitments: dict[int, str] = field(default_factory=dict)  # player -> sha256 of their secret
     registered_by: dict[int, str] = field(default_factory=dict)  # player -> BY_ORGANISER or BY_SELF, when recorded
+    keys: dict[int, str] = field(default_factory=dict)  # player -> their public key (the latest: a replacement's)
     registration_closed: bool = False
     reveals: dict[int, str] = field(default_factory=dict)  # player -> the revealed secret (hex)
     withdrawn: list[int] = field(default_factory=list)  # players withdrawn (a withheld reveal, or by the organiser)
@@ -161,7 +165,7 @@ class TournamentState:
 
     def forfeited(self, game_id: str) -> set[int]:
         """The players who forfeited this game (adjudicated, or out of time under the forfeit rule)."""
-        players = {a["player"] for a in self.adjudications if a["kind"] == FORFEIT_GAME and a["game_id"] == game_id}
+        players = ruled_forfeits(self, game_id)
         players |= {t["player"] for t in self.timeouts if t["rule"] == FORFEIT and t["game_id"] == game_id}
         return players
 
@@ -205,6 +209,11 @@ class TournamentState:
         return counts
 
 
+def ruled_forfeits(state: TournamentState, game_id: str) -> set[int]:
+    """The players of a game the organiser ruled forfeited (not by a timeout)."""
+    return {a["player"] for a in state.adjudications if a["kind"] == FORFEIT_GAME and a["game_id"] == game_id}
+
+
 def evolve(state: TournamentState, record: Record) -> TournamentState:
     data = record.data
     if isinstance(data.get("at"), int):
@@ -219,6 +228,8 @@ def evolve(state: TournamentState, record: Record) -> TournamentState:
             state.commitments[len(state.names)] = data["commitment"]
         if data.get("by") is not None:
             state.registered_by[len(state.names)] = data["by"]
+        if data.get("public_key") is not None:
+            state.keys[len(state.names)] = data["public_key"]
         state.names.append(data["name"])
     elif record.type == REGISTRATION_CLOSED:
         state.registration_closed = True
@@ -245,12 +256,16 @@ def evolve(state: TournamentState, record: Record) -> TournamentState:
         state.adjudications.append(data)
         if data["kind"] == REPLACE_PLAYER:
             state.names[data["player"]] = data["name"]
+            if data.get("public_key") is not None:
+                state.keys[data["player"]] = data["public_key"]
     elif record.type == PLAYER_WITHDRAWN:
         if data["player"] in state.withdrawn:
             raise ValueError(f"player {data['player']} is withdrawn already")
         state.withdrawn.append(data["player"])
     elif record.type == LATE_ENTRY:
         state.late_entries[len(state.names)] = data
+        if data.get("public_key") is not None:
+            state.keys[len(state.names)] = data["public_key"]
         state.names.append(data["name"])
     elif record.type == TOURNAMENT_ENDED:
         state.ended = data

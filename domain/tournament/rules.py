@@ -13,6 +13,7 @@ from domain.kernel.game import GameDefinition, Scoreboard
 from domain.kernel.names import BAD_NAME as BAD_NAME  # a registration's refusals
 from domain.kernel.names import NAME_TAKEN as NAME_TAKEN
 from domain.kernel.names import check_name_free, player_name
+from domain.kernel.signatures import BAD_KEY, KEY_REQUIRED, parse_public_key
 from domain.tournament import pairing
 from domain.tournament.config import BALANCED, TournamentConfig, finite_number, normalize_config
 from domain.tournament.log import (
@@ -94,10 +95,14 @@ def _commitment(value: Any) -> str:
         raise RuleViolation(BAD_COMMITMENT, "a commitment is the SHA-256 of your secret: 64 hex digits") from None
 
 
-def register(state: TournamentState, name: Any, at: int, commitment: Any = None, by: Any = None) -> dict[str, Any]:
+def register(
+    state: TournamentState, name: Any, at: int, commitment: Any = None, by: Any = None, public_key: Any = None
+) -> dict[str, Any]:
     """A new player, with their commitment to a secret if they send one (contributing is optional:
     a player who contributes nothing relies on the others), and who registered them (``by``: the
-    organiser or the player; None only in logs from before self-registration)."""
+    organiser or the player; None only in logs from before self-registration). With a
+    ``public_key`` (required when the tournament requires keys) the player's seat in each of their
+    games is keyed with it: every move of theirs must then carry their signature."""
     _open(state)
     if by is not None and by not in REGISTERED_BY:
         raise RuleViolation(BAD_REGISTRATION, f"a player is registered by one of {', '.join(REGISTERED_BY)}")
@@ -108,12 +113,28 @@ def register(state: TournamentState, name: Any, at: int, commitment: Any = None,
     name = _name(name, state.names)
     if len(state.names) >= MAX_PLAYERS:
         raise RuleViolation(REGISTRATION_CLOSED, f"a tournament takes at most {MAX_PLAYERS} players")
+    key = player_key(state, public_key)
     data: dict[str, Any] = {"player": len(state.names), "name": name}
     if commitment is not None:
         data["commitment"] = _commitment(commitment)
     if by is not None:
         data["by"] = by
+    if key is not None:
+        data["public_key"] = key
     return {**data, "at": stamp(state, at)}
+
+
+def player_key(state: TournamentState, public_key: Any, replacing: int | None = None) -> str | None:
+    """A player's key as recorded (None: the player has none), or ``RuleViolation``: a tournament
+    that requires keys takes no player without one, and no two players share a key."""
+    if public_key is None:
+        if state.config is not None and state.config.keys_required:
+            raise RuleViolation(KEY_REQUIRED, "this tournament requires a key of every player: send a public_key")
+        return None
+    key = parse_public_key(public_key)
+    if any(k == key and p != replacing for p, k in state.keys.items()):
+        raise RuleViolation(BAD_KEY, "another player of this tournament has registered this public_key")
+    return key
 
 
 def registration_closed(state: TournamentState, at: int) -> dict[str, Any]:
@@ -174,9 +195,12 @@ def player_withdrawn(state: TournamentState, player: Any, reason: Any, at: int) 
     return {"player": player, "reason": _reason(reason), "from_round": len(state.rounds) + 1, "at": stamp(state, at)}
 
 
-def late_entry(state: TournamentState, name: Any, missed_rounds: Any, at: int) -> dict[str, Any]:
+def late_entry(
+    state: TournamentState, name: Any, missed_rounds: Any, at: int, public_key: Any = None
+) -> dict[str, Any]:
     """A player entered after round 1 was seated, seated from the next round; ``missed_rounds``
-    says what they get for each round before it (a bye's points, or nothing)."""
+    says what they get for each round before it (a bye's points, or nothing); ``public_key`` as
+    for a registration."""
     _open(state)
     if not state.rounds:
         raise RuleViolation(NO_ROUND_SEATED, "before round 1 a player registers (late entries come after it)")
@@ -188,11 +212,13 @@ def late_entry(state: TournamentState, name: Any, missed_rounds: Any, at: int) -
     name = _name(name, state.names)
     if len(state.names) >= MAX_PLAYERS:
         raise RuleViolation(REGISTRATION_CLOSED, f"a tournament takes at most {MAX_PLAYERS} players")
+    key = player_key(state, public_key)
     return {
         "player": len(state.names),
         "name": name,
         "from_round": len(state.rounds) + 1,
         "missed_rounds": rule,
+        **({"public_key": key} if key is not None else {}),
         "at": stamp(state, at),
     }
 
@@ -373,6 +399,13 @@ def adjudicated(
     if kind == REPLACE_PLAYER:
         name = _name(request.get("name"), (n for i, n in enumerate(state.names) if i != player))
         record["name"] = name
+        # The one who plays on signs with their own key (in the games seated from now on; a running
+        # game's seat is re-keyed by the organiser, a record of the game that says so).
+        key = player_key(state, request.get("public_key"), replacing=player)
+        if key is None and player in state.keys:
+            raise RuleViolation(KEY_REQUIRED, f"player {player} is keyed: the replacement sends a public_key of theirs")
+        if key is not None:
+            record["public_key"] = key
         return record
     game_id = request.get("game_id")
     table = state.table_of(game_id) if isinstance(game_id, str) else None

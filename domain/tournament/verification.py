@@ -31,7 +31,8 @@ from domain.kernel.chance import Chance, creator_seed_of, seed_commitment
 from domain.kernel.errors import RuleViolation
 from domain.kernel.game import GameDefinition
 from domain.kernel.log import COMMAND_ACCEPTED, GAME_ENDED, GENESIS, Record, canonical
-from domain.kernel.match import Match
+from domain.kernel.match import SEAT_KEYED, SEAT_TAKEN, Match
+from domain.kernel.signatures import BY_ORGANISER, BY_SERVER
 from domain.kernel.verification import JsonRefused, check_chain, read_json, verify_and_reexecute
 from domain.tournament import rules
 from domain.tournament.clock import GameClock, Stamped, check_clock
@@ -229,6 +230,7 @@ class _BundleChecker:
         self.timeouts: list[tuple[int, dict[str, Any]]] = []  # (position in the log, data)
         self.forfeits_at: list[tuple[int, str, int]] = []  # adjudicated forfeits: (at, game_id, player)
         self.voids: dict[str, tuple[int, dict[str, Any]]] = {}
+        self.seat_keys: dict[str, dict[int, str]] = {}  # game id -> its seats' keys: the players' when seated
         self.replayable = 0  # records in order, from the first
         self.replayed = False  # every record was replayed: the tournament's state is whole
 
@@ -435,7 +437,9 @@ class _BundleChecker:
             elif canonical(normalize_config(game, settings).to_dict()) != canonical(config):
                 raise self._stop(position, "config is not the settings as the rules record them")
         elif kind == PLAYER_REGISTERED:
-            expected = rules.register(state, data["name"], at, data.get("commitment"), data.get("by"))
+            expected = rules.register(
+                state, data["name"], at, data.get("commitment"), data.get("by"), data.get("public_key")
+            )
             self._same(kind, data, expected, position, expected)
         elif kind == REGISTRATION_CLOSED:
             self._same(kind, data, rules.registration_closed(state, at), position)
@@ -449,7 +453,8 @@ class _BundleChecker:
         elif kind == PLAYER_WITHDRAWN:
             self._same(kind, data, rules.player_withdrawn(state, data["player"], data["reason"], at), position)
         elif kind == LATE_ENTRY:
-            self._same(kind, data, rules.late_entry(state, data["name"], data["missed_rounds"], at), position)
+            entry = rules.late_entry(state, data["name"], data["missed_rounds"], at, data.get("public_key"))
+            self._same(kind, data, entry, position)
         elif kind == ROUND_SEATED:
             self._check_seating(data, position)
         elif kind == RESULT_RECORDED:
@@ -483,6 +488,10 @@ class _BundleChecker:
         if len(seating.tables) != len(tables):
             raise self._stop(position, f"the rules seat {len(seating.tables)} tables, the record {len(tables)}")
         expected = rules.round_seated(state, seating, game_ids, data["at"], commitments)
+        for table in expected["tables"]:
+            players = table["players"] if isinstance(table["players"], list) else []
+            keys = {s: state.keys[p] for s, p in enumerate(players) if isinstance(p, int) and p in state.keys}
+            self.seat_keys[table["game_id"]] = keys
         if canonical(expected) != canonical(data):
             raise self._stop(
                 position,
@@ -602,6 +611,37 @@ class _BundleChecker:
         elif created.get("seed_commitment") != table.seed_commitment:
             game.ok = False
             self.on_game(table, 1, "its seed commitment is not the one the tournament recorded when seating the table")
+        elif (created.get("keys_required") is True) != config.keys_required:
+            game.ok = False
+            self.on_game(table, 1, "its keys_required is not the tournament's")
+        else:
+            self._check_keys(table, game)
+
+    def _check_keys(self, table: Table, game: _Game) -> None:
+        """Each seat is keyed with its player's registered key, and only a keyed player's seat is:
+        a seat the server keyed with a key of its own could be signed for by the server."""
+        if game.match is None:
+            return
+        wanted = self.seat_keys.get(table.game_id, {})
+        for seat in range(len(table.players)):
+            found, expected = game.match.keys.get(seat), wanted.get(seat)
+            if found != expected:
+                where = next(
+                    (
+                        r.position
+                        for r in game.records
+                        if r.type in (SEAT_KEYED, SEAT_TAKEN) and r.data.get("seat") == seat
+                    ),
+                    None,
+                )
+                game.ok = False
+                self.on_game(
+                    table,
+                    where,
+                    f"seat {seat} is keyed with {_short(found)}, but its player {table.players[seat]} registered "
+                    f"{_short(expected)}",
+                )
+                return
 
     def _check_games(self) -> None:
         state = self.log.state
@@ -685,10 +725,23 @@ class _BundleChecker:
         service asks before recording a timeout), each finding named in the game or in the log."""
         state = self.log.state
         control = state.settings.time_control
+        acts = {r.position: r for r in game.records if r.type == COMMAND_ACCEPTED and "by" in r.data}
         if control is None:
             stamped = next((r for r in game.records if r.type == COMMAND_ACCEPTED and "at" in r.data), None)
             if stamped is not None:
                 self.on_game(table, stamped.position, "a command of a game without clocks carries a stamp")
+            ruled = {p for _, g, p in self.forfeits_at if g == table.game_id}
+            for position, record in acts.items():
+                player = table.players[record.data["seat"]]
+                if record.data["by"] != BY_ORGANISER or player not in ruled:
+                    self.on_game(
+                        table,
+                        position,
+                        f"a command by {_short(record.data['by'])} for seat {record.data['seat']}, but in a game "
+                        f"without clocks only a seat the organiser ruled forfeited is played for its player",
+                    )
+            for position, message in self._wrong_rule_moves(table, game, set(acts)):
+                self.on_game(table, position, message)
             return
         definition = self.find_game(state.settings.game)
         clock = GameClock(
@@ -702,7 +755,9 @@ class _BundleChecker:
             if g == table.game_id and who in table.players
         ]
         check = check_clock(clock, [t for _, t in timeouts], forfeits)
-        wrong_moves = self._wrong_rule_moves(table, game, check.rule_moves)
+        wrong_moves = self._wrong_rule_moves(table, game, {m.position for m in check.rule_moves})
+        wrong_moves += self._acts_problems(acts, check.rule_moves, forfeits)
+        wrong_moves.sort(key=lambda found: found[0])
         # In the record's order, as the check finds them: a wrong rule's move after the clock's findings at it.
         for finding in check.findings:
             while wrong_moves and (finding.position is None or wrong_moves[0][0] < finding.position):
@@ -714,15 +769,39 @@ class _BundleChecker:
         for position, message in wrong_moves:
             self.on_game(table, position, message)
 
-    def _wrong_rule_moves(self, table: Table, game: _Game, moves: list[Stamped]) -> list[tuple[int, str]]:
-        """The clock rule's moves that are not the random bot's (its stream for the game and
-        version), against the game as the records before each leave it."""
-        if self.master_seed is None or not moves:
+    @staticmethod
+    def _acts_problems(
+        acts: dict[int, Record], moves: list[Stamped], forfeits: list[tuple[int, int]]
+    ) -> list[tuple[int, str]]:
+        """Every move of the clock rule (a timeout's, a forfeited seat's) is recorded as no act of
+        the seat's, and nothing else is: the organiser's where they had ruled the seat forfeited by
+        its stamp, else the server's."""
+        problems: list[tuple[int, str]] = []
+        rule = {m.position: m for m in moves}
+        for position in sorted(set(acts) | set(rule)):
+            act, move = acts.get(position), rule.get(position)
+            if move is None:
+                assert act is not None
+                problems.append((position, f"a command by {_short(act.data['by'])} where no clock rule plays the seat"))
+            elif act is None:
+                problems.append(
+                    (position, f"the clock rule's move for seat {move.mover} is recorded as the seat's own command")
+                )
+            else:
+                ruled = any(s == move.mover and move.at is not None and t <= move.at for t, s in forfeits)
+                allowed = {BY_SERVER, BY_ORGANISER} if ruled else {BY_SERVER}
+                if act.data["by"] not in allowed:
+                    problems.append((position, f"the clock rule's move is recorded by {_short(act.data['by'])}"))
+        return problems
+
+    def _wrong_rule_moves(self, table: Table, game: _Game, positions: set[int]) -> list[tuple[int, str]]:
+        """The clock rule's moves (at ``positions``) that are not the random bot's (its stream for
+        the game and version), against the game as the records before each leave it."""
+        if self.master_seed is None or not positions:
             return []
         state = self.log.state
         definition = self.find_game(state.settings.game)
         shadow = Match(definition, len(table.players), state.settings.options, Chance(b"clock-check"))
-        positions = {m.position for m in moves}
         wrong: list[tuple[int, str]] = []
         for record in game.records[: max(positions)]:
             if record.position in positions and (problem := self._rule_move_problem(table, record, shadow)):

@@ -190,3 +190,46 @@ def test_a_restarted_server_plays_on_the_bot_seats_of_running_games(service: Gam
                 break
             wait_a_little()
         assert listed["version"] > version, "the bot moved"
+
+
+def test_a_bot_seat_of_a_game_whose_seats_must_be_keyed_signs_with_the_key_the_seed_gives(
+    quick_bots: TestClient,
+) -> None:
+    """With open seats each person joins with their own key; the bot's seat is keyed with a key the
+    server derives from the game's seed, so the record names the bot and, once the seed is revealed,
+    the verifier shows that seat's key was the server's."""
+    from api.seat_key import SeatKey
+
+    client = quick_bots
+    body = {"game": "peloponnes", "players": 2, "open_seats": True, "bots": {"1": "greedy"}, "keys_required": True}
+    created = client.post("/games", json=body)
+    assert created.status_code == 201, created.text
+    game_id = created.json()["game_id"]
+    bare = client.post(f"/games/{game_id}/join", json={"name": "Ada"})
+    assert bare.status_code == 400 and bare.json()["error"]["code"] == "KEY_REQUIRED"
+    key = SeatKey.generate()
+    joined = client.post(f"/games/{game_id}/join", json={"name": "Ada", "public_key": key.public_key}).json()
+    token = joined["token"]
+    rng = Chance(b"keyed person")
+    for _ in range(20_000):
+        listed = client.get(f"/games/{game_id}/legal-moves", headers=auth(token)).json()
+        if listed["moves"]:
+            move = rng.choice("move", listed["moves"])
+            sent = client.post(
+                f"/games/{game_id}/commands",
+                json=key.signed_body(game_id, 0, listed["version"], None, move),
+                headers=auth(token),
+            )
+            assert sent.status_code in (200, 409), sent.text
+            continue
+        view = client.get(f"/games/{game_id}", params={"min_version": listed["version"]}).json()
+        if view["status"] == "ended":
+            break
+        wait_a_little()
+    report = client.get(f"/games/{game_id}/verify").json()
+    assert report["verified"] and report["keyed_seats"] == [0, 1] and report["bot_seats"] == [1], report
+    records = client.get(f"/games/{game_id}/events").json()
+    commands = [r for r in records if r["type"] == "CommandAccepted"]
+    assert {r["data"]["seat"] for r in commands} == {0, 1} and all("signature" in r["data"] for r in commands)
+    taken = [r["data"] for r in records if r["type"] == "SeatTaken"]
+    assert [t["name"] for t in taken if t["seat"] == 1] == ["bot:greedy:1"]

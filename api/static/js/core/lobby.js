@@ -4,6 +4,7 @@
 import { gameData, get, post } from './api.js';
 import { h, plural, seatName } from './dom.js';
 import { rememberToken } from './perspectives.js';
+import { keepSeatKey, keysSupported, newSeatKey } from './keys.js';
 
 const $ = (id) => document.getElementById(id);
 const PAGE = 20;
@@ -87,6 +88,8 @@ function seatsCell(g) {
     h('label', { for: id }, 'Your name', h('span', { class: 'sr-only' }, ` to join ${titleOf(g.game)} (${g.game_id})`), ' '),
     // 40: the server's bound on a name (domain/kernel/match.py MAX_NAME_LENGTH); it refuses longer ones
     h('input', { id, name: 'name', type: 'text', required: true, maxlength: 40, autocomplete: 'nickname' }),
+    h('label', { class: 'key-choice' }, h('input', { type: 'checkbox', name: 'exportable', 'data-exportable': g.game_id }),
+      ' exportable key (to move the seat to another device)'),
     h('button', { type: 'submit' }, 'Join'));
   form.onsubmit = (e) => join(e, g.game_id, form);
   parts.push(form);
@@ -98,19 +101,22 @@ function seatsCell(g) {
 async function join(e, gameId, form) {
   e.preventDefault();
   showError('');
-  const name = form.querySelector('input').value.trim();
+  const name = form.querySelector('input[name=name]').value.trim();
   if (!name) return;
   const button = form.querySelector('button');
   button.disabled = true;
   let joined;
+  // The seat is keyed with a key made here (docs/signed-commands.md), where the browser signs Ed25519.
+  const key = (await keysSupported()) ? await newSeatKey({ exportable: form.querySelector('input[name=exportable]').checked }) : null;
   try {
-    joined = await post(`/games/${encodeURIComponent(gameId)}/join`, { name });
+    joined = await post(`/games/${encodeURIComponent(gameId)}/join`, key ? { name, public_key: key.publicKey } : { name });
   } catch (err) {
     button.disabled = false;
     showError(`You did not join (${err.code}): ${err.message}`);
     return;
   }
   rememberToken(gameId, joined.seat, joined.token);
+  if (key) await keepSeatKey(joined.game_id, joined.seat, key);
   location.assign(`/viewer?game=${encodeURIComponent(gameId)}#p=seat:${joined.seat}`);
 }
 

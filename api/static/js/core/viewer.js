@@ -15,6 +15,7 @@ import {
 } from './perspectives.js';
 import { formValues, restoreValues } from './forms.js';
 import { follow } from './sse.js';
+import { commandBody, showSeatKey } from './keys.js';
 
 const $ = (id) => document.getElementById(id);
 const MOVES_SHOWN = 60;
@@ -198,6 +199,7 @@ async function show(version) {
   app.version = view.version;
   app.shown = view;
   draw(view);
+  showSeatKey(app.gameId, seatOf(app.perspective), app.records, token()); // keys.js: is the seat keyed, here?
   updateTimeline();
   highlightLog();
   updateUrl();
@@ -1062,9 +1064,9 @@ function sendPending() {
 async function send(move) {
   showRefusal('');
   const memo = focusMemo();
-  const body = { ...move, expected_version: app.moves ? app.moves.version : app.latest };
   let result;
   try {
+    const body = await commandBody(app.gameId, seatOf(app.perspective), app.moves ? app.moves.version : app.latest, move);
     result = await post(gamePath('/commands'), body, { token: token() });
   } catch (err) {
     showRefusal(await recoverFrom(err));

@@ -1,0 +1,111 @@
+"""Signed commands' cost: commands of keyed seats against unkeyed ones, in the same run, interleaved.
+
+Pairs of Peloponnes games (3 players) are created with the same seed and salt, one with every seat
+keyed and one without, and the same random bot plays both, one command of each in turn (the order
+alternating), through the application service on the embedded store (SQLite in memory). Only the
+server's ``execute`` is timed; the client's signing is measured apart.
+
+Run: ``python -m tests.benchmarks.bench_signed [GAMES]`` (default 20 pairs, about a minute).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from uuid import uuid4
+
+from api.seat_key import SeatKey
+from domain.kernel.bots import RandomBot
+from domain.kernel.log import recorded_command
+from domain.kernel.signatures import check_signature, sign, signed_payload
+from infra.bootstrap import build_service
+from infra.service import CreatedGame, GameService
+from infra.settings import Settings
+
+GAME, PLAYERS = "peloponnes", 3
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def pair(service: GameService, number: int) -> tuple[CreatedGame, CreatedGame, list[SeatKey]]:
+    keys = [SeatKey.generate() for _ in range(PLAYERS)]
+    seed, salt = f"bench-signed-{number}".encode(), bytes(32)
+    keyed = service.create_game(
+        GAME, PLAYERS, None, seed, salt=salt, game_id=uuid4(), keys={s: k.public_key for s, k in enumerate(keys)}
+    )
+    plain = service.create_game(GAME, PLAYERS, None, seed, salt=salt, game_id=uuid4())
+    return keyed, plain, keys
+
+
+def main(pairs: int) -> None:
+    service = build_service(Settings(database_url="sqlite:///:memory:"))
+    timings: dict[str, list[float]] = {"keyed": [], "unkeyed": []}
+    signing: list[float] = []
+    try:
+        for number in range(pairs):
+            keyed, plain, keys = pair(service, number)
+            bots = {"keyed": RandomBot(f"bot-{number}".encode()), "unkeyed": RandomBot(f"bot-{number}".encode())}
+            games = {"keyed": keyed, "unkeyed": plain}
+            step = 0
+            while True:
+                order = ("keyed", "unkeyed") if step % 2 == 0 else ("unkeyed", "keyed")
+                over = False
+                for kind in order:
+                    created = games[kind]
+                    with service.reading(created.game_id) as aggregate:
+                        match = aggregate.match
+                        if match.is_over:
+                            over = True
+                            continue
+                        seat, command = bots[kind].next_move(match.game, match.state)
+                        version = aggregate.version
+                    payload = recorded_command(command)
+                    controls: dict[str, object] = {}
+                    if kind == "keyed":
+                        began = time.perf_counter()
+                        body = keys[seat].signed_body(created.game_id, seat, version, f"c{version}", payload)
+                        signing.append(time.perf_counter() - began)
+                        controls = {"command_id": body["command_id"], "signature": body["signature"]}
+                    # Yield first, for both kinds alike: on a busy machine the scheduler then starts the
+                    # timed call on a fresh slice, rather than charging it for the signing just done.
+                    time.sleep(0.001)
+                    began = time.perf_counter()
+                    service.execute(created.game_id, created.tokens[seat], payload, version, **controls)  # type: ignore[arg-type]
+                    timings[kind].append(time.perf_counter() - began)
+                step += 1
+                if over:
+                    break
+    finally:
+        service.close()
+    for kind, samples in timings.items():
+        mean = sum(samples) / len(samples)
+        print(
+            f"{kind:8} {len(samples):6} commands   mean {mean * 1000:6.3f} ms   "
+            f"p50 {percentile(samples, 0.5) * 1000:6.3f} ms   p99 {percentile(samples, 0.99) * 1000:6.3f} ms"
+        )
+    ratio = (sum(timings["keyed"]) / len(timings["keyed"])) / (sum(timings["unkeyed"]) / len(timings["unkeyed"]))
+    median_ratio = percentile(timings["keyed"], 0.5) / percentile(timings["unkeyed"], 0.5)
+    # Each keyed command against its unkeyed twin (the same move of the same game, a moment apart):
+    # the median of these ratios is the least disturbed by a busy machine.
+    twins = [k / u for k, u in zip(timings["keyed"], timings["unkeyed"], strict=False) if u > 0]
+    print(
+        f"cost ratio keyed/unkeyed (server execute): mean {ratio:.3f}x   median {median_ratio:.3f}x   "
+        f"median of twin ratios {percentile(twins, 0.5):.3f}x"
+    )
+    print(f"client signing: mean {sum(signing) / len(signing) * 1e6:.1f} µs per command")
+    key = SeatKey.generate()
+    payload = signed_payload("00000000-0000-4000-8000-000000000000", 0, 7, "c7", {"type": "place_bid", "bid": 3}, None)
+    signature = sign(key.private, payload)
+    began = time.perf_counter()
+    for _ in range(200):
+        check_signature(key.public_key, signature, payload, 0)
+    print(f"the server's check alone (check_signature): {(time.perf_counter() - began) / 200 * 1e6:.1f} µs")
+    print(f"load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 20)

@@ -1,0 +1,102 @@
+"""Seat keys in the browser: two browsers join a game whose seats must be keyed (each makes its
+key with WebCrypto and keeps it in IndexedDB), play it to the end by clicking, every move signed;
+the export verifies offline; an exportable key moves to a third browser and plays on there."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from domain.catalog import GAMES
+from domain.kernel.verification import verify_export
+from tests.web.conftest import BYPASS_CSP, Site, no_undo_window
+from tests.web.test_browser import at_version, play_one_move_by_clicking, viewer_url
+
+
+@pytest.fixture
+def contexts(browser: Any) -> Iterator[list[Any]]:
+    """Browser contexts of their own (each its own IndexedDB and storage), closed at the end."""
+    made: list[Any] = []
+    errors: list[str] = []
+
+    def new() -> Any:
+        context = browser.new_context(viewport={"width": 1280, "height": 800}, **BYPASS_CSP)
+        no_undo_window(context)
+        made.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.set_default_timeout(60_000)
+        return page
+
+    yield new  # type: ignore[misc]
+    for context in made:
+        context.close()
+    assert not errors, f"the page raised: {errors}"
+
+
+def join_in_the_lobby(page: Any, site: Site, game_id: str, name: str, exportable: bool) -> None:
+    page.goto(f"{site.url}/lobby")
+    form = f'form[data-join="{game_id}"]'
+    page.wait_for_selector(form)
+    page.fill(f"{form} input[name=name]", name)
+    if exportable:
+        page.check(f"{form} input[name=exportable]")
+    page.click(f"{form} button[type=submit]")
+    page.wait_for_url("**/viewer?game=*")
+
+
+def test_two_browsers_join_with_keys_play_to_the_end_by_clicking_and_the_export_verifies(
+    contexts: Any, site: Site
+) -> None:
+    created = site.service.create_game("alexandros", 2, None, b"keyed-clicks", open_seats=True, keys_required=True)
+    game_id = created.game_id
+    ann, bo = contexts(), contexts()
+    join_in_the_lobby(ann, site, game_id, "Ann", exportable=True)
+    join_in_the_lobby(bo, site, game_id, "Bo", exportable=False)
+    pages = {0: ann, 1: bo}
+    records = site.api.get(f"/games/{game_id}/events").json()
+    keys = {r["data"]["seat"]: r["data"]["public_key"] for r in records if r["type"] == "SeatTaken"}
+    assert set(keys) == {0, 1} and all(len(k) == 43 for k in keys.values())
+    for seat, page in pages.items():
+        page.wait_for_selector('#seat-key[data-keyed="true"][data-held="true"]')
+        assert keys[seat][:10] in page.inner_text("#seat-key-state")
+    assert bo.is_hidden("#key-export")  # a non-extractable key offers no export
+
+    rng = random.Random(7)
+    moves = 0
+    moved = False
+    while True:
+        board = site.board(created)
+        if board["status"] == "ended":
+            break
+        seat = int(sorted(board["awaited"])[0])
+        page = pages[seat]
+        at_version(page, board["version"])
+        play_one_move_by_clicking(page, rng)
+        moves += 1
+        assert moves < 1000, "the game does not end"
+        if moves == 3 and not moved:
+            # Ann moves to another device: export there, import here, play on from here.
+            ann.click("#key-export")
+            ann.wait_for_selector("#key-export-text:not([hidden])")
+            exported = ann.input_value("#key-export-text")
+            other = contexts()
+            other.goto(viewer_url(site, created))
+            other.wait_for_selector("#seat-key:not([hidden])")
+            other.click("#seat-key summary")
+            other.fill("#key-import-text", exported)
+            other.click("#key-import-form button[type=submit]")
+            other.wait_for_selector('#board[data-perspective="seat:0"]')
+            other.wait_for_selector('#seat-key[data-keyed="true"][data-held="true"]')
+            pages[0] = other
+            moved = True
+
+    export = site.api.get(f"/games/{game_id}/export").text
+    report = verify_export(export, GAMES.get)
+    assert report.verified, report.problems
+    assert report.keyed_seats == [0, 1] and report.acts == []
+    commands = [r for r in site.api.get(f"/games/{game_id}/events").json() if r["type"] == "CommandAccepted"]
+    assert len(commands) == moves and all("signature" in r["data"] for r in commands)
