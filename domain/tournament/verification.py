@@ -756,7 +756,8 @@ class _BundleChecker:
         ]
         check = check_clock(clock, [t for _, t in timeouts], forfeits)
         wrong_moves = self._wrong_rule_moves(table, game, {m.position for m in check.rule_moves})
-        wrong_moves += self._acts_problems(acts, check.rule_moves, forfeits)
+        keyed = set(self.seat_keys.get(table.game_id, {}))
+        wrong_moves += self._acts_problems(acts, check.rule_moves, forfeits, keyed)
         wrong_moves.sort(key=lambda found: found[0])
         # In the record's order, as the check finds them: a wrong rule's move after the clock's findings at it.
         for finding in check.findings:
@@ -771,11 +772,12 @@ class _BundleChecker:
 
     @staticmethod
     def _acts_problems(
-        acts: dict[int, Record], moves: list[Stamped], forfeits: list[tuple[int, int]]
+        acts: dict[int, Record], moves: list[Stamped], forfeits: list[tuple[int, int]], keyed: set[int]
     ) -> list[tuple[int, str]]:
         """Every move of the clock rule (a timeout's, a forfeited seat's) is recorded as no act of
         the seat's, and nothing else is: the organiser's where they had ruled the seat forfeited by
-        its stamp, else the server's."""
+        its stamp, else the server's. An unkeyed seat's rule move may carry no ``by``: records made
+        before acts were named have none, and an unkeyed seat's command proves no author anyway."""
         problems: list[tuple[int, str]] = []
         rule = {m.position: m for m in moves}
         for position in sorted(set(acts) | set(rule)):
@@ -784,6 +786,8 @@ class _BundleChecker:
                 assert act is not None
                 problems.append((position, f"a command by {_short(act.data['by'])} where no clock rule plays the seat"))
             elif act is None:
+                if move.mover not in keyed:
+                    continue
                 problems.append(
                     (position, f"the clock rule's move for seat {move.mover} is recorded as the seat's own command")
                 )
