@@ -225,7 +225,14 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
         status: Annotated[
             Literal["registering", "running", "ended"] | None, Query(description=" | ".join(TOURNAMENT_STATUSES))
         ] = None,
-        game: Annotated[str | None, Query(max_length=64, description="only tournaments of this game id")] = None,
+        game: Annotated[
+            str | None,
+            Query(
+                max_length=64,
+                description="only tournaments of this game id",
+                json_schema_extra={"enum": list(GAMES.ids())},  # the games of this server (others: 400)
+            ),
+        ] = None,
         name: Annotated[
             str | None, Query(min_length=1, max_length=100, description="only names holding this, in any case")
         ] = None,
