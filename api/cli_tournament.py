@@ -273,20 +273,6 @@ def show(answer: Any, as_json: bool, human: Any) -> None:
         human(Console(highlight=False, soft_wrap=True), answer)
 
 
-def parse_setting(pairs: tuple[str, ...]) -> dict[str, Any]:
-    """``key=value`` settings; a value is read as JSON when it is JSON (numbers, lists, objects)."""
-    settings: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise click.BadParameter(f"{pair!r} is not key=value", param_hint="--setting")
-        try:
-            settings[key] = json.loads(value)
-        except ValueError:
-            settings[key] = value
-    return settings
-
-
 @tournament.command()
 @click.argument("game", type=click.Choice(GAMES.ids()))
 @click.option("--name", default=None, help="what lists and exports call it")
@@ -309,7 +295,9 @@ def create(
 ) -> None:
     """Create a tournament of GAME on the server: prints its id, the organiser's token (keep it)
     and the registration link to publish."""
-    settings = parse_setting(pairs)
+    from api.cli import parse_options
+
+    settings = parse_options(pairs, "--setting")
     for key, value in (("rounds", rounds), ("table_size", table_size), ("format", format_)):
         if value is not None:
             settings[key] = value

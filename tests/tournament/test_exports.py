@@ -17,7 +17,9 @@ from domain.kernel.bots import RandomBot
 from domain.tournament import rules
 from domain.tournament.log import (
     ADJUDICATED,
+    LATE_ENTRY,
     PLAYER_REGISTERED,
+    PLAYER_WITHDRAWN,
     RESULT_RECORDED,
     ROUND_SEATED,
     TOURNAMENT_CREATED,
@@ -344,3 +346,33 @@ def test_the_list_is_one_read_model_for_every_reader(games: GameService, tournam
     before = store.export("tournament-list")
     store.reset("tournament-list")
     assert first.page()[0] == second.page()[0] and store.export("tournament-list") == before
+
+
+def test_the_trf_writes_roster_changes() -> None:
+    """A late entry's missed round credited as a half-point bye is ``H`` (as zero: ``Z``); a
+    withdrawn player's rounds are ``Z``."""
+    log = TournamentLog()
+    config = {"rounds": 3, "table_size": 2}  # a bye is worth 0.5 by default: half of a win's 1
+    log.append(TOURNAMENT_CREATED, rules.created(GAMES.get("peloponnes"), "t-roster", config, b"m", START_MS))
+    for name in ("Ann", "Bob"):
+        log.append(PLAYER_REGISTERED, rules.register(log.state, name, START_MS))
+    tables = [{"table": 1, "game_id": "g1", "players": [0, 1]}]
+    log.append(ROUND_SEATED, {"round": 1, "tables": tables, "byes": [], "at": START_MS})
+    log.append(RESULT_RECORDED, result("g1", 1, 1, [2, 1], START_MS + 1))
+    log.append(LATE_ENTRY, rules.late_entry(log.state, "Lou", "bye", START_MS + 2))
+    log.append(LATE_ENTRY, rules.late_entry(log.state, "Max", "zero", START_MS + 2))
+    log.append(PLAYER_WITHDRAWN, rules.player_withdrawn(log.state, 0, "ill", START_MS + 3))
+    tables = [{"table": 1, "game_id": "g2", "players": [2, 1]}]
+    log.append(ROUND_SEATED, {"round": 2, "tables": tables, "byes": [3], "at": START_MS + DAY_MS})
+    state = log.state
+    rounds = {
+        line[14:47].strip(): line[91:]
+        for line in trf(state, rules.standings_view(state)["standings"]).splitlines()
+        if line.startswith("001")
+    }
+    assert rounds == {
+        "Ann": "   2 w 0  0000 - Z",
+        "Bob": "   1 b 1     3 b",
+        "Lou": "0000 - H     2 w",
+        "Max": "0000 - Z  0000 - U",
+    }
