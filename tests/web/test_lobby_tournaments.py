@@ -1,6 +1,6 @@
-"""The lobby's tournament list in a real browser (under the app's Content-Security-Policy): names,
-status, players and rounds as the API lists them, the filters, the pages, and each row a link
-to its tournament's page."""
+"""The lobby's tournament list in a real browser: names, status, players and rounds as the API
+lists them, the filters, the pages, and each row a link to its tournament's page; the list and the
+printable export under the app's Content-Security-Policy."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests.web.conftest import Site
+from tests.web.test_content_security import violations, watched
 
 pytestmark = pytest.mark.slow
 
@@ -39,8 +40,7 @@ def filter_by(page: Any, name: str = "", status: str = "") -> None:
     loaded_after(page, before)
 
 
-def test_the_lobby_lists_filters_and_pages_tournaments(policed_page: Any, site: Site) -> None:
-    page = policed_page
+def test_the_lobby_lists_filters_and_pages_tournaments(page: Any, site: Site) -> None:
     mark = secrets.token_hex(4)  # the site is shared by the session's tests: this test's tournaments only
     quiet = site.tournaments.create("peloponnes", {"table_size": 2}, name=f"{mark} <img src=x> quiet")
     busy = site.tournaments.create("peloponnes", {"table_size": 2, "rounds": 3}, name=f"{mark} busy")
@@ -75,3 +75,25 @@ def test_the_lobby_lists_filters_and_pages_tournaments(policed_page: Any, site: 
     filter_by(page, name=mark, status="running")
     page.click(f'#tournaments tr[data-tournament-id="{busy.tournament_id}"] a')
     page.wait_for_url(f"**/tournament?id={busy.tournament_id}")
+
+
+def test_the_lobby_list_and_the_printable_page_keep_the_policy(policed_page: Any, site: Site) -> None:
+    page = policed_page
+    complaints = watched(page)
+    mark = secrets.token_hex(4)
+    created = site.tournaments.create("peloponnes", {"table_size": 2}, name=f"{mark} print")
+    for player in ("Ann", "=Bob", "<i>Cy</i>"):
+        site.tournaments.register(created.tournament_id, created.organiser_token, player)
+    site.tournaments.seat_next_round(created.tournament_id, created.organiser_token)
+    page.goto(f"{site.url}/lobby")
+    page.wait_for_selector(f'#tournaments tr[data-tournament-id="{created.tournament_id}"]')
+    assert violations(page, complaints) == []
+
+    response = page.goto(f"{site.url}/tournaments/{created.tournament_id}/print")
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    page.wait_for_selector("section.standings table")
+    # The print style sheet applies (loaded from /static under style-src 'self').
+    assert page.eval_on_selector("section.pairings table", "t => getComputedStyle(t).borderCollapse") == "collapse"
+    assert page.locator("section.pairings tbody tr").count() == 1 and "Bye:" in page.inner_text("section.pairings")
+    assert page.locator("i").count() == 0 and "<i>Cy</i>" in page.inner_text("section.standings")
+    assert violations(page, complaints) == []
