@@ -125,12 +125,13 @@ def serve(host: str | None, port: int | None) -> None:
     run_server(app, host, port, settings.shutdown_grace_seconds, **server_options(settings))
 
 
-def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
+def parse_options(pairs: tuple[str, ...], param_hint: str = "--option") -> dict[str, Any]:
+    """``KEY=VALUE`` pairs; a VALUE is read as JSON where it parses."""
     options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--option")
+            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint=param_hint)
         try:
             options[key] = json.loads(value)
         except json.JSONDecodeError:
