@@ -18,6 +18,7 @@ from domain.tournament.log import Table
 from infra.tournament_run import play_table
 from tests.web.conftest import BYPASS_CSP, Site, no_undo_window
 from tests.web.test_browser import play_one_move_by_clicking
+from tests.web.test_content_security import violations, watched
 
 pytestmark = pytest.mark.slow
 
@@ -219,3 +220,38 @@ def test_four_players_register_by_the_link_play_their_tables_and_follow_the_roun
     download.value.save_as(saved)
     text = saved.read_text(encoding="utf-8")
     assert all(name in text for name in [*NAMES, "Eve"])
+
+
+def test_the_join_page_and_both_panels_work_under_the_pages_policy(policed_page: Any, site: Site) -> None:
+    page = policed_page
+    complaints = watched(page)
+    answer = site.api.post("/tournaments", json={"game": "alexandros", "settings": {"rounds": 1, "table_size": 2}})
+    created = answer.json()
+    tid = created["tournament_id"]
+    page.goto(f"{site.url}/join?id={tid}&code={created['registration_code']}")
+    page.fill("#join-name", "Ada")
+    page.click("#join-button")
+    page.wait_for_url(f"{site.url}/tournament?id={tid}")
+    page.wait_for_selector('#me-name:has-text("Ada")')
+    # The same browser holds the organiser's token too (an organiser who plays): both panels.
+    page.goto(f"{site.url}/tournament?id={tid}#organiser={created['organiser_token']}")
+    page.wait_for_selector("#registration-link")
+    page.wait_for_selector('body[data-role="player organiser"]')
+    assert page.locator("#me-name").inner_text() == "You play as Ada"
+    assert violations(page, complaints) == []
+
+
+def test_a_bad_registration_link_or_token_is_told_and_registers_nobody(page: Any, site: Site) -> None:
+    created = site.api.post("/tournaments", json={"game": "alexandros", "settings": {"rounds": 1}}).json()
+    tid = created["tournament_id"]
+    page.goto(f"{site.url}/join?id={tid}&code=not-the-code")
+    page.fill("#join-name", "Mallory")
+    page.click("#join-button")
+    page.wait_for_selector('#error:not([hidden]):has-text("Not registered")')
+    page.goto(f"{site.url}/join?id={tid}")
+    page.wait_for_selector('#error:not([hidden]):has-text("incomplete")')
+    page.goto(f"{site.url}/tournament?id={tid}#organiser=not-a-token")
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.locator("#organiser-section").is_hidden()
+    assert stored(page, tid) == {}
+    assert site.api.get(f"/tournaments/{tid}").json()["players"] == []
