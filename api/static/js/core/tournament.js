@@ -239,6 +239,10 @@ async function start() {
     return;
   }
   $('pick-tournament').value = page.id;
+  // A link with a token opened in this page's tab changes only the fragment: read the page again.
+  window.addEventListener('hashchange', () => {
+    if (/(^|[#&])(player|organiser)=/.test(location.hash)) location.reload();
+  });
   const given = takeFromFragment();
   for (const role of ['player', 'organiser']) {
     if (!given[role]) continue;
