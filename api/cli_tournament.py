@@ -204,3 +204,261 @@ def run(
     if out is not None:
         out.write_text(json.dumps(tournaments.bundle(played.tournament_id)))
         click.echo(f"bundle written to {out} (check it with: alexandria tournament verify {out})")
+
+
+# -- organising a tournament on a live server (the public HTTP API) -----------------------------------
+
+SERVER_ENV, TOKEN_ENV = "ALEXANDRIA_SERVER", "ALEXANDRIA_ORGANISER_TOKEN"
+HTTP_TIMEOUT_SECONDS = 60.0
+
+
+class Server:
+    """The server's public API, for the organiser's commands: every refusal becomes one line (the
+    server's error code and message) and exit status 1."""
+
+    def __init__(self, url: str, token: str | None) -> None:
+        self.url = url.rstrip("/")
+        self.token = token
+
+    def call(self, method: str, path: str, body: Any = None, *, organiser: bool = False) -> Any:
+        import httpx
+
+        headers = {"Accept": "application/json"}
+        if organiser:
+            if not self.token:
+                raise click.UsageError(f"this needs the organiser's token: --token, or the {TOKEN_ENV} variable")
+            headers["Authorization"] = f"Bearer {self.token}"
+        try:
+            response = httpx.request(
+                method, f"{self.url}{path}", json=body, headers=headers, timeout=HTTP_TIMEOUT_SECONDS
+            )
+        except httpx.HTTPError as problem:
+            raise click.ClickException(f"cannot reach the server at {self.url}: {problem}") from None
+        try:
+            answer = response.json()
+        except ValueError:
+            answer = None
+        if response.is_error:
+            error = answer.get("error") if isinstance(answer, dict) else None
+            if isinstance(error, dict):
+                raise click.ClickException(f"{error.get('code')}: {error.get('message')} (HTTP {response.status_code})")
+            raise click.ClickException(f"HTTP {response.status_code} from {self.url}{path}: {response.text[:200]}")
+        return answer
+
+
+def server_options(command: Any) -> Any:
+    command = click.option(
+        "--token",
+        envvar=TOKEN_ENV,
+        default=None,
+        help=f"the organiser's token (or the {TOKEN_ENV} variable; create prints it)",
+    )(command)
+    return click.option(
+        "--server",
+        "url",
+        envvar=SERVER_ENV,
+        default="http://127.0.0.1:8000",
+        show_default=True,
+        help=f"the server's URL (or the {SERVER_ENV} variable)",
+    )(command)
+
+
+as_json_option = click.option("--json", "as_json", is_flag=True, help="print the server's answer as JSON")
+
+
+def show(answer: Any, as_json: bool, human: Any) -> None:
+    if as_json:
+        click.echo(json.dumps(answer, indent=2))
+    else:
+        human(Console(highlight=False, soft_wrap=True), answer)
+
+
+def parse_setting(pairs: tuple[str, ...]) -> dict[str, Any]:
+    """``key=value`` settings; a value is read as JSON when it is JSON (numbers, lists, objects)."""
+    settings: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{pair!r} is not key=value", param_hint="--setting")
+        try:
+            settings[key] = json.loads(value)
+        except ValueError:
+            settings[key] = value
+    return settings
+
+
+@tournament.command()
+@click.argument("game", type=click.Choice(GAMES.ids()))
+@click.option("--name", default=None, help="what lists and exports call it")
+@click.option("--rounds", type=click.IntRange(1, 50), default=None)
+@click.option("--table-size", type=click.IntRange(2, 5), default=None)
+@click.option("--format", "format_", type=click.Choice(FORMATS), default=None)
+@click.option("--setting", "pairs", multiple=True, metavar="KEY=VALUE", help="any other setting (repeatable)")
+@server_options
+@as_json_option
+def create(
+    game: str,
+    name: str | None,
+    rounds: int | None,
+    table_size: int | None,
+    format_: str | None,
+    pairs: tuple[str, ...],
+    url: str,
+    token: str | None,
+    as_json: bool,
+) -> None:
+    """Create a tournament of GAME on the server: prints its id, the organiser's token (keep it)
+    and the registration link to publish."""
+    settings = parse_setting(pairs)
+    for key, value in (("rounds", rounds), ("table_size", table_size), ("format", format_)):
+        if value is not None:
+            settings[key] = value
+    body: dict[str, Any] = {"game": game, "settings": settings}
+    if name is not None:
+        body["name"] = name
+    answer = Server(url, token).call("POST", "/tournaments", body)
+    base = url.rstrip("/")
+
+    def human(console: Console, a: dict[str, Any]) -> None:
+        console.print(f"tournament [bold]{a['tournament_id']}[/bold] created")
+        console.print(f"organiser token (keep it; export {TOKEN_ENV}=…): {a['organiser_token']}")
+        console.print(f"registration code (publish it): {a['registration_code']}")
+        console.print(f"players register with POST {base}/tournaments/{a['tournament_id']}/join {{name, code}}")
+        console.print(f"the tournament's page: {base}/tournament?id={a['tournament_id']}")
+
+    show(answer, as_json, human)
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.argument("names", nargs=-1, required=True)
+@server_options
+@as_json_option
+def register(tournament_id: str, names: tuple[str, ...], url: str, token: str | None, as_json: bool) -> None:
+    """Register players by NAME (the organiser is handed each one's token): before round 1 a
+    registration, after it a late entry seated from the next round."""
+    server = Server(url, token)
+    view = server.call("GET", f"/tournaments/{tournament_id}")
+    path = "late-entries" if view["rounds"] else "players"
+    answers = [server.call("POST", f"/tournaments/{tournament_id}/{path}", {"name": n}, organiser=True) for n in names]
+
+    def human(console: Console, rows: list[dict[str, Any]]) -> None:
+        table = RichTable(title="registered" if path == "players" else "late entries")
+        for column in ("player", "name", "token"):
+            table.add_column(column)
+        for row in rows:
+            table.add_row(str(row["player"]), escape(row["name"]), row["token"])
+        console.print(table)
+
+    show(answers, as_json, human)
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@server_options
+@as_json_option
+def seat(tournament_id: str, url: str, token: str | None, as_json: bool) -> None:
+    """Seat the next round: prints each table's players in seat order and the byes."""
+    server = Server(url, token)
+    answer = server.call("POST", f"/tournaments/{tournament_id}/rounds", {}, organiser=True)
+    names = [p["name"] for p in server.call("GET", f"/tournaments/{tournament_id}")["players"]]
+
+    def human(console: Console, a: dict[str, Any]) -> None:
+        table = RichTable(title=f"round {a['round']}")
+        for column in ("table", "players (seat order)", "game"):
+            table.add_column(column)
+        for t in a["tables"]:
+            table.add_row(str(t["table"]), escape(", ".join(names[p] for p in t["players"])), t["game_id"])
+        console.print(table)
+        if a["byes"]:
+            console.print("bye: " + escape(", ".join(names[p] for p in a["byes"])))
+
+    show(answer, as_json, human)
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@server_options
+@as_json_option
+def standings(tournament_id: str, url: str, token: str | None, as_json: bool) -> None:
+    """The live standings, with tie-breaks and ratings (no token needed)."""
+    answer = Server(url, token).call("GET", f"/tournaments/{tournament_id}/standings")
+
+    def human(console: Console, a: dict[str, Any]) -> None:
+        status = "final" if a["ended"] else f"after {a['rounds_seated']} of {a['rounds']} rounds seated"
+        console.print(standings_table(a["standings"], f"standings ({status})"))
+
+    show(answer, as_json, human)
+
+
+def numbers(text: str | None, what: str) -> list[float] | None:
+    if text is None:
+        return None
+    try:
+        return [float(x) if "." in x else int(x) for x in text.split(",")]
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not numbers separated by commas", param_hint=what) from None
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@click.argument("kind", type=click.Choice(["forfeit", "void", "replace", "correct"]))
+@click.option("--reason", required=True, help="why (recorded with the ruling, in public)")
+@click.option("--game", "game_id", default=None, help="the game (forfeit, void, correct)")
+@click.option("--player", type=int, default=None, help="the player's number (forfeit, replace)")
+@click.option("--name", default=None, help="the replacement's name (replace)")
+@click.option("--placings", default=None, metavar="1,2,...", help="the places by seat, 1 = first (correct)")
+@click.option("--scores", default=None, metavar="N,N,...", help="the scores by seat (correct)")
+@server_options
+@as_json_option
+def rule(
+    tournament_id: str,
+    kind: str,
+    reason: str,
+    game_id: str | None,
+    player: int | None,
+    name: str | None,
+    placings: str | None,
+    scores: str | None,
+    url: str,
+    token: str | None,
+    as_json: bool,
+) -> None:
+    """Rule on a game or a player, as a recorded adjudication: forfeit (--game, --player), void
+    (--game), replace (--player, --name: prints the new player token), correct (--game, --placings,
+    --scores)."""
+    body: dict[str, Any] = {"kind": kind, "reason": reason}
+    for key, value in (
+        ("game_id", game_id),
+        ("player", player),
+        ("name", name),
+        ("placings", numbers(placings, "--placings")),
+        ("scores", numbers(scores, "--scores")),
+    ):
+        if value is not None:
+            body[key] = value
+    answer = Server(url, token).call("POST", f"/tournaments/{tournament_id}/adjudications", body, organiser=True)
+
+    def human(console: Console, a: dict[str, Any]) -> None:
+        ruling = a["adjudication"]
+        console.print(f"recorded at position {a['version']}: {ruling['kind']} — {escape(ruling['reason'])}")
+        if "player_token" in a:
+            console.print(f"the replacement's player token: {a['player_token']}")
+
+    show(answer, as_json, human)
+
+
+@tournament.command()
+@click.argument("tournament_id")
+@server_options
+@as_json_option
+def end(tournament_id: str, url: str, token: str | None, as_json: bool) -> None:
+    """End the tournament after its last round: the final standings, and the master seed revealed."""
+    answer = Server(url, token).call("POST", f"/tournaments/{tournament_id}/end", {}, organiser=True)
+
+    def human(console: Console, a: dict[str, Any]) -> None:
+        console.print(standings_table(a["standings"], "final standings"))
+        console.print(f"master seed: {a['master_seed']}")
+        console.print(f"check the bundle: GET {url.rstrip('/')}/tournaments/{tournament_id}/bundle")
+
+    show(answer, as_json, human)

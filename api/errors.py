@@ -9,6 +9,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Route
 
 from api.contract import validation_message
+from api.tournament_exports import NotForTrf, RoundNotSeated
 from domain.kernel import errors as kernel_errors
 from domain.kernel import signatures
 from domain.kernel.errors import RuleViolation
@@ -70,6 +71,8 @@ SERVICE_STATUS: dict[type[service.ServiceError], int] = {
     TooManyWaiters: 503,
     TournamentNotFound: 404,
     WrongRegistrationCode: 403,
+    RoundNotSeated: 404,
+    NotForTrf: 409,
 }
 
 

@@ -11,7 +11,7 @@ from contextlib import suppress
 from typing import Annotated, Any, Literal
 
 import anyio
-from fastapi import APIRouter, Body, Depends, Header, Query, Request
+from fastapi import APIRouter, Body, Depends, Header, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -20,12 +20,16 @@ from pydantic import BaseModel, Field
 from api.contract import BOARD_VIEW, LEGAL_MOVES, documented
 from api.lifecycle import ServerStopping, shutdown_of
 from api.limits import tables_admission, take_creation_slot
+from api.tournament_exports import add_export_routes
+from domain.catalog import GAMES
 from domain.kernel.log import GAME_ENDED, for_viewer
 from domain.tournament.log import TOURNAMENT_ENDED
 from domain.tournament.rules import standings_view
 from infra.readside import ReadSide, VersionNotReached
 from infra.service import Invalid, legal_moves_answer
+from infra.tournament_list import CURSOR_PATTERN, LIST_LIMIT, LIST_MAX_LIMIT, TournamentList
 from infra.tournament_service import TournamentService
+from projections.lobby import TOURNAMENT_STATUSES
 
 bearer = HTTPBearer(auto_error=False, description="The organiser's token, or a player's token")
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
@@ -48,6 +52,9 @@ class CreateTournament(BaseModel):
     model_config = {"extra": "forbid"}
 
     game: str = Field(description="game id, e.g. peloponnes")
+    name: str | None = Field(
+        default=None, min_length=1, max_length=100, description="what lists and exports call it (optional)"
+    )
     settings: dict[str, Any] | None = Field(
         default=None,
         description="format (swiss|balanced), rounds, table_size, options, points_per_place, bye_points, "
@@ -126,11 +133,36 @@ class LateEntryOut(RegisteredPlayerOut):
     missed_rounds: str
 
 
+class TournamentListed(BaseModel):
+    tournament_id: str
+    name: str | None
+    game: str
+    format: str
+    table_size: int
+    rounds: int = Field(description="the rounds planned")
+    rounds_seated: int
+    players: int = Field(description="every player registered (the withdrawn too)")
+    withdrawn: int
+    registration_closed: bool
+    status: Literal["registering", "running", "ended"] = Field(
+        description="registering until round 1 is seated, then running, then ended"
+    )
+    created_at: str
+    ended_at: str | None
+    version: int
+
+
+class TournamentPage(BaseModel):
+    tournaments: list[TournamentListed]
+    next_cursor: str | None = Field(description="pass it as cursor for the next page; null on the last page")
+
+
 def tournament_view(tournaments: TournamentService, tournament_id: str) -> dict[str, Any]:
     state = tournaments.state(tournament_id)
     aggregate = tournaments.load(tournament_id)
     return {
         "tournament_id": tournament_id,
+        "name": state.name,
         "version": aggregate.log.version,
         "fingerprint": aggregate.log.last_hash,
         "settings": state.settings.to_dict(),
@@ -178,6 +210,37 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
         prefix="/tournaments", tags=["tournaments"], responses={k: v for k, v in refusals.items() if k != 200}
     )
     games = tournaments.games
+    listed = TournamentList(tournaments, reads.store)
+
+    @router.get(
+        "",
+        response_model=TournamentPage,
+        summary="List tournaments, newest first, a page at a time (filters: status, game, a part of the name)",
+        description="When there are more, `next_cursor` (and the `X-Next-Cursor` and "
+        '`Link: <...>; rel="next"` headers) gives the cursor of the next page. The order never changes.',
+    )
+    def list_tournaments(
+        request: Request,
+        response: Response,
+        status: Annotated[
+            Literal["registering", "running", "ended"] | None, Query(description=" | ".join(TOURNAMENT_STATUSES))
+        ] = None,
+        game: Annotated[str | None, Query(max_length=64, description="only tournaments of this game id")] = None,
+        name: Annotated[
+            str | None, Query(min_length=1, max_length=100, description="only names holding this, in any case")
+        ] = None,
+        limit: Annotated[int, Query(ge=1, le=LIST_MAX_LIMIT, description="tournaments per page")] = LIST_LIMIT,
+        cursor: Annotated[
+            str | None, Query(pattern=CURSOR_PATTERN, description="next_cursor of the previous page")
+        ] = None,
+    ) -> TournamentPage:
+        if game is not None and game not in GAMES.ids():
+            raise Invalid(f"there is no game {game!r}; the games are {', '.join(GAMES.ids())}")
+        page, next_cursor = listed.page(status, game, name, limit, cursor)
+        if next_cursor is not None:
+            response.headers["X-Next-Cursor"] = next_cursor
+            response.headers["Link"] = f'<{request.url.include_query_params(cursor=next_cursor)}>; rel="next"'
+        return TournamentPage(tournaments=[TournamentListed(**e) for e in page], next_cursor=next_cursor)
 
     @router.post(
         "",
@@ -189,7 +252,10 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
     )
     def create(body: CreateTournament) -> CreatedTournamentOut:
         created = tournaments.create(
-            body.game, body.settings, body.master_seed.encode() if body.master_seed is not None else None
+            body.game,
+            body.settings,
+            body.master_seed.encode() if body.master_seed is not None else None,
+            name=body.name,
         )
         return CreatedTournamentOut(**vars(created))
 
@@ -287,6 +353,8 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
     )
     def end(tournament_id: str, credentials: Token) -> dict[str, Any]:
         return tournaments.end(tournament_id, token_of(credentials))
+
+    add_export_routes(router, tournaments)
 
     @router.get("/{tournament_id}/bundle", summary="The tournament's log and every game's record, to verify offline")
     def bundle(tournament_id: str) -> dict[str, Any]:

@@ -174,6 +174,7 @@ class TournamentService(EventSourcedProjection[UUID]):
         settings: dict[str, Any] | None = None,
         master_seed: bytes | None = None,
         salted: bool = True,
+        name: str | None = None,
     ) -> CreatedTournament:
         """A new tournament; the organiser's token is returned once.
 
@@ -190,7 +191,7 @@ class TournamentService(EventSourcedProjection[UUID]):
         unsalted = bool(chosen) and not salted
         seed = chosen if unsalted else secrets.token_bytes(SALT_BYTES) + chosen
         tournament_id = unsalted_tournament_id(seed) if unsalted else uuid4()
-        data = rules.created(definition, str(tournament_id), dict(settings or {}), seed, self.now())
+        data = rules.created(definition, str(tournament_id), dict(settings or {}), seed, self.now(), name)
         token = secrets.token_urlsafe(24)
         record = seal(1, TOURNAMENT_CREATED, data, GENESIS)
         aggregate = TournamentAggregate.start(tournament_id, seed, token_hash(token), record, salted=not unsalted)

@@ -49,7 +49,10 @@ class Fields:
 # Every record type of the tournament's log and the keys of its data: the verifier refuses a
 # record of another type or with another key (a key nobody checks could carry anything).
 RECORD_FIELDS: dict[str, Fields] = {
-    TOURNAMENT_CREATED: Fields(frozenset({"tournament_id", "config", "master_seed_commitment", "at"})),
+    # name: what lists and exports call the tournament, when the organiser gave one.
+    TOURNAMENT_CREATED: Fields(
+        frozenset({"tournament_id", "config", "master_seed_commitment", "at"}), frozenset({"name"})
+    ),
     # commitment: the SHA-256 of the player's secret, when they contribute to the event's chance;
     # by: who registered the player (REGISTERED_BY), absent in logs from before self-registration.
     PLAYER_REGISTERED: Fields(frozenset({"player", "name", "at"}), frozenset({"commitment", "by"})),
@@ -118,6 +121,7 @@ class Table:
 @dataclass
 class TournamentState:
     tournament_id: str = ""
+    name: str | None = None
     config: TournamentConfig | None = None
     master_seed_commitment: str = ""
     created_at: int = 0
@@ -211,6 +215,7 @@ def evolve(state: TournamentState, record: Record) -> TournamentState:
         state.last_at = max(state.last_at, data["at"])
     if record.type == TOURNAMENT_CREATED:
         state.tournament_id = data["tournament_id"]
+        state.name = data.get("name")
         state.config = TournamentConfig.from_dict(data["config"])
         state.master_seed_commitment = data["master_seed_commitment"]
         state.created_at = data["at"]

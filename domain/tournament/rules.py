@@ -50,16 +50,26 @@ ALREADY_WITHDRAWN = "ALREADY_WITHDRAWN"
 NO_ROUND_SEATED = "NO_ROUND_SEATED"
 ROSTER_FROZEN = "ROSTER_FROZEN"
 MAX_NAME = 60
+MAX_TOURNAMENT_NAME = 100
 MAX_PLAYERS = 512
 MAX_REASON = 500
 
 
 def created(
-    game: GameDefinition[Any], tournament_id: str, raw: dict[str, Any], master_seed: bytes, at: int
+    game: GameDefinition[Any],
+    tournament_id: str,
+    raw: dict[str, Any],
+    master_seed: bytes,
+    at: int,
+    name: Any = None,
 ) -> dict[str, Any]:
+    """A new tournament's record; ``name`` (optional: what lists and exports call it) follows the
+    rule of players' names (refused as BAD_NAME), up to MAX_TOURNAMENT_NAME characters."""
     config = normalize_config(game, raw)
+    named = {} if name is None else {"name": player_name(name, MAX_TOURNAMENT_NAME)}
     return {
         "tournament_id": tournament_id,
+        **named,
         "config": config.to_dict(),
         "master_seed_commitment": seed_commitment(master_seed),
         "at": at,

@@ -32,6 +32,7 @@ from domain.kernel.errors import RuleViolation
 from domain.kernel.game import GameDefinition
 from domain.kernel.log import COMMAND_ACCEPTED, GAME_ENDED, GENESIS, Record, canonical
 from domain.kernel.match import Match
+from domain.kernel.names import player_name
 from domain.kernel.verification import JsonRefused, check_chain, read_json, verify_and_reexecute
 from domain.tournament import rules
 from domain.tournament.clock import GameClock, Stamped, check_clock
@@ -430,10 +431,12 @@ class _BundleChecker:
             game = self.find_game(config["game"])
             settings = _as_requested(config)
             if self.master_seed is not None:
-                expected = rules.created(game, data["tournament_id"], settings, self.master_seed, at)
+                expected = rules.created(game, data["tournament_id"], settings, self.master_seed, at, data.get("name"))
                 self._same(kind, data, expected, position)
             elif canonical(normalize_config(game, settings).to_dict()) != canonical(config):
                 raise self._stop(position, "config is not the settings as the rules record them")
+            elif "name" in data and data["name"] != player_name(data["name"], rules.MAX_TOURNAMENT_NAME):
+                raise self._stop(position, "name is not a tournament name as the rules record it")
         elif kind == PLAYER_REGISTERED:
             expected = rules.register(state, data["name"], at, data.get("commitment"), data.get("by"))
             self._same(kind, data, expected, position, expected)

@@ -1,4 +1,4 @@
-// The lobby: the game list (filters, pages), a new game (game, players, options from the catalog's
+// The lobby: the game list (filters, pages), the tournament list (filters, pages), a new game (game, players, options from the catalog's
 // schema) and the seat links to hand out; a game's open seats and joining one by name.
 
 import { gameData, get, post } from './api.js';
@@ -8,6 +8,8 @@ import { rememberToken } from './perspectives.js';
 const $ = (id) => document.getElementById(id);
 const PAGE = 20;
 const lobby = { page: 0, cursors: [null], catalog: [], loads: 0 };
+const events = { page: 0, cursors: [null], loads: 0 }; // the tournament list's pages
+const STATUS_WORDS = { registering: 'registration open', running: 'running', ended: 'ended' };
 
 function showError(message) {
   $('error').textContent = message || '';
@@ -72,6 +74,39 @@ async function loadGames() {
   $('prev').disabled = lobby.page === 0;
   $('next').disabled = !lobby.hasNext;
   $('games').removeAttribute('aria-busy');
+}
+
+/** The tournament list (GET /tournaments: filters, pages by next_cursor), each a link to its page. */
+async function loadTournaments() {
+  const seq = ++events.loads;
+  const params = new URLSearchParams({ limit: String(PAGE) });
+  if ($('tournament-game').value) params.set('game', $('tournament-game').value);
+  if ($('tournament-status').value) params.set('status', $('tournament-status').value);
+  if ($('tournament-name').value.trim()) params.set('name', $('tournament-name').value.trim());
+  const cursor = events.cursors[events.page];
+  if (cursor) params.set('cursor', cursor);
+  let answer;
+  try {
+    answer = await get(`/tournaments?${params}`);
+  } catch (err) {
+    showError(err.message);
+    return;
+  }
+  if (seq !== events.loads) return;
+  events.cursors[events.page + 1] = answer.next_cursor;
+  const rows = answer.tournaments.map((t) =>
+    h('tr', { 'data-tournament-id': t.tournament_id, 'data-status': t.status },
+      h('td', { 'data-label': 'Tournament' }, h('a', { href: `/tournament?id=${encodeURIComponent(t.tournament_id)}` }, t.name || `${titleOf(t.game)} tournament`)),
+      h('td', { 'data-label': 'Game' }, `${titleOf(t.game)}, tables of ${t.table_size}`),
+      h('td', { 'data-label': 'Status' }, STATUS_WORDS[t.status] || t.status),
+      h('td', { 'data-label': 'Players' }, t.withdrawn ? `${t.players - t.withdrawn} (${t.withdrawn} withdrawn)` : String(t.players)),
+      h('td', { 'data-label': 'Rounds' }, `${t.rounds_seated} of ${t.rounds}`),
+      h('td', { 'data-label': 'Created' }, new Date(t.created_at).toLocaleString())));
+  $('tournaments').querySelector('tbody').replaceChildren(...(rows.length ? rows : [h('tr', {}, h('td', { colspan: 6 }, 'No tournaments.'))]));
+  $('tournaments-page').textContent = `page ${events.page + 1}`;
+  $('tournaments-prev').disabled = events.page === 0;
+  $('tournaments-next').disabled = !answer.next_cursor;
+  document.body.dataset.tournamentsLoaded = String(seq);
 }
 
 /** Who sits where, the open seats, and a Join form (a name) while seats are open. */
@@ -211,6 +246,7 @@ async function start() {
     return;
   }
   for (const g of lobby.catalog) {
+    $('tournament-game').append(h('option', { value: g.game }, g.title));
     $('filter-game').append(h('option', { value: g.game }, g.title));
     $('new-game').append(h('option', { value: g.game }, g.title));
   }
@@ -222,11 +258,19 @@ async function start() {
   };
   $('prev').onclick = () => { lobby.page = Math.max(0, lobby.page - 1); loadGames(); };
   $('next').onclick = () => { lobby.page += 1; loadGames(); };
+  $('tournament-filters').onsubmit = (e) => {
+    e.preventDefault();
+    events.page = 0;
+    events.cursors = [null];
+    loadTournaments();
+  };
+  $('tournaments-prev').onclick = () => { events.page = Math.max(0, events.page - 1); loadTournaments(); };
+  $('tournaments-next').onclick = () => { events.page += 1; loadTournaments(); };
   $('new-game').onchange = () => { $('new-players').value = ''; fillNewGame(); };
   $('new-players').onchange = fillNewGame;
   $('create').onsubmit = create;
   await fillNewGame();
-  await loadGames();
+  await Promise.all([loadGames(), loadTournaments()]);
   document.body.dataset.ready = 'true'; // for the browser tests: every control is wired
 }
 
