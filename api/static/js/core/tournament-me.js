@@ -4,6 +4,7 @@
 // the viewer acting with the player's token (kept for that game's seat, as a seat link's is).
 
 import { get } from './api.js';
+import { coalesced } from './coalesce.js';
 import { h, seatColour, seatInk } from './dom.js';
 import { rememberToken } from './perspectives.js';
 import { follow } from './sse.js';
@@ -19,7 +20,7 @@ export const playLink = (gameId, seat) => `/viewer?game=${encodeURIComponent(gam
 /** The panel of one player: `refresh()` reads /me again and redraws (after a tournament record
  * or a move at the player's table); `stop()` ends the table's stream. */
 export function playerPanel(tournamentId, entry, { onError, byePoints }) {
-  const panel = { me: null, stream: null, streamGame: null, reading: null, again: false };
+  const panel = { me: null, stream: null, streamGame: null };
   const base = `/tournaments/${encodeURIComponent(tournamentId)}`;
 
   function followTable(table) {
@@ -67,26 +68,15 @@ export function playerPanel(tournamentId, entry, { onError, byePoints }) {
     document.title = me.your_turn ? `● Your turn — ${title}` : title;
   }
 
-  async function refresh() {
-    if (panel.reading) {
-      panel.again = true; // one more read after this one: nothing is missed, nothing piles up
-      return panel.reading;
+  const refresh = coalesced(async () => {
+    try {
+      panel.me = await get(`${base}/me`, { token: entry.token });
+      draw(panel.me);
+      followTable(panel.me.table);
+    } catch (err) {
+      onError(err.status === 401 ? 'This browser holds a player token this tournament does not know.' : err.message);
     }
-    panel.reading = (async () => {
-      do {
-        panel.again = false;
-        try {
-          panel.me = await get(`${base}/me`, { token: entry.token });
-          draw(panel.me);
-          followTable(panel.me.table);
-        } catch (err) {
-          onError(err.status === 401 ? 'This browser holds a player token this tournament does not know.' : err.message);
-        }
-      } while (panel.again);
-      panel.reading = null;
-    })();
-    return panel.reading;
-  }
+  });
 
   return {
     refresh,

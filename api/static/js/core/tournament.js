@@ -7,6 +7,7 @@
 // and "Play" beside their seat; with the organiser token, the organiser's panel.
 
 import { ApiError, gameData, get } from './api.js';
+import { coalesced } from './coalesce.js';
 import { h, labelCells, plural, seatChip, words } from './dom.js';
 import { organiserToken, playerEntry, rememberOrganiser, rememberPlayer, takeFromFragment } from './entries.js';
 import { rememberToken } from './perspectives.js';
@@ -20,7 +21,7 @@ const TIE_BREAK_TITLES = {
   opponents_points: "Opponents' points",
   score_sum: 'Score sum',
 };
-const page = { id: null, version: null, stream: null, loading: null, again: false, player: null, organiser: null, tournament: null };
+const page = { id: null, version: null, stream: null, player: null, organiser: null, tournament: null };
 
 function showError(message) {
   $('error').textContent = message || '';
@@ -161,27 +162,15 @@ async function load() {
   return tournament;
 }
 
-/** Read the tournament again (a record came in, an organiser's action was taken); records that
- * arrive during a read ask for one more read after it, so none is missed and reads never pile up. */
-async function reload() {
-  if (page.loading) {
-    page.again = true;
-    return page.loading;
+/** Read the tournament again (a record came in, an organiser's action was taken). */
+const reload = coalesced(async () => {
+  try {
+    await load();
+    showError('');
+  } catch (err) {
+    showError(`The tournament could not be read: ${err.message}`);
   }
-  page.loading = (async () => {
-    do {
-      page.again = false;
-      try {
-        await load();
-        showError('');
-      } catch (err) {
-        showError(`The tournament could not be read: ${err.message}`);
-      }
-    } while (page.again);
-    page.loading = null;
-  })();
-  return page.loading;
-}
+});
 
 function followTournament(after) {
   page.stream = follow(null, {
