@@ -19,6 +19,7 @@ from infra.tournament_run import play_table
 from tests.web.conftest import BYPASS_CSP, Site, no_undo_window
 from tests.web.test_browser import play_one_move_by_clicking
 from tests.web.test_content_security import violations, watched
+from tests.web.test_play_client import axe_violations
 
 pytestmark = pytest.mark.slow
 
@@ -255,3 +256,22 @@ def test_a_bad_registration_link_or_token_is_told_and_registers_nobody(page: Any
     assert page.locator("#organiser-section").is_hidden()
     assert stored(page, tid) == {}
     assert site.api.get(f"/tournaments/{tid}").json()["players"] == []
+
+
+def test_axe_finds_no_violation_on_the_join_page_and_the_players_and_organisers_panels(page: Any, site: Site) -> None:
+    settings = {"rounds": 1, "table_size": 2}
+    created = site.api.post("/tournaments", json={"game": "alexandros", "settings": settings}).json()
+    tid, organiser, code = created["tournament_id"], created["organiser_token"], created["registration_code"]
+    page.goto(f"{site.url}/join?id={tid}&code={code}")
+    page.wait_for_selector("#join-form:not([hidden])")
+    assert axe_violations(page) == []
+    page.fill("#join-name", "Ada")
+    page.click("#join-button")
+    page.wait_for_selector('#me-name:has-text("Ada")')
+    assert site.api.post(f"/tournaments/{tid}/join", json={"name": "Bo", "code": code}).status_code == 201
+    seated = site.api.post(f"/tournaments/{tid}/rounds", headers={"Authorization": f"Bearer {organiser}"})
+    assert seated.status_code == 201, seated.text
+    page.goto(f"{site.url}/tournament?id={tid}#organiser={organiser}")
+    page.wait_for_selector('#me[data-round="1"]')
+    page.wait_for_selector("#seat-round")
+    assert axe_violations(page) == []
