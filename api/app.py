@@ -40,6 +40,7 @@ from domain.catalog import GAMES
 from domain.kernel.log import canonical, for_viewer
 from domain.kernel.seats import Viewer
 from domain.kernel.verification import verify_records
+from infra.aggregate import GameAggregate
 from infra.bot_seats import BotSeats
 from infra.clock_keeper import ClockKeeper
 from infra.paging import CURSOR_PATTERN
@@ -167,16 +168,6 @@ def server_sent_event(event: str, data: Any, event_id: int | None = None) -> str
     return f"{head}event: {event}\ndata: {canonical(data)}\n\n"
 
 
-def table_names(tournaments: TournamentService, game_id: str) -> dict[str, str]:
-    """A tournament table's players by seat (the names they registered with); none for other games."""
-    tournament_id = tournaments.tournament_of(game_id)
-    if tournament_id is None:
-        return {}
-    state = tournaments.state(tournament_id)
-    table = state.table_of(game_id)
-    return {} if table is None else {str(seat): state.names[player] for seat, player in enumerate(table.players)}
-
-
 def create_app(
     service: GameService,
     read_side: ReadSide | None = None,
@@ -241,7 +232,34 @@ def create_app(
 
     def viewer_of(game_id: str, credentials: HTTPAuthorizationCredentials | None) -> tuple[Viewer, bool]:
         with service.reading(game_id) as aggregate:
-            return service.seat_for_token(aggregate, token_of(credentials)), aggregate.match.is_over
+            return bearer_seat(game_id, aggregate, token_of(credentials)), aggregate.match.is_over
+
+    def bearer_seat(game_id: str, aggregate: GameAggregate, token: str | None) -> Viewer:
+        try:
+            return service.seat_for_token(aggregate, token)
+        except Unauthorized:
+            return player_seat(game_id, token)
+
+    # A tournament player's own token works at /games/{id} for their table: read as their seat
+    # there, and their commands go through the tournament (its clock, forfeits and rulings).
+    def player_seat(game_id: str, token: str | None) -> Viewer:
+        at_table = tournaments.player_at_table(game_id, token)
+        if at_table is None:
+            raise Unauthorized("this token is not a seat token of this game (nor a player token of this table)")
+        return at_table[1]
+
+    def named(board: dict[str, Any], game_id: str, names: dict[str, str] | None = None) -> dict[str, Any]:
+        """A view of a tournament table's game names its players (the names they registered with)."""
+        if board.get("names"):
+            return board
+        names = tournaments.table_names(game_id) if names is None else names
+        return {**board, "names": names} if names else board
+
+    def bearer_viewer(game_id: str, token: str | None) -> Viewer:
+        try:
+            return reads.viewer(game_id, token)
+        except Unauthorized:
+            return player_seat(game_id, token)
 
     def current_version(game_id: str) -> int:
         with service.reading(game_id) as aggregate:
@@ -310,10 +328,9 @@ def create_app(
 
         # One thread-pool hop per read: the pool is shared by every request of the server.
         def read() -> dict[str, Any]:
-            board = reads.board(game_id, reads.viewer(game_id, token), min_version)
+            board = reads.board(game_id, bearer_viewer(game_id, token), min_version)
             clock = tournaments.clock_view(game_id)  # a clocked tournament game's clocks
-            names = {} if board.get("names") else table_names(tournaments, game_id)  # a tournament's players
-            return {**board, **({"clock": clock} if clock is not None else {}), **({"names": names} if names else {})}
+            return named({**board, **({"clock": clock} if clock is not None else {})}, game_id)
 
         return await run_in_threadpool(read)
 
@@ -358,7 +375,7 @@ def create_app(
         min_version: MinVersion = None,
     ) -> StreamingResponse:
         await reads.caught_up(BOARDS, game_id, min_version)
-        viewer = await run_in_threadpool(reads.viewer, game_id, token_of(credentials))
+        viewer = await run_in_threadpool(bearer_viewer, game_id, token_of(credentials))
         if last_event_id is not None:
             after = last_event_id
         if after > 0 and not await run_in_threadpool(service.records, game_id, after - 1, after):
@@ -380,6 +397,7 @@ def create_app(
         come from the event store, so a missed announcement can delay but never lose one."""
         sent = after
         board = await run_in_threadpool(reads.board, game_id, viewer)
+        names = await run_in_threadpool(tournaments.table_names, game_id)  # a tournament table's players
         if board["status"] == "ended" and board["version"] <= after:  # nothing will ever follow
             yield server_sent_event("end", {"version": board["version"]}, board["version"])
             return
@@ -395,7 +413,7 @@ def create_app(
                     try:
                         await reads.caught_up(BOARDS, game_id, sent)
                         view = await run_in_threadpool(reads.board, game_id, viewer, sent)
-                        yield server_sent_event("view", view, sent)
+                        yield server_sent_event("view", named(view, game_id, names), sent)
                     except ReadModelBehind:
                         pass  # a lagging read model (a projection worker restarting) never stops the records
                     if records[-1].type == "GameEnded":
@@ -418,16 +436,24 @@ def create_app(
         payload = dict(body)
         controls = contract.command_controls(payload)
         bounds.check_command(payload)
-        seat, result = service.execute(
-            game_id,
-            token_of(credentials),
-            payload,
-            controls.expected_version,
-            controls.command_id,
-            controls.contribution,
-            game=game,
-            signature=controls.signature,
-        )
+        token = token_of(credentials)
+        try:
+            seat, result = service.execute(
+                game_id,
+                token,
+                payload,
+                controls.expected_version,
+                controls.command_id,
+                controls.contribution,
+                game=game,
+                signature=controls.signature,
+            )
+        except Unauthorized:
+            at_table = tournaments.player_at_table(game_id, token)
+            if at_table is None:
+                raise
+            controlled = (controls.expected_version, controls.command_id, controls.contribution)
+            seat, result = tournaments.play(at_table[0], game_id, token, payload, *controlled)
         over = result.records[-1].type == "GameEnded"
         return {
             "version": result.version,
@@ -471,8 +497,8 @@ def create_app(
     def get_version(
         game_id: str, version: Annotated[int, Path(ge=1, le=MAX_VERSION)], credentials: Token
     ) -> dict[str, Any]:
-        viewer = reads.viewer(game_id, token_of(credentials))
-        return reads.at_version(game_id, version, viewer)
+        viewer = bearer_viewer(game_id, token_of(credentials))
+        return named(reads.at_version(game_id, version, viewer), game_id)
 
     @app.get(
         "/games/{game_id}/legal-moves",
@@ -481,8 +507,7 @@ def create_app(
     )
     def legal_moves(game_id: str, credentials: Token) -> dict[str, Any]:
         with service.reading(game_id) as aggregate:
-            seat = service.seat_for_token(aggregate, token_of(credentials))
-            return legal_moves_answer(game_id, aggregate.match, seat)
+            return legal_moves_answer(game_id, aggregate.match, bearer_seat(game_id, aggregate, token_of(credentials)))
 
     @app.get(
         "/games/{game_id}/verify",

@@ -489,7 +489,13 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
         # read side serves it from the event store if the projection is not there yet).
         view = reads.board(game_id, seat, min_version=games.load(game_id).version)
         clock = tournaments.clock_view(game_id)
-        return {**view, "seat": seat, **({"clock": clock} if clock is not None else {})}
+        names = {} if view.get("names") else tournaments.table_names(game_id)  # the players, by seat
+        return {
+            **view,
+            "seat": seat,
+            **({"clock": clock} if clock is not None else {}),
+            **({"names": names} if names else {}),
+        }
 
     @router.get(
         "/{tournament_id}/games/{game_id}/legal-moves",

@@ -53,6 +53,11 @@ def tournament() -> HTMLResponse:
     return page("tournament.html")
 
 
+@router.get("/join", response_class=HTMLResponse, summary="A tournament's registration link: a name, and join")
+def join() -> HTMLResponse:
+    return page("join.html")
+
+
 @router.get("/static/{path:path}", summary="The web client's modules and styles")
 def static_file(path: str) -> FileResponse:
     target = (STATIC / path).resolve()

@@ -348,6 +348,31 @@ class TournamentService(EventSourcedProjection[UUID]):
             raise Forbidden(f"player {player} does not play game {game_id}")
         return aggregate, table, table.players.index(player)
 
+    def table_names(self, game_id: str) -> dict[str, str]:
+        """A tournament table's players by seat (the names they registered with); none for other games."""
+        tournament_id = self.tournament_of(game_id)
+        if tournament_id is None:
+            return {}
+        state = self.state(tournament_id)
+        table = state.table_of(game_id)
+        return {} if table is None else {str(seat): state.names[player] for seat, player in enumerate(table.players)}
+
+    def player_at_table(self, game_id: str, token: str | None) -> tuple[str, Seat] | None:
+        """The tournament and the seat of a player token's bearer at one of its tables' games, so
+        the player's own token works at ``/games/{id}`` for their table; None: the game is no
+        table, or the token is no player's at it."""
+        if token is None:
+            return None
+        tournament_id = self.tournament_of(game_id)
+        if tournament_id is None:
+            return None
+        aggregate = self.load(tournament_id)
+        player = aggregate.player_of(token_hash(token))
+        table = aggregate.log.state.table_of(game_id)
+        if player is None or table is None or player not in table.players:
+            return None
+        return tournament_id, table.players.index(player)
+
     def player_page(self, tournament_id: str, token: str | None) -> dict[str, Any]:
         """What the bearer player needs to play: this round's table and seat (or their bye), the
         game's status and whether it awaits them, and every table they have had."""

@@ -2,7 +2,8 @@
 // cannot send the Authorization header and a token must not go in the URL. After a dropped
 // connection the stream resumes after the last record received (?after=N), so nothing is lost.
 
-export function follow(gameId, { token, after, onRecord, onView, onEnd, onState }) {
+// `path`: another stream of the same kind (a tournament's: /tournaments/{id}/stream).
+export function follow(gameId, { token, after, onRecord, onView, onEnd, onState, path = null }) {
   let stopped = false;
   let controller = null;
   let lastVersion = after;
@@ -14,7 +15,7 @@ export function follow(gameId, { token, after, onRecord, onView, onEnd, onState 
       try {
         const headers = { Accept: 'text/event-stream' };
         if (token) headers.Authorization = `Bearer ${token}`;
-        const response = await fetch(`/games/${encodeURIComponent(gameId)}/stream?after=${lastVersion}`, {
+        const response = await fetch(`${path || `/games/${encodeURIComponent(gameId)}/stream`}?after=${lastVersion}`, {
           headers,
           signal: controller.signal,
         });

@@ -1,20 +1,27 @@
 // The tournament page (/tournament?id=ID): status with the master seed's commitment and the
 // tournament's fingerprint, the standings (place, player, points, tie-breaks, rating), and every
-// round's tables with their players in seat order, each linked to its game in the viewer. While
-// the tournament runs the page polls it and redraws when its log has grown (a result came in, a
-// round was seated, a ruling was made).
+// round's tables with their players in seat order, each linked to its game in the viewer. The page
+// follows the tournament's stream (server-sent events: a round seated, a result, a ruling, the
+// end) and redraws on each record; a dropped connection resumes after the last record received.
+// With a player token held in this browser (the registration link's) it shows the player's panel
+// and "Play" beside their seat; with the organiser token, the organiser's panel.
 
-import { gameData, get } from './api.js';
+import { ApiError, gameData, get } from './api.js';
+import { coalesced } from './coalesce.js';
 import { h, labelCells, plural, seatChip, words } from './dom.js';
+import { organiserToken, playerEntry, rememberOrganiser, rememberPlayer, takeFromFragment } from './entries.js';
+import { rememberToken } from './perspectives.js';
+import { follow } from './sse.js';
+import { playerPanel, playLink } from './tournament-me.js';
+import { organiserPanel } from './tournament-organiser.js';
 
 const $ = (id) => document.getElementById(id);
-const POLL_MS = 2000;
 const TIE_BREAK_TITLES = {
   head_to_head: 'Head-to-head',
   opponents_points: "Opponents' points",
   score_sum: 'Score sum',
 };
-const page = { id: null, version: null, timer: null };
+const page = { id: null, version: null, stream: null, player: null, organiser: null, tournament: null };
 
 function showError(message) {
   $('error').textContent = message || '';
@@ -89,20 +96,29 @@ function drawStandings(settings, standings) {
 
 function drawRounds(tournament) {
   const names = tournament.players.map((p) => p.name);
+  const entry = playerEntry(page.id);
+  const mine = entry?.player;
   const voided = new Set(tournament.adjudications.filter((a) => a.kind === 'void').map((a) => a.game_id));
   const rounds = tournament.rounds.map((round) => {
     const heading = `round-${round.round}-heading`;
     const tables = round.tables.map((table) => {
       const result = table.result;
-      const players = h('ol', { class: 'seats' }, table.players.map((player, seat) => h('li', { 'data-player': player, 'data-seat': seat },
-        seatChip(seat), ' ', h('span', { class: 'name' }, names[player]),
+      const players = h('ol', { class: 'seats' }, table.players.map((player, seat) => h('li', { 'data-player': player, 'data-seat': seat, class: player === mine ? 'you' : null },
+        seatChip(seat), ' ', h('span', { class: 'name' }, names[player]), player === mine ? h('small', {}, ' (you)') : null,
         result ? h('small', {}, ` ${ordinalPlace(result.placings[seat])}, ${number(result.scores[seat])}`) : null)));
       const state = voided.has(table.game_id) ? 'void' : result ? 'ended' : 'running';
-      return h('tr', { 'data-game-id': table.game_id, 'data-table': table.table },
+      const seat = table.players.indexOf(mine);
+      const watch = h('a', { href: viewerLink(table.game_id), 'data-game-link': table.game_id, 'aria-label': `${state === 'running' ? 'Watch' : 'Replay'} round ${round.round}, table ${table.table}` }, state === 'running' ? 'watch' : 'replay');
+      // Beside the bearer's own seat: play (the viewer acts with the player's token, kept for that seat).
+      if (seat >= 0) rememberToken(table.game_id, seat, entry.token);
+      const play = seat >= 0 && state === 'running' && !tournament.ended
+        ? h('a', { href: playLink(table.game_id, seat), class: 'play-link', 'data-play-link': table.game_id, 'aria-label': `Play round ${round.round}, table ${table.table}` }, 'Play')
+        : null;
+      return h('tr', { 'data-game-id': table.game_id, 'data-table': table.table, class: seat >= 0 ? 'your-table' : null },
         h('th', { scope: 'row' }, `Table ${table.table}`),
         h('td', {}, players),
         h('td', {}, state),
-        h('td', {}, h('a', { href: viewerLink(table.game_id), 'data-game-link': table.game_id, 'aria-label': `${state === 'running' ? 'Watch' : 'Replay'} round ${round.round}, table ${table.table}` }, state === 'running' ? 'watch' : 'replay')));
+        h('td', {}, play ? [play, ' · '] : null, watch));
     });
     return h('section', { class: 'round', 'data-round': round.round, 'aria-labelledby': heading },
       h('h3', { id: heading }, `Round ${round.round}`),
@@ -127,15 +143,17 @@ function drawRulings(tournament) {
 async function load() {
   const base = `/tournaments/${encodeURIComponent(page.id)}`;
   const tournament = await get(base);
+  page.tournament = tournament;
   if (tournament.version !== page.version) {
     const [standings, data] = await Promise.all([get(`${base}/standings`), gameData(tournament.settings.game).catch(() => null)]);
     const title = data?.title || words(tournament.settings.game);
     $('title').textContent = `${title} tournament`;
-    document.title = `${title} tournament — Alexandria`;
+    document.title = `${document.title.startsWith('● Your turn — ') ? '● Your turn — ' : ''}${title} tournament — Alexandria`;
     drawStatus(tournament, standings, title);
     drawStandings(tournament.settings, standings);
     drawRounds(tournament);
     drawRulings(tournament);
+    await Promise.all([page.player?.refresh(), page.organiser?.refresh(tournament)]);
     page.version = tournament.version;
     document.body.dataset.version = tournament.version;
     document.body.dataset.ended = tournament.ended ? 'true' : 'false';
@@ -144,31 +162,60 @@ async function load() {
   return tournament;
 }
 
-async function poll() {
-  page.timer = null;
-  let tournament;
+/** Read the tournament again (a record came in, an organiser's action was taken). */
+const reload = coalesced(async () => {
   try {
-    tournament = await load();
+    await load();
     showError('');
   } catch (err) {
-    if (err.status === 404) {
-      showError(`${err.message}. Check the tournament id.`);
-      $('pick').hidden = false;
-      return;
-    }
-    setLive('reconnecting', 'reconnecting…');
-    page.timer = setTimeout(poll, POLL_MS);
-    return;
+    showError(`The tournament could not be read: ${err.message}`);
   }
-  if (tournament.ended) {
-    setLive('ended', 'final');
-    return;
-  }
-  setLive('live', 'live');
-  page.timer = setTimeout(poll, POLL_MS);
+});
+
+function followTournament(after) {
+  page.stream = follow(null, {
+    path: `/tournaments/${encodeURIComponent(page.id)}/stream`,
+    after,
+    onState(state) {
+      if (state === 'live') setLive('live', 'live');
+      else if (state === 'reconnecting') setLive('reconnecting', 'reconnecting…');
+    },
+    onRecord: () => reload(),
+    async onEnd() {
+      await reload();
+      setLive('ended', 'final');
+    },
+  });
 }
 
-function start() {
+/** A token handed over in the fragment or pasted: the player's (the server names its player) or
+ * the organiser's (the registration code answers to it); kept in this browser. */
+async function takeToken(token, role = null) {
+  const base = `/tournaments/${encodeURIComponent(page.id)}`;
+  if (role !== 'organiser') {
+    try {
+      const me = await get(`${base}/me`, { token });
+      rememberPlayer(page.id, { player: me.player, name: me.name, token });
+      return 'player';
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 401 || role === 'player') throw err;
+    }
+  }
+  await get(`${base}/registration-code`, { token });
+  rememberOrganiser(page.id, token);
+  return 'organiser';
+}
+
+function startPanels() {
+  const entry = playerEntry(page.id);
+  page.player?.stop();
+  page.player = entry ? playerPanel(page.id, entry, { onError: showError, byePoints: () => number(page.tournament?.settings.bye_points ?? 0) }) : null;
+  const organiser = organiserToken(page.id);
+  page.organiser = organiser ? organiserPanel(page.id, organiser, { onDone: reload }) : null;
+  document.body.dataset.role = [entry ? 'player' : null, organiser ? 'organiser' : null].filter(Boolean).join(' ') || 'spectator';
+}
+
+async function start() {
   const params = new URLSearchParams(location.search);
   $('pick-form').onsubmit = (e) => {
     e.preventDefault();
@@ -181,7 +228,47 @@ function start() {
     return;
   }
   $('pick-tournament').value = page.id;
-  poll();
+  // A link with a token opened in this page's tab changes only the fragment: read the page again.
+  window.addEventListener('hashchange', () => {
+    if (/(^|[#&])(player|organiser)=/.test(location.hash)) location.reload();
+  });
+  const given = takeFromFragment();
+  for (const role of ['player', 'organiser']) {
+    if (!given[role]) continue;
+    try {
+      await takeToken(given[role], role);
+    } catch (err) {
+      showError(`The ${role}'s link did not work: ${err.message}`);
+    }
+  }
+  $('token-form').onsubmit = async (e) => {
+    e.preventDefault();
+    const token = $('token-input').value.trim();
+    if (!token) return;
+    try {
+      await takeToken(token);
+      $('token-input').value = '';
+      startPanels();
+      page.version = null; // everything drawn again, with the new panel
+      await reload();
+    } catch (err) {
+      showError(err.status === 401 || err.status === 403 ? 'That is neither a player token nor the organiser token of this tournament.' : err.message);
+    }
+  };
+  startPanels();
+  let tournament;
+  try {
+    tournament = await load();
+  } catch (err) {
+    showError(err.status === 404 ? `${err.message}. Check the tournament id.` : `The tournament could not be read: ${err.message}`);
+    $('pick').hidden = err.status !== 404;
+    return;
+  }
+  if (tournament.ended) {
+    setLive('ended', 'final');
+    return;
+  }
+  followTournament(tournament.version);
 }
 
 start();
