@@ -33,8 +33,8 @@ Pair = tuple[Player, Player]
 Compatible = Callable[[Player, Player], bool]
 Fits = Callable[[Sequence[Player]], bool]
 
-SEARCH_NODES = 60_000  # per tier: enough to prove a 16-player round has no repeat-free seating
-LOOKAHEAD_NODES = 60_000  # each tier with lookahead, its next-round searches included
+SEARCH_NODES = 30_000  # per tier: enough to prove a 16-player round has no repeat-free seating
+LOOKAHEAD_NODES = 20_000  # each tier with lookahead, its next-round searches included
 FALLBACK_NODES = 8_000  # the fewest-repeats search when no repeat-free seating turned up
 SEAT_PLAN_NODES = 20_000  # a balanced schedule's seats planned across its remaining rounds
 WINDOW = 12  # the fewest-repeats search fills a table from the next WINDOW players
@@ -121,39 +121,56 @@ class History:
         return History(self.met + meetings(tables), counts, last)
 
     def counts(self, player: Player) -> Counter[int]:
-        return self.seat_counts.get(player, Counter())
+        """The player's seat counts (read only)."""
+        return self.seat_counts.get(player, NO_SEATS)
 
     def third_running(self, player: Player, seat: int, table_size: int) -> bool:
         """At a 2-player table: the seat the player had in both of their last two games."""
         last = self.last_seats.get(player, [])
         return table_size == 2 and len(last) >= 2 and last[-1] == seat and last[-2] == seat
 
-    def least_used(self, player: Player, seat: int, table_size: int) -> bool:
-        """A seat of the table the player has sat in no more often than any other of its seats."""
+    def seats_allowed(self, player: Player, table_size: int, strict: bool) -> frozenset[int]:
+        """The seats of a table the player may take: none that would put the player's count of it
+        more than one above perfect (games / seats), never a third running at 2 (FIDE's absolute
+        colour rules); ``strict``: only a seat the player has had least of the table's seats."""
         counts = self.counts(player)
-        return counts[seat] == min(counts[s] for s in range(table_size))
+        least = min(counts[s] for s in range(table_size))
+        perfect = (sum(counts.values()) + 1) / table_size
+        return frozenset(
+            s
+            for s in range(table_size)
+            if not self.third_running(player, s, table_size)
+            and counts[s] + 1 <= perfect + 1
+            and (not strict or counts[s] == least)
+        )
+
+
+NO_SEATS: Counter[int] = Counter()
 
 
 def fits(history: History, strict: bool) -> Fits:
     """Whether a table has a seat order giving each player a seat they have had least
     (``strict``) or at least none they had in both of their last two games at a 2-player table."""
-    known: dict[tuple[Player, ...], bool] = {}
+    allowed: dict[tuple[Player, int], frozenset[int]] = {}
+
+    def seats(player: Player, size: int) -> frozenset[int]:
+        key = (player, size)
+        if key not in allowed:
+            allowed[key] = history.seats_allowed(player, size, strict)
+        return allowed[key]
 
     def check(table: Sequence[Player]) -> bool:
-        key = tuple(sorted(table))
-        if key not in known:
-            known[key] = any(_order_fits(history, order, strict) for order in permutations(table))
-        return known[key]
+        return _assignable([seats(p, len(table)) for p in table], frozenset())
 
     return check
 
 
-def _order_fits(history: History, order: Sequence[Player], strict: bool) -> bool:
-    size = len(order)
-    for seat, player in enumerate(order):
-        if history.third_running(player, seat, size) or (strict and not history.least_used(player, seat, size)):
-            return False
-    return True
+def _assignable(options: list[frozenset[int]], taken: frozenset[int]) -> bool:
+    """Whether each entry of ``options`` can be given a seat of its own from its set."""
+    if not options:
+        return True
+    first, rest = options[0], options[1:]
+    return any(_assignable(rest, taken | {seat}) for seat in first - taken)
 
 
 def seat_order(table: Sequence[Player], history: History, rng: Chance, purpose: str) -> list[Player]:
@@ -162,13 +179,17 @@ def seat_order(table: Sequence[Player], history: History, rng: Chance, purpose: 
     lowest seat count, the fewest seats a player had last time, then a seeded shuffle."""
     orders: list[tuple[Player, ...]] = rng.shuffle(purpose, list(permutations(table)))
     size = len(table)
+    rows = {p: [history.counts(p)[s] for s in range(size)] for p in table}
+    least = {p: min(rows[p]) for p in table}
+    running = {p: {s for s in range(size) if history.third_running(p, s, size)} for p in table}
+    last = {p: history.last_seats.get(p, [None])[-1] for p in table}
 
     def cost(order: Sequence[Player]) -> tuple[int, int, int, int, int]:
-        running = sum(1 for seat, p in enumerate(order) if history.third_running(p, seat, size))
-        counts = [history.counts(p)[seat] for seat, p in enumerate(order)]
-        extra = [c - min(history.counts(p)[s] for s in range(size)) for c, p in zip(counts, order, strict=True)]
-        again = sum(1 for seat, p in enumerate(order) if history.last_seats.get(p, [None])[-1] == seat)
-        return running, max(extra), sum(extra), max(counts) * 100 + again, sum(c * c for c in counts)
+        counts = [rows[p][seat] for seat, p in enumerate(order)]
+        extra = [c - least[p] for c, p in zip(counts, order, strict=True)]
+        thirds = sum(1 for seat, p in enumerate(order) if seat in running[p])
+        again = sum(1 for seat, p in enumerate(order) if last[p] == seat)
+        return thirds, max(extra), sum(extra), max(counts) * 100 + again, sum(c * c for c in counts)
 
     return list(min(orders, key=cost))
 
@@ -271,23 +292,26 @@ def group_round(
     forbidden: frozenset[Pair],
     following: NextRound | None,
     seed: bytes,
+    balance_seats: bool = True,
 ) -> list[list[Player]]:
-    """The round's tables (seat order not yet chosen), by the tiers of the module's docstring."""
+    """The round's tables (seat order not yet chosen), by the tiers of the module's docstring
+    (the strict seat tiers only with ``balance_seats``)."""
     met = history.met
 
     def free(a: Player, b: Player) -> bool:
         key = pair(a, b)
         return not met[key] and key not in forbidden
 
-    strict, colour = fits(history, strict=True), fits(history, strict=False)
+    colour = fits(history, strict=False)
+    strict = fits(history, strict=True) if balance_seats else colour
     if following is not None:
         # The next round repeat-free with its seats balanced too, then repeat-free only.
+        known: dict[tuple[int, tuple[Player, ...]], list[Player]] = {}
         for fit, next_strict in ((strict, True), (strict, False), (colour, False)):
             budget = Budget(LOOKAHEAD_NODES)
             for grouping in partitions(order, sizes, free, fit, budget):
-                if _next_round_free(
-                    following, seat_tables(grouping, history, seed), history, forbidden, next_strict, budget
-                ):
+                seated = seat_tables(grouping, history, seed, known)
+                if _next_round_free(following, seated, history, forbidden, next_strict, budget):
                     return grouping
                 if budget.spent:
                     break
@@ -324,10 +348,22 @@ def _next_round_free(
     return next(partitions(nxt.players, nxt.sizes, free, fit, budget), None) is not None
 
 
-def seat_tables(tables: Sequence[Sequence[Player]], history: History, seed: bytes) -> list[list[Player]]:
-    """Every table of the round in seat order (``seat_order``, each table its own seeded stream)."""
-    rng = Chance(seed)
-    return [seat_order(t, history, rng, f"seats:{i}") for i, t in enumerate(tables)]
+def seat_tables(
+    tables: Sequence[Sequence[Player]],
+    history: History,
+    seed: bytes,
+    known: dict[tuple[int, tuple[Player, ...]], list[Player]] | None = None,
+) -> list[list[Player]]:
+    """Every table of the round in seat order (``seat_order``, each table its own seeded stream:
+    the same table at the same place is seated alike, so ``known`` may keep them)."""
+    known = {} if known is None else known
+    seated = []
+    for i, table in enumerate(tables):
+        key = (i, tuple(table))
+        if key not in known:
+            known[key] = seat_order(table, history, Chance(seed), f"seats:{i}")
+        seated.append(known[key])
+    return seated
 
 
 def seat_round(
@@ -338,12 +374,15 @@ def seat_round(
     forbidden: frozenset[Pair],
     seed: bytes,
     following: NextRound | None = None,
+    balance_seats: bool = True,
 ) -> Seating:
     """Seat one round of players in ``order`` (those in ``byes`` sit out) at tables of ``sizes``;
-    ``following`` (None in the last round) is who would play the next round, at which sizes."""
+    ``following`` (None in the last round) is who would play the next round, at which sizes;
+    ``balance_seats``: the tables are chosen for perfectly balanced seats where they can be
+    (else seats are only kept within one of perfect)."""
     history = History.of(tables_so_far)
     playing = [p for p in order if p not in byes]
-    tables = group_round(playing, sizes, history, forbidden, following, seed)
+    tables = group_round(playing, sizes, history, forbidden, following, seed, balance_seats)
     return Seating(tables=seat_tables(tables, history, seed), byes=list(byes))
 
 
