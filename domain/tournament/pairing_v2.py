@@ -15,7 +15,8 @@ a grouping is taken from the first of these tiers that has one:
    round follows) a repeat-free seating of the next round still possible;
 2. the same with seats relaxed to the colour rule only (no seat three rounds running at 2);
 3. and 4. the same two without the lookahead;
-5. fewest repeat meetings (a bounded branch and bound), forbidden pairs as a heavy cost.
+5. any repeat-free seating (the hardest-placed player seated first), with the colour rule, then without;
+6. fewest repeat meetings (a bounded branch and bound), forbidden pairs as a heavy cost.
 """
 
 from __future__ import annotations
@@ -195,11 +196,18 @@ def seat_order(table: Sequence[Player], history: History, rng: Chance, purpose: 
 
 
 def partitions(
-    order: Sequence[Player], sizes: Sequence[int], compatible: Compatible, fit: Fits, budget: Budget
+    order: Sequence[Player],
+    sizes: Sequence[int],
+    compatible: Compatible,
+    fit: Fits,
+    budget: Budget,
+    constrained: bool = False,
 ) -> Iterator[list[list[Player]]]:
     """Every grouping of ``order`` into tables of ``sizes`` (in turn) whose pairs are all
     ``compatible`` and whose tables ``fit``, nearest in order first: each table anchored by the
-    first player left, filled with the nearest compatible players left. Stops when the budget is spent."""
+    first player left (``constrained``: the one with the fewest compatible players left, for a
+    search that asks only whether a grouping exists), filled with the nearest compatible players
+    left. Stops when the budget is spent."""
     players = list(order)
     partners = {p: {q for q in players if q != p and compatible(p, q)} for p in players}
 
@@ -227,7 +235,11 @@ def partitions(
         if not remaining:
             yield []
             return
-        anchor, rest = remaining[0], remaining[1:]
+        anchor = remaining[0]
+        if constrained:  # the player with the fewest partners left first: quickest to settle
+            present = set(remaining)
+            anchor = min(remaining, key=lambda p: len(partners[p] & present))
+        rest = [p for p in remaining if p != anchor]
         pool = [q for q in rest if q in partners[anchor]]
         for members in cliques(pool, sizes[index] - 1):
             table = [anchor, *members]
@@ -319,6 +331,11 @@ def group_round(
         found = next(partitions(order, sizes, free, fit, Budget(SEARCH_NODES)), None)
         if found is not None:
             return found
+    # Any repeat-free seating at all, the hardest-placed player first, before accepting a repeat.
+    for fit in (colour, lambda _: True):
+        found = next(partitions(order, sizes, free, fit, Budget(SEARCH_NODES), constrained=True), None)
+        if found is not None:
+            return found
 
     def cost_of(table: Sequence[Player]) -> float:
         pairs = [pair(a, b) for a, b in combinations(table, 2)]
@@ -345,7 +362,7 @@ def _next_round_free(
         return not later.met[key] and key not in forbidden
 
     fit = fits(later, strict=True) if strict else (lambda _: True)
-    return next(partitions(nxt.players, nxt.sizes, free, fit, budget), None) is not None
+    return next(partitions(nxt.players, nxt.sizes, free, fit, budget, constrained=True), None) is not None
 
 
 def seat_tables(

@@ -71,7 +71,8 @@ def _repeat_free_exists(players: list[int], sizes: list[int], met: Counter[tuple
     def free(a: int, b: int) -> bool:
         return not met[pair(a, b)]
 
-    return next(partitions(players, sizes, free, lambda _: True, Budget(CHECK_NODES)), None) is not None
+    found = partitions(players, sizes, free, lambda _: True, Budget(CHECK_NODES), constrained=True)
+    return next(found, None) is not None
 
 
 def _two_rounds_free(
