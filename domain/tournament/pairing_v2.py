@@ -185,14 +185,15 @@ def seat_order(table: Sequence[Player], history: History, rng: Chance, purpose: 
     running = {p: {s for s in range(size) if history.third_running(p, s, size)} for p in table}
     last = {p: history.last_seats.get(p, [None])[-1] for p in table}
 
-    def cost(order: Sequence[Player]) -> tuple[int, int, int, int, int]:
+    def cost(order: tuple[Player, ...]) -> tuple[int, int, int, int, int]:
         counts = [rows[p][seat] for seat, p in enumerate(order)]
         extra = [c - least[p] for c, p in zip(counts, order, strict=True)]
         thirds = sum(1 for seat, p in enumerate(order) if seat in running[p])
         again = sum(1 for seat, p in enumerate(order) if last[p] == seat)
         return thirds, max(extra), sum(extra), max(counts) * 100 + again, sum(c * c for c in counts)
 
-    return list(min(orders, key=cost))
+    best: tuple[Player, ...] = min(orders, key=cost)
+    return list(best)
 
 
 def partitions(

@@ -269,9 +269,9 @@ def _round_v2(state: TournamentState, config: TournamentConfig, mixed: bytes, nu
     tables_so_far = [t.players for t in state.tables()]
     if config.format == BALANCED and not forbidden and all(s == config.table_size for s in sizes):
         # The whole schedule searched at once (rule 1's), its seats planned across the rounds left.
-        byes, plan = _balanced_plan(state, config, mixed)
+        planned_byes, plan = _balanced_plan(state, config, mixed)
         later = plan[number - 1 :]
-        return pairing.Seating(tables=pairing_v2.plan_seats(later, tables_so_far, seed), byes=byes[number - 1])
+        return pairing.Seating(tables=pairing_v2.plan_seats(later, tables_so_far, seed), byes=planned_byes[number - 1])
     balanced = config.format == BALANCED
     order = pairing.seeded_order(players, seed) if balanced else _standings_order(state, players, seed)
     byes_so_far = Counter(state.all_byes())
