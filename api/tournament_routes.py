@@ -15,7 +15,7 @@ from fastapi import APIRouter, Body, Depends, Header, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictInt
 
 from api.contract import BOARD_VIEW, LEGAL_MOVES, documented
 from api.lifecycle import ServerStopping, shutdown_of
@@ -129,10 +129,17 @@ class LateEntry(BaseModel):
 
 
 class SeatRound(BaseModel):
-    """Nothing (or ``{}``): the rules seat every round from the record and the master seed, so a
-    seating sent here is refused (400), never ignored."""
+    """Nothing (or ``{}``): the rules seat the round from the record and the master seed. Or the
+    organiser's own seating, a ruling recorded with its reason: ``tables`` (player numbers in
+    seat order), ``byes`` (who sits out) and ``reason``. Any other field is refused (400)."""
 
     model_config = {"extra": "forbid"}
+
+    tables: list[list[StrictInt]] | None = Field(
+        default=None, description="a manual seating: each table's player numbers in seat order"
+    )
+    byes: list[StrictInt] | None = Field(default=None, description="a manual seating: who sits out")
+    reason: str | None = Field(default=None, max_length=500, description="why the round is seated by hand")
 
 
 class RevealSecret(BaseModel):
@@ -204,6 +211,7 @@ def tournament_view(tournaments: TournamentService, tournament_id: str) -> dict[
             {
                 "round": i + 1,
                 "byes": state.byes[i],
+                "manual_seating_reason": state.seating_reasons[i],
                 "tables": [
                     {
                         "table": t.table,
@@ -363,7 +371,10 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
         admit_tables: TablesAdmission,
         body: SeatRound | None = None,
     ) -> dict[str, Any]:
-        return tournaments.seat_next_round(tournament_id, token_of(credentials), admit_tables)
+        manual = body.model_dump(exclude_none=True) if body is not None else {}
+        if manual and "tables" not in manual:
+            raise Invalid("a manual seating names its tables (and byes and reason); {} seats by the rules")
+        return tournaments.seat_next_round(tournament_id, token_of(credentials), admit_tables, manual or None)
 
     @router.get("/{tournament_id}/standings", summary="Live standings, tie-breaks and ratings")
     def standings(tournament_id: str) -> dict[str, Any]:

@@ -439,10 +439,15 @@ class TournamentService(EventSourcedProjection[UUID]):
     # -- organising -------------------------------------------------------------------------------
 
     def seat_next_round(
-        self, tournament_id: str, organiser_token: str | None, admit_tables: Callable[[int], None] | None = None
+        self,
+        tournament_id: str,
+        organiser_token: str | None,
+        admit_tables: Callable[[int], None] | None = None,
+        manual: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """Seat the next round and create each table's game with its derived seed. ``admit_tables``
-        (the API's creation limit) may refuse the round's number of games before any is created."""
+        (the API's creation limit) may refuse the round's number of games before any is created.
+        ``manual`` ({tables, byes, reason}) is the organiser's own seating, checked by the rules."""
         self.follow_results()
         with self._changing(tournament_id) as aggregate:
             self._check_organiser(aggregate, organiser_token)
@@ -451,7 +456,10 @@ class TournamentService(EventSourcedProjection[UUID]):
             # withdrawn; recorded with the seating or not at all.
             for withheld in rules.reveals_withheld(state, self.now()):
                 aggregate.append(REVEAL_WITHHELD, withheld)
-            seating = rules.plan_round(state, aggregate.seed)
+            if manual is None:
+                seating = rules.plan_round(state, aggregate.seed)
+            else:
+                seating = rules.manual_seating(state, manual.get("tables"), manual.get("byes"), manual.get("reason"))
             if admit_tables is not None:
                 admit_tables(len(seating.tables))
             config = state.settings
@@ -460,7 +468,7 @@ class TournamentService(EventSourcedProjection[UUID]):
             created = [
                 self.games.create_game(
                     config.game,
-                    config.table_size,
+                    len(players),
                     config.options,
                     table_seed(mixed, tournament_id, number, i),
                     **self._unsalted_game(aggregate, number, i),

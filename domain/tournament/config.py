@@ -32,6 +32,13 @@ DEFAULT_POINTS = {2: [1, 0], 3: [3, 1, 0], 4: [6, 5, 3, 1], 5: [8, 6, 4, 2, 1]}
 MIN_TABLE, MAX_TABLE = 2, 5
 MAX_ROUNDS = 50
 
+# The pairing rule a tournament's seatings follow, recorded in its settings so the verifier seats
+# every round again by the rule the tournament was created with. 1: the first rule (records
+# without the field); 2: repeat-free with a round of lookahead, seats balanced as an assignment,
+# the colour rule of 2-player tables, mixed table sizes, manual seatings and forbidden pairs.
+PAIRING_V1, PAIRING_V2 = 1, 2
+PAIRING_VERSIONS = (PAIRING_V1, PAIRING_V2)
+
 
 @dataclass(frozen=True)
 class TimeControl:
@@ -58,12 +65,38 @@ class TournamentConfig:
     tie_breaks: list[str]
     time_control: TimeControl | None
     keys_required: bool = False  # every player registers with a public key; every game's seats are keyed
+    pairing: int = PAIRING_V1  # the pairing rule (PAIRING_VERSIONS)
+    min_table: int | None = None  # the smallest and largest table a round may seat (pairing 2 on);
+    max_table: int | None = None  # None: table_size
+
+    @property
+    def table_sizes(self) -> tuple[int, int]:
+        """The smallest and the largest table a round may seat."""
+        return (self.min_table or self.table_size, self.max_table or self.table_size)
+
+    def points_for(self, seats: int) -> list[float]:
+        """Points per place at a table of ``seats``: ``points_per_place`` at table_size; at a
+        smaller or larger (mixed) table, read at each place's relative rank: the first and the
+        last keep theirs, the places between are interpolated linearly."""
+        points = self.points_per_place
+        if seats == len(points) or seats < 2:
+            return list(points[:seats])
+        spread = []
+        for place in range(seats):
+            at = place * (len(points) - 1) / (seats - 1)
+            low = int(at)
+            high = min(low + 1, len(points) - 1)
+            spread.append(round(points[low] + (points[high] - points[low]) * (at - low), 6))
+        return spread
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["time_control"] = self.time_control.to_dict() if self.time_control is not None else None
         if not self.keys_required:  # recorded only when set, as in the games' GameCreated
             del data["keys_required"]
+        if self.pairing == PAIRING_V1:  # recorded as before the rule was versioned
+            for key in ("pairing", "min_table", "max_table"):
+                del data[key]
         return data
 
     @classmethod
@@ -80,6 +113,9 @@ class TournamentConfig:
             tie_breaks=list(data["tie_breaks"]),
             time_control=TimeControl(**clock) if clock is not None else None,
             keys_required=data.get("keys_required", False) is True,
+            pairing=data.get("pairing", PAIRING_V1),
+            min_table=data.get("min_table"),
+            max_table=data.get("max_table"),
         )
 
 
@@ -119,6 +155,9 @@ def normalize_config(game: GameDefinition[Any], raw: dict[str, Any]) -> Tourname
         "tie_breaks",
         "time_control",
         "keys_required",
+        "pairing",
+        "min_table",
+        "max_table",
     }
     unknown = sorted(set(raw) - known)
     if unknown:
@@ -126,10 +165,19 @@ def normalize_config(game: GameDefinition[Any], raw: dict[str, Any]) -> Tourname
     table_size = _integer(raw.get("table_size", min(4, game.max_players)), "table_size", MIN_TABLE, MAX_TABLE)
     if not game.min_players <= table_size <= game.max_players:
         raise _refuse(f"{game.id} is played by {game.min_players} to {game.max_players}, not {table_size}")
+    pairing = raw.get("pairing", PAIRING_V2)
+    if isinstance(pairing, bool) or pairing not in PAIRING_VERSIONS:
+        raise _refuse(f"pairing must be one of {', '.join(map(str, PAIRING_VERSIONS))}, not {pairing!r}")
+    low, high = _table_range(game, raw, table_size, pairing)
     options = raw.get("options") or {}
     if not isinstance(options, dict):
         raise _refuse("options must be a JSON object of game options")
     options = game.normalize_options(table_size, dict(options))
+    for size in range(low, high + 1):
+        if game.normalize_options(size, dict(raw.get("options") or {})) != options:
+            raise _refuse(
+                f"the options of {game.id} differ at a table of {size}: keep min_table and max_table at {table_size}"
+            )
     format_ = raw.get("format", SWISS)
     if format_ not in FORMATS:
         raise _refuse(f"format must be one of {', '.join(FORMATS)}, not {format_!r}")
@@ -158,6 +206,9 @@ def normalize_config(game: GameDefinition[Any], raw: dict[str, Any]) -> Tourname
         tie_breaks=tie_breaks,
         time_control=_time_control(raw.get("time_control")),
         keys_required=_flag(raw.get("keys_required", False), "keys_required"),
+        pairing=pairing,
+        min_table=low if pairing != PAIRING_V1 else None,
+        max_table=high if pairing != PAIRING_V1 else None,
     )
 
 
@@ -165,6 +216,21 @@ def _flag(value: Any, what: str) -> bool:
     if not isinstance(value, bool):
         raise _refuse(f"{what} must be true or false, not {value!r}")
     return value
+
+
+def _table_range(game: GameDefinition[Any], raw: dict[str, Any], table_size: int, pairing: int) -> tuple[int, int]:
+    """The smallest and largest table a round may seat: ``min_table`` to ``max_table``, around
+    ``table_size`` and within the game's player counts (pairing 2 on; pairing 1 seats one size)."""
+    if pairing == PAIRING_V1:
+        if raw.get("min_table", table_size) != table_size or raw.get("max_table", table_size) != table_size:
+            raise _refuse("pairing 1 seats tables of table_size only: min_table and max_table need pairing 2")
+        return table_size, table_size
+    lowest, highest = max(MIN_TABLE, game.min_players), min(MAX_TABLE, game.max_players)
+    low = _integer(raw.get("min_table", table_size), "min_table", lowest, highest)
+    high = _integer(raw.get("max_table", table_size), "max_table", lowest, highest)
+    if not low <= table_size <= high:
+        raise _refuse(f"min_table ({low}) <= table_size ({table_size}) <= max_table ({high}) must hold")
+    return low, high
 
 
 def _time_control(raw: Any) -> TimeControl | None:

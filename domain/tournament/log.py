@@ -60,7 +60,8 @@ RECORD_FIELDS: dict[str, Fields] = {
     REGISTRATION_CLOSED: Fields(frozenset({"players", "committed", "at"})),
     SECRET_REVEALED: Fields(frozenset({"player", "secret", "at"})),
     REVEAL_WITHHELD: Fields(frozenset({"player", "consequence", "at"})),
-    ROUND_SEATED: Fields(frozenset({"round", "tables", "byes", "at"})),
+    # reason: present when the organiser seated the round by hand (a manual seating, a ruling).
+    ROUND_SEATED: Fields(frozenset({"round", "tables", "byes", "at"}), frozenset({"reason"})),
     RESULT_RECORDED: Fields(
         frozenset({"game_id", "round", "table", "scores", "placings", "winners", "fingerprint", "at"})
     ),
@@ -69,11 +70,21 @@ RECORD_FIELDS: dict[str, Fields] = {
     ),
     # By kind (the rules decide which): player (forfeit, replace), name (replace), game_id (forfeit,
     # void, correct), placings and scores (correct), game_version and game_fingerprint (void: where
-    # the voided game's record ends).
+    # the voided game's record ends), players (forbid_pair: the two, in order).
     ADJUDICATED: Fields(
         frozenset({"kind", "reason", "at"}),
         frozenset(
-            {"player", "name", "game_id", "placings", "scores", "game_version", "game_fingerprint", "public_key"}
+            {
+                "player",
+                "name",
+                "game_id",
+                "placings",
+                "scores",
+                "game_version",
+                "game_fingerprint",
+                "public_key",
+                "players",
+            }
         ),
     ),
     # Roster changes between rounds. from_round: the first round they change; missed_rounds: what
@@ -89,7 +100,8 @@ FORFEIT_GAME = "forfeit"  # a player loses a game: placed last, and the bot play
 VOID_GAME = "void"  # a game counts for nobody
 REPLACE_PLAYER = "replace"  # someone else plays on under the entry (a new name and a new player token)
 CORRECT_RESULT = "correct"  # the placings (and scores) of a game are not what its record says
-ADJUDICATION_KINDS = (FORFEIT_GAME, VOID_GAME, REPLACE_PLAYER, CORRECT_RESULT)
+FORBID_PAIR = "forbid_pair"  # two players are never seated together by the automatic pairing again
+ADJUDICATION_KINDS = (FORFEIT_GAME, VOID_GAME, REPLACE_PLAYER, CORRECT_RESULT, FORBID_PAIR)
 
 # Who registered a player: the organiser (who is then handed the player's token), or the player
 # themselves with the published registration code (only they ever see their token).
@@ -139,6 +151,7 @@ class TournamentState:
     rounds: list[list[Table]] = field(default_factory=list)
     round_times: list[int] = field(default_factory=list)
     byes: list[list[int]] = field(default_factory=list)
+    seating_reasons: list[str | None] = field(default_factory=list)  # each round's manual seating's reason, or None
     results: dict[str, dict[str, Any]] = field(default_factory=dict)
     timeouts: list[dict[str, Any]] = field(default_factory=list)
     adjudications: list[dict[str, Any]] = field(default_factory=list)
@@ -163,6 +176,11 @@ class TournamentState:
 
     def table_of(self, game_id: str) -> Table | None:
         return next((t for t in self.tables() if t.game_id == game_id), None)
+
+    def forbidden_pairs(self) -> frozenset[tuple[int, int]]:
+        """The pairs of players the organiser's rulings keep apart in automatic pairings."""
+        forbids = [a["players"] for a in self.adjudications if a["kind"] == FORBID_PAIR]
+        return frozenset((low, high) for low, high in forbids)
 
     def voided(self) -> set[str]:
         return {a["game_id"] for a in self.adjudications if a["kind"] == VOID_GAME}
@@ -252,6 +270,7 @@ def evolve(state: TournamentState, record: Record) -> TournamentState:
             ]
         )
         state.byes.append(list(data["byes"]))
+        state.seating_reasons.append(data.get("reason"))
         state.round_times.append(data["at"])
     elif record.type == RESULT_RECORDED:
         state.results[data["game_id"]] = data

@@ -28,6 +28,7 @@ WINDOW = 16  # a table is filled from the next WINDOW players in order (and the 
 class Seating:
     tables: list[list[Player]]  # each table's players in seat order
     byes: list[Player]
+    reason: str | None = None  # the organiser's reason, for a manual seating
 
 
 def meetings(tables_so_far: Sequence[Sequence[Player]]) -> Counter[tuple[Player, Player]]:

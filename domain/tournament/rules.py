@@ -14,11 +14,12 @@ from domain.kernel.names import BAD_NAME as BAD_NAME  # a registration's refusal
 from domain.kernel.names import NAME_TAKEN as NAME_TAKEN
 from domain.kernel.names import check_name_free, player_name
 from domain.kernel.signatures import BAD_KEY, KEY_REQUIRED, parse_public_key
-from domain.tournament import pairing
-from domain.tournament.config import BALANCED, TournamentConfig, finite_number, normalize_config
+from domain.tournament import pairing, pairing_v2
+from domain.tournament.config import BALANCED, PAIRING_V1, TournamentConfig, finite_number, normalize_config
 from domain.tournament.log import (
     ADJUDICATION_KINDS,
     CORRECT_RESULT,
+    FORBID_PAIR,
     FORFEIT_GAME,
     MISSED_AS_ZERO,
     MISSED_ROUND_RULES,
@@ -50,6 +51,8 @@ BAD_ROSTER_CHANGE = "BAD_ROSTER_CHANGE"
 ALREADY_WITHDRAWN = "ALREADY_WITHDRAWN"
 NO_ROUND_SEATED = "NO_ROUND_SEATED"
 ROSTER_FROZEN = "ROSTER_FROZEN"
+BAD_SEATING = "BAD_SEATING"
+WITHDRAWN_PLAYER = "WITHDRAWN_PLAYER"
 MAX_NAME = 60
 MAX_TOURNAMENT_NAME = 100
 MAX_PLAYERS = 512
@@ -254,9 +257,10 @@ def check_can_seat(state: TournamentState) -> None:
     if not state.rounds and state.pending_reveals():
         raise RuleViolation(REVEALS_PENDING, f"players {state.pending_reveals()} have neither revealed nor withheld")
     players = len(state.active_players())
-    if players < config.table_size:
+    smallest = config.table_sizes[0]
+    if players < smallest:
         raise RuleViolation(
-            NOT_ENOUGH_PLAYERS, f"a table needs {config.table_size} players; {players} are registered and taking part"
+            NOT_ENOUGH_PLAYERS, f"a table needs {smallest} players; {players} are registered and taking part"
         )
 
 
@@ -271,18 +275,58 @@ def plan_round(state: TournamentState, master_seed: bytes) -> pairing.Seating:
     seed = pairing_seed(mixed, state.tournament_id, number)
     players = state.active_players()
     tables_so_far = [t.players for t in state.tables()]
+    if config.pairing != PAIRING_V1:
+        return _round_v2(state, config, mixed, number)
     if config.format == BALANCED:
         return _balanced_round(state, config, mixed, number)
-    rows = standings(config, state.names, state.outcomes(), state.credited_byes())
-    place = {row["player"]: row["place"] for row in rows}
-    shuffled = pairing.seeded_order(players, seed)
-    order = sorted(players, key=lambda p: (place[p], shuffled.index(p)))
+    order = _standings_order(state, players, seed)
     return pairing.seat_round(
         order, config.table_size, tables_so_far, Counter(state.all_byes()), state.seat_counts(), seed
     )
 
 
-def _balanced_round(state: TournamentState, config: TournamentConfig, mixed: bytes, number: int) -> pairing.Seating:
+def _standings_order(state: TournamentState, players: list[int], seed: bytes) -> list[int]:
+    """Swiss: the players by their place in the standings, those sharing one in a seeded order."""
+    config = state.settings
+    rows = standings(config, state.names, state.outcomes(), state.credited_byes())
+    place = {row["player"]: row["place"] for row in rows}
+    shuffled = pairing.seeded_order(players, seed)
+    return sorted(players, key=lambda p: (place[p], shuffled.index(p)))
+
+
+def _round_v2(state: TournamentState, config: TournamentConfig, mixed: bytes, number: int) -> pairing.Seating:
+    """Pairing rule 2 (``domain.tournament.pairing_v2``): mixed table sizes instead of byes where
+    the settings allow them, forbidden pairs honoured, a round of lookahead, balanced seats."""
+    players = state.active_players()
+    seed = pairing_seed(mixed, state.tournament_id, number)
+    low, high = config.table_sizes
+    sizes, bye_count = pairing_v2.table_sizes(len(players), config.table_size, low, high)
+    forbidden = state.forbidden_pairs()
+    tables_so_far = [t.players for t in state.tables()]
+    if config.format == BALANCED and not forbidden and all(s == config.table_size for s in sizes):
+        # The whole schedule searched at once (rule 1's), its seats planned across the rounds left.
+        planned_byes, plan = _balanced_plan(state, config, mixed)
+        later = plan[number - 1 :]
+        return pairing.Seating(tables=pairing_v2.plan_seats(later, tables_so_far, seed), byes=planned_byes[number - 1])
+    balanced = config.format == BALANCED
+    order = pairing.seeded_order(players, seed) if balanced else _standings_order(state, players, seed)
+    byes_so_far = Counter(state.all_byes())
+    byes = pairing_v2.choose_byes(order, bye_count, byes_so_far)
+    following = None
+    if number < config.rounds:
+        after = byes_so_far + Counter(byes)
+        sitting_out = set(pairing_v2.choose_byes(order, bye_count, after))
+        following = pairing_v2.NextRound([p for p in order if p not in sitting_out], sizes)
+    # Perfectly balanced seats are possible only when the rounds are a multiple of the seats, and
+    # at 2-player tables the standings come before the colour preference (as in FIDE's Dutch system).
+    balance = config.table_size > 2 and config.rounds % config.table_size == 0
+    return pairing_v2.seat_round(order, sizes, byes, tables_so_far, forbidden, seed, following, balance)
+
+
+def _balanced_plan(
+    state: TournamentState, config: TournamentConfig, mixed: bytes
+) -> tuple[list[list[int]], list[list[list[int]]]]:
+    """A balanced schedule's byes and tables for every round, from the active players."""
     players = state.active_players()
     byes_so_far: Counter[int] = Counter()
     byes_by_round: list[list[int]] = []
@@ -297,13 +341,50 @@ def _balanced_round(state: TournamentState, config: TournamentConfig, mixed: byt
         tuple(tuple(b) for b in byes_by_round),
         pairing_seed(mixed, state.tournament_id, 0),
     )
+    return byes_by_round, plan
+
+
+def _balanced_round(state: TournamentState, config: TournamentConfig, mixed: bytes, number: int) -> pairing.Seating:
+    byes, plan = _balanced_plan(state, config, mixed)
     seed = pairing_seed(mixed, state.tournament_id, number)
-    byes = byes_by_round[number - 1]
-    groups = plan[number - 1]
     rng_tables = Chance(seed)
     counts = state.seat_counts()
-    seated = [pairing.seat_order(g, counts, rng_tables, f"seats:{i}") for i, g in enumerate(groups)]
-    return pairing.Seating(tables=seated, byes=byes)
+    seated = [pairing.seat_order(g, counts, rng_tables, f"seats:{i}") for i, g in enumerate(plan[number - 1])]
+    return pairing.Seating(tables=seated, byes=byes[number - 1])
+
+
+def manual_seating(state: TournamentState, tables: Any, byes: Any, reason: Any) -> pairing.Seating:
+    """The organiser's own seating of the next round (a ruling, recorded with its reason): tables
+    of player numbers in seat order, and who sits out. Every active player is seated or sits out
+    exactly once, no withdrawn player is, and every table's size is one the settings allow."""
+    check_can_seat(state)
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON:
+        raise RuleViolation(BAD_SEATING, f"a manual seating needs a reason of 1 to {MAX_REASON} characters")
+    byes = [] if byes is None else byes
+    if not isinstance(tables, list) or not tables or not all(isinstance(t, list) for t in tables):
+        raise RuleViolation(BAD_SEATING, "tables must be a non-empty list of tables, each a list of player numbers")
+    if not isinstance(byes, list):
+        raise RuleViolation(BAD_SEATING, "byes must be a list of player numbers")
+    named = [p for t in tables for p in t] + byes
+    count = len(state.names)
+    strangers = [p for p in named if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < count]
+    if strangers:
+        raise RuleViolation(BAD_SEATING, f"{strangers[0]!r} is no registered player's number (0 to {count - 1})")
+    twice = sorted(p for p, n in Counter(named).items() if n > 1)
+    if twice:
+        raise RuleViolation(BAD_SEATING, f"player(s) {', '.join(map(str, twice))} placed more than once")
+    withdrawn = [p for p in named if p in state.withdrawn]
+    if withdrawn:
+        raise RuleViolation(WITHDRAWN_PLAYER, f"player(s) {', '.join(map(str, withdrawn))} are withdrawn")
+    missing = [p for p in state.active_players() if p not in named]
+    if missing:
+        raise RuleViolation(BAD_SEATING, f"player(s) {', '.join(map(str, missing))} are neither seated nor given a bye")
+    low, high = state.settings.table_sizes
+    wrong = [i + 1 for i, t in enumerate(tables) if not low <= len(t) <= high]
+    if wrong:
+        allowed = f"{low}" if low == high else f"{low} to {high}"
+        raise RuleViolation(BAD_SEATING, f"table(s) {', '.join(map(str, wrong))}: a table seats {allowed} players")
+    return pairing.Seating(tables=[list(t) for t in tables], byes=list(byes), reason=reason.strip())
 
 
 def round_seated(
@@ -314,10 +395,12 @@ def round_seated(
     seed_commitments: list[str] | None = None,
 ) -> dict[str, Any]:
     """The seated round; each table names its game and (when created by the service) the game's
-    seed commitment, so the tournament's log commits to every game's seed from the start."""
+    seed commitment, so the tournament's log commits to every game's seed from the start. A
+    manual seating records its reason."""
     number = len(state.rounds) + 1
     commitments: list[str | None] = list(seed_commitments) if seed_commitments else [None] * len(game_ids)
-    return {
+    manual = {"reason": seating.reason} if seating.reason is not None else {}
+    return manual | {
         "round": number,
         "tables": [
             {"table": i + 1, "game_id": game_id, "players": players}
@@ -399,6 +482,8 @@ def adjudicated(
     if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON:
         raise RuleViolation(BAD_ADJUDICATION, f"an adjudication needs a reason of 1 to {MAX_REASON} characters")
     record: dict[str, Any] = {"kind": kind, "reason": reason.strip(), "at": stamp(state, at)}
+    if kind == FORBID_PAIR:
+        return {**record, "players": _forbidden_pair(state, request.get("players"))}
     player = request.get("player")
     if kind in (FORFEIT_GAME, REPLACE_PLAYER):
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < len(state.names):
@@ -432,6 +517,28 @@ def adjudicated(
         if game_tip is not None:
             record["game_version"], record["game_fingerprint"] = game_tip(table.game_id)
     return record
+
+
+def _forbidden_pair(state: TournamentState, players: Any) -> list[int]:
+    """The two players a forbid_pair ruling keeps apart, in order (pairing rule 2 honours it)."""
+    if state.settings.pairing == PAIRING_V1:
+        raise RuleViolation(
+            BAD_ADJUDICATION, "this tournament's pairing rule (1) takes no forbidden pairs: they need pairing 2"
+        )
+    count = len(state.names)
+    if (
+        not isinstance(players, list)
+        or len(players) != 2
+        or any(isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < count for p in players)
+        or players[0] == players[1]
+    ):
+        raise RuleViolation(
+            BAD_ADJUDICATION, f"players must be two different registered players' numbers (0 to {count - 1})"
+        )
+    pair = sorted(players)
+    if (pair[0], pair[1]) in state.forbidden_pairs():
+        raise RuleViolation(BAD_ADJUDICATION, f"players {pair[0]} and {pair[1]} are a forbidden pair already")
+    return pair
 
 
 def _corrected(request: dict[str, Any], seats: int) -> dict[str, Any]:

@@ -63,7 +63,7 @@ def standings(
     tallies = [_Tally() for _ in names]
     points_in: dict[str, list[float]] = {}
     for outcome in outcomes:
-        points = place_points(outcome.placings, config.points_per_place)
+        points = place_points(outcome.placings, config.points_for(len(outcome.players)))
         points_in[outcome.game_id] = points
         for seat, player in enumerate(outcome.players):
             tallies[player].points += points[seat]

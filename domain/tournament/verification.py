@@ -37,7 +37,7 @@ from domain.kernel.signatures import BY_ORGANISER, BY_SERVER
 from domain.kernel.verification import JsonRefused, check_chain, read_json, verify_and_reexecute
 from domain.tournament import rules
 from domain.tournament.clock import GameClock, Stamped, check_clock
-from domain.tournament.config import normalize_config
+from domain.tournament.config import PAIRING_V1, normalize_config
 from domain.tournament.log import (
     ADJUDICATED,
     FORFEIT_GAME,
@@ -190,6 +190,7 @@ def _without_position(message: str, position: int | None) -> str:
 def _as_requested(config: dict[str, Any]) -> dict[str, Any]:
     """Recorded settings as an organiser requests them, so the rules can normalise them again."""
     settings = {k: v for k, v in config.items() if k != "game"}
+    settings.setdefault("pairing", PAIRING_V1)  # recorded before the pairing rule was versioned
     clock = settings.get("time_control")
     if isinstance(clock, dict) and set(clock) == {"base_ms", "increment_ms", "on_timeout"}:
         base, increment = clock["base_ms"], clock["increment_ms"]
@@ -483,7 +484,10 @@ class _BundleChecker:
             raise self._stop(position, "every table names a game of its own")
         if not all(isinstance(c, str) and HEX64.fullmatch(c) for c in commitments):
             raise self._stop(position, "every table records its game's seed commitment (64 hex digits)")
-        if self.master_seed is not None:
+        if "reason" in data:  # the organiser's manual seating: held to the rules of one
+            players = [t.get("players") for t in tables]
+            seating = rules.manual_seating(state, players, data["byes"], data["reason"])
+        elif self.master_seed is not None:
             seating = rules.plan_round(state, self.master_seed)
         else:  # the seating cannot be drawn again before the master seed is revealed
             rules.check_can_seat(state)

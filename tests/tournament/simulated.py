@@ -29,8 +29,8 @@ def simulate(
         seating = rules.plan_round(log.state, master)
         game_ids = [f"game-{number}-{t}" for t in range(1, len(seating.tables) + 1)]
         log.append(ROUND_SEATED, rules.round_seated(log.state, seating, game_ids, number))
-        for table, game_id in enumerate(game_ids, start=1):
-            scores = [dice.below("score", 6) for _ in range(table_size)]
+        for table, (game_id, players_at) in enumerate(zip(game_ids, seating.tables, strict=True), start=1):
+            scores = [dice.below("score", 6) for _ in players_at]
             placings = placings_of(scores)
             winners = [s for s, p in enumerate(placings) if p == 1]
             result = {"scores": scores, "placings": placings, "winners": winners}

@@ -1,0 +1,442 @@
+"""Seating a round by pairing rule 2: tables of mixed sizes instead of byes, no repeat meeting a
+repeat-free seating of the round avoids (nor one a round of lookahead avoids), forbidden pairs
+honoured, seats balanced as an assignment, and the colour rule of 2-player tables.
+
+Every choice is a pure function of the tournament so far and the round's seed, as in rule 1
+(``domain.tournament.pairing``, kept as it is for the tournaments recorded with it), so the
+verifier seats every round again and compares.
+
+The search, in the spirit of FIDE's Dutch system and lichess Swiss (absolute criteria first, then
+the closest pairing in the standings): the players in order (the standings, or a seeded order),
+each table anchored by the first player left and filled with the nearest players left who fit;
+a grouping is taken from the first of these tiers that has one:
+
+1. no repeat meeting, no forbidden pair, every seat a seat the player has had least, and (when a
+   round follows) a repeat-free seating of the next round still possible;
+2. the same with seats relaxed to the colour rule only (no seat three rounds running at 2);
+3. and 4. the same two without the lookahead;
+5. any repeat-free seating (the hardest-placed player seated first), with the colour rule, then without;
+6. fewest repeat meetings (a bounded branch and bound), forbidden pairs as a heavy cost.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations, permutations
+
+from domain.kernel.chance import Chance
+from domain.tournament.pairing import Seating, meetings
+
+Player = int
+Pair = tuple[Player, Player]
+Compatible = Callable[[Player, Player], bool]
+Fits = Callable[[Sequence[Player]], bool]
+
+SEARCH_NODES = 30_000  # per tier: enough to prove a 16-player round has no repeat-free seating
+LOOKAHEAD_NODES = 20_000  # each tier with lookahead, its next-round searches included
+FALLBACK_NODES = 8_000  # the fewest-repeats search when no repeat-free seating turned up
+SEAT_PLAN_NODES = 200_000  # a balanced schedule's seats planned across its remaining rounds
+WINDOW = 12  # the fewest-repeats search fills a table from the next WINDOW players
+FALLBACK_OPTIONS = 12  # fillings tried per table there, fewest repeats first
+FORBIDDEN_COST = 1_000  # a forbidden pair outweighs any number of repeats
+UNFIT_COST = 0.5  # a table breaking the colour rule: less than one repeat meeting
+
+
+def pair(a: Player, b: Player) -> Pair:
+    return (a, b) if a < b else (b, a)
+
+
+class Budget:
+    """A count of search steps, spent once it reaches its limit."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.used = 0
+
+    def tick(self) -> bool:
+        self.used += 1
+        return self.used <= self.limit
+
+    @property
+    def spent(self) -> bool:
+        return self.used > self.limit
+
+
+def table_sizes(players: int, size: int, low: int, high: int) -> tuple[list[int], int]:
+    """The round's table sizes (largest first) and how many sit out: no byes where tables of
+    ``low`` to ``high`` seat everybody, with as few seats away from ``size`` as can be (then the
+    more, smaller, tables); else as few byes as can be."""
+    for byes in range(players + 1):
+        seated = players - byes
+        best: tuple[tuple[int, int], list[int]] | None = None
+        for count in range(1, seated // low + 1):
+            base, extra = divmod(seated, count)
+            if base < low or base + (1 if extra else 0) > high:
+                continue
+            sizes = [base + 1] * extra + [base] * (count - extra)
+            key = (sum(abs(s - size) for s in sizes), -count)
+            if best is None or key < best[0]:
+                best = (key, sizes)
+        if best is not None:
+            return best[1], byes
+    return [], players
+
+
+def choose_byes(order: Sequence[Player], count: int, byes_so_far: Counter[Player]) -> list[Player]:
+    """Who sits out: those with the fewest byes so far, and among them the last in ``order``."""
+    if count <= 0:
+        return []
+    ranked = sorted(range(len(order)), key=lambda i: (byes_so_far[order[i]], -i))
+    chosen = {order[i] for i in ranked[:count]}
+    return [p for p in order if p in chosen]
+
+
+@dataclass(frozen=True)
+class History:
+    """What seating needs of the rounds so far: who met whom, and each player's seats."""
+
+    met: Counter[Pair]
+    seat_counts: dict[Player, Counter[int]]
+    last_seats: dict[Player, list[int]]  # each player's seats in the games they played, in order
+
+    @classmethod
+    def of(cls, tables_so_far: Sequence[Sequence[Player]]) -> History:
+        counts: dict[Player, Counter[int]] = {}
+        last: dict[Player, list[int]] = {}
+        for table in tables_so_far:
+            for seat, player in enumerate(table):
+                counts.setdefault(player, Counter())[seat] += 1
+                last.setdefault(player, []).append(seat)
+        return cls(meetings(tables_so_far), counts, last)
+
+    def after(self, tables: Sequence[Sequence[Player]]) -> History:
+        """The history once ``tables`` (in seat order) have been played too."""
+        counts = {p: Counter(c) for p, c in self.seat_counts.items()}
+        last = {p: list(seats) for p, seats in self.last_seats.items()}
+        for table in tables:
+            for seat, player in enumerate(table):
+                counts.setdefault(player, Counter())[seat] += 1
+                last.setdefault(player, []).append(seat)
+        return History(self.met + meetings(tables), counts, last)
+
+    def counts(self, player: Player) -> Counter[int]:
+        """The player's seat counts (read only)."""
+        return self.seat_counts.get(player, NO_SEATS)
+
+    def third_running(self, player: Player, seat: int, table_size: int) -> bool:
+        """At a 2-player table: the seat the player had in both of their last two games."""
+        last = self.last_seats.get(player, [])
+        return table_size == 2 and len(last) >= 2 and last[-1] == seat and last[-2] == seat
+
+    def seats_allowed(self, player: Player, table_size: int, strict: bool) -> frozenset[int]:
+        """The seats of a table the player may take: none that would put the player's count of it
+        more than one above perfect (games / seats), never a third running at 2 (FIDE's absolute
+        colour rules); ``strict``: only a seat the player has had least of the table's seats."""
+        counts = self.counts(player)
+        least = min(counts[s] for s in range(table_size))
+        perfect = (sum(counts.values()) + 1) / table_size
+        return frozenset(
+            s
+            for s in range(table_size)
+            if not self.third_running(player, s, table_size)
+            and counts[s] + 1 <= perfect + 1
+            and (not strict or counts[s] == least)
+        )
+
+
+NO_SEATS: Counter[int] = Counter()
+
+
+def fits(history: History, strict: bool) -> Fits:
+    """Whether a table has a seat order giving each player a seat they have had least
+    (``strict``) or at least none they had in both of their last two games at a 2-player table."""
+    allowed: dict[tuple[Player, int], frozenset[int]] = {}
+
+    def seats(player: Player, size: int) -> frozenset[int]:
+        key = (player, size)
+        if key not in allowed:
+            allowed[key] = history.seats_allowed(player, size, strict)
+        return allowed[key]
+
+    def check(table: Sequence[Player]) -> bool:
+        return _assignable([seats(p, len(table)) for p in table], frozenset())
+
+    return check
+
+
+def _assignable(options: list[frozenset[int]], taken: frozenset[int]) -> bool:
+    """Whether each entry of ``options`` can be given a seat of its own from its set."""
+    if not options:
+        return True
+    first, rest = options[0], options[1:]
+    return any(_assignable(rest, taken | {seat}) for seat in first - taken)
+
+
+def seat_order(table: Sequence[Player], history: History, rng: Chance, purpose: str) -> list[Player]:
+    """The table's players in seat order, as an assignment of players to seats at least cost:
+    no seat three rounds running at 2, then every player at a seat they have had least, then the
+    lowest seat count, the fewest seats a player had last time, then a seeded shuffle."""
+    orders: list[tuple[Player, ...]] = rng.shuffle(purpose, list(permutations(table)))
+    size = len(table)
+    rows = {p: [history.counts(p)[s] for s in range(size)] for p in table}
+    least = {p: min(rows[p]) for p in table}
+    running = {p: {s for s in range(size) if history.third_running(p, s, size)} for p in table}
+    last = {p: history.last_seats.get(p, [None])[-1] for p in table}
+
+    def cost(order: tuple[Player, ...]) -> tuple[int, int, int, int, int]:
+        counts = [rows[p][seat] for seat, p in enumerate(order)]
+        extra = [c - least[p] for c, p in zip(counts, order, strict=True)]
+        thirds = sum(1 for seat, p in enumerate(order) if seat in running[p])
+        again = sum(1 for seat, p in enumerate(order) if last[p] == seat)
+        return thirds, max(extra), sum(extra), max(counts) * 100 + again, sum(c * c for c in counts)
+
+    best: tuple[Player, ...] = min(orders, key=cost)
+    return list(best)
+
+
+def partitions(
+    order: Sequence[Player],
+    sizes: Sequence[int],
+    compatible: Compatible,
+    fit: Fits,
+    budget: Budget,
+    constrained: bool = False,
+) -> Iterator[list[list[Player]]]:
+    """Every grouping of ``order`` into tables of ``sizes`` (in turn) whose pairs are all
+    ``compatible`` and whose tables ``fit``, nearest in order first: each table anchored by the
+    first player left (``constrained``: the one with the fewest compatible players left, for a
+    search that asks only whether a grouping exists), filled with the nearest compatible players
+    left. Stops when the budget is spent."""
+    players = list(order)
+    partners = {p: {q for q in players if q != p and compatible(p, q)} for p in players}
+
+    def cliques(pool: list[Player], wanted: int) -> Iterator[tuple[Player, ...]]:
+        if wanted == 0:
+            yield ()
+            return
+        for i, member in enumerate(pool):
+            if not budget.tick():
+                return
+            rest = [q for q in pool[i + 1 :] if q in partners[member]]
+            if len(rest) < wanted - 1:
+                continue
+            for more in cliques(rest, wanted - 1):
+                yield (member, *more)
+
+    def feasible(left: list[Player], later: Sequence[int]) -> bool:
+        if not later:
+            return not left
+        need = min(later) - 1
+        present = set(left)
+        return all(len(partners[p] & present) >= need for p in left)
+
+    def tables(remaining: list[Player], index: int) -> Iterator[list[list[Player]]]:
+        if not remaining:
+            yield []
+            return
+        anchor = remaining[0]
+        if constrained:  # the player with the fewest partners left first: quickest to settle
+            present = set(remaining)
+            anchor = min(remaining, key=lambda p: len(partners[p] & present))
+        rest = [p for p in remaining if p != anchor]
+        pool = [q for q in rest if q in partners[anchor]]
+        for members in cliques(pool, sizes[index] - 1):
+            table = [anchor, *members]
+            if not fit(table):
+                continue
+            taken = set(members)
+            left = [p for p in rest if p not in taken]
+            if not feasible(left, sizes[index + 1 :]):
+                continue
+            for tail in tables(left, index + 1):
+                yield [table, *tail]
+            if budget.spent:
+                return
+
+    if sum(sizes) == len(players):
+        yield from tables(players, 0)
+
+
+def fewest_repeats(
+    order: Sequence[Player], sizes: Sequence[int], cost_of: Callable[[Sequence[Player]], float], budget: Budget
+) -> list[list[Player]]:
+    """A grouping of ``order`` into tables of ``sizes`` at the least total ``cost_of`` a bounded
+    branch and bound finds; its first leaf is the greedy grouping (every table filled by its
+    cheapest nearest filling)."""
+    best: list[list[list[Player]]] = []
+    best_cost = [float("inf")]
+
+    def search(remaining: list[Player], index: int, tables: list[list[Player]], cost: float) -> None:
+        if cost >= best_cost[0] or (best and budget.spent):
+            return
+        budget.tick()
+        if not remaining:
+            best[:] = [[list(t) for t in tables]]
+            best_cost[0] = cost
+            return
+        anchor, rest = remaining[0], remaining[1:]
+        window = rest[:WINDOW] if len(rest) > WINDOW else rest
+        options = [(cost_of((anchor, *picked)), picked) for picked in combinations(window, sizes[index] - 1)]
+        options.sort(key=lambda o: o[0])  # stable: the nearest filling first among equals
+        for extra, picked in options[:FALLBACK_OPTIONS]:
+            taken = set(picked)
+            search([p for p in rest if p not in taken], index + 1, [*tables, [anchor, *picked]], cost + extra)
+            if best_cost[0] == 0 or (best and budget.spent):
+                return
+
+    search(list(order), 0, [], 0.0)
+    return best[0] if best else []
+
+
+@dataclass(frozen=True)
+class NextRound:
+    """What the lookahead assumes of the next round: who plays it, at which table sizes."""
+
+    players: list[Player]
+    sizes: list[int]
+
+
+def group_round(
+    order: Sequence[Player],
+    sizes: Sequence[int],
+    history: History,
+    forbidden: frozenset[Pair],
+    following: NextRound | None,
+    seed: bytes,
+    balance_seats: bool = True,
+) -> list[list[Player]]:
+    """The round's tables (seat order not yet chosen), by the tiers of the module's docstring
+    (the strict seat tiers only with ``balance_seats``)."""
+    met = history.met
+
+    def free(a: Player, b: Player) -> bool:
+        key = pair(a, b)
+        return not met[key] and key not in forbidden
+
+    colour = fits(history, strict=False)
+    strict = fits(history, strict=True) if balance_seats else colour
+    if following is not None:
+        # The next round repeat-free with its seats balanced too, then repeat-free only.
+        known: dict[tuple[int, tuple[Player, ...]], list[Player]] = {}
+        for fit, next_strict in ((strict, True), (strict, False), (colour, False)):
+            budget = Budget(LOOKAHEAD_NODES)
+            for grouping in partitions(order, sizes, free, fit, budget):
+                seated = seat_tables(grouping, history, seed, known)
+                if _next_round_free(following, seated, history, forbidden, next_strict, budget):
+                    return grouping
+                if budget.spent:
+                    break
+    for fit in (strict, colour):
+        found = next(partitions(order, sizes, free, fit, Budget(SEARCH_NODES)), None)
+        if found is not None:
+            return found
+    # Any repeat-free seating at all, the hardest-placed player first, before accepting a repeat.
+    for fit in (colour, lambda _: True):
+        found = next(partitions(order, sizes, free, fit, Budget(SEARCH_NODES), constrained=True), None)
+        if found is not None:
+            return found
+
+    def cost_of(table: Sequence[Player]) -> float:
+        pairs = [pair(a, b) for a, b in combinations(table, 2)]
+        repeats = sum(FORBIDDEN_COST if key in forbidden else met[key] for key in pairs)
+        return repeats + (0 if colour(table) else UNFIT_COST)
+
+    return fewest_repeats(order, sizes, cost_of, Budget(FALLBACK_NODES))
+
+
+def _next_round_free(
+    nxt: NextRound,
+    seated: list[list[Player]],
+    history: History,
+    forbidden: frozenset[Pair],
+    strict: bool,
+    budget: Budget,
+) -> bool:
+    """Whether the next round has a repeat-free seating (with every seat least used: ``strict``)
+    once this round's tables are ``seated``."""
+    later = history.after(seated)
+
+    def free(a: Player, b: Player) -> bool:
+        key = pair(a, b)
+        return not later.met[key] and key not in forbidden
+
+    fit = fits(later, strict=True) if strict else (lambda _: True)
+    return next(partitions(nxt.players, nxt.sizes, free, fit, budget, constrained=True), None) is not None
+
+
+def seat_tables(
+    tables: Sequence[Sequence[Player]],
+    history: History,
+    seed: bytes,
+    known: dict[tuple[int, tuple[Player, ...]], list[Player]] | None = None,
+) -> list[list[Player]]:
+    """Every table of the round in seat order (``seat_order``, each table its own seeded stream:
+    the same table at the same place is seated alike, so ``known`` may keep them)."""
+    known = {} if known is None else known
+    seated = []
+    for i, table in enumerate(tables):
+        key = (i, tuple(table))
+        if key not in known:
+            known[key] = seat_order(table, history, Chance(seed), f"seats:{i}")
+        seated.append(known[key])
+    return seated
+
+
+def seat_round(
+    order: Sequence[Player],
+    sizes: Sequence[int],
+    byes: Sequence[Player],
+    tables_so_far: Sequence[Sequence[Player]],
+    forbidden: frozenset[Pair],
+    seed: bytes,
+    following: NextRound | None = None,
+    balance_seats: bool = True,
+) -> Seating:
+    """Seat one round of players in ``order`` (those in ``byes`` sit out) at tables of ``sizes``;
+    ``following`` (None in the last round) is who would play the next round, at which sizes;
+    ``balance_seats``: the tables are chosen for perfectly balanced seats where they can be
+    (else seats are only kept within one of perfect)."""
+    history = History.of(tables_so_far)
+    playing = [p for p in order if p not in byes]
+    tables = group_round(playing, sizes, history, forbidden, following, seed, balance_seats)
+    return Seating(tables=seat_tables(tables, history, seed), byes=list(byes))
+
+
+def plan_seats(
+    rounds: Sequence[Sequence[Sequence[Player]]], tables_so_far: Sequence[Sequence[Player]], seed: bytes
+) -> list[list[Player]]:
+    """The first of ``rounds`` (a fixed schedule's groupings, this round first) in seat order,
+    chosen so that every player sits at a seat they have had least at every table of every round
+    left where a search across those rounds finds such seats; else as ``seat_order`` seats it."""
+    history = History.of(tables_so_far)
+    counts = {p: Counter(history.counts(p)) for grouping in rounds for t in grouping for p in t}
+    rng = Chance(seed)
+    tables = [(r, i, list(t)) for r, grouping in enumerate(rounds) for i, t in enumerate(grouping)]
+    orders = [rng.shuffle(f"plan-seats:{r}:{i}", list(permutations(t))) for r, i, t in tables]
+    chosen: list[tuple[Player, ...]] = []
+    budget = Budget(SEAT_PLAN_NODES)
+
+    def search(index: int) -> bool:
+        if index == len(tables):
+            return True
+        size = len(tables[index][2])
+        for order in orders[index]:
+            if not budget.tick():
+                return False
+            if any(counts[p][seat] != min(counts[p][s] for s in range(size)) for seat, p in enumerate(order)):
+                continue
+            for seat, p in enumerate(order):
+                counts[p][seat] += 1
+            chosen.append(order)
+            if search(index + 1):
+                return True
+            chosen.pop()
+            for seat, p in enumerate(order):
+                counts[p][seat] -= 1
+        return False
+
+    if search(0):
+        return [list(chosen[i]) for i, (r, _, _) in enumerate(tables) if r == 0]
+    return seat_tables(rounds[0], history, seed)

@@ -1,0 +1,136 @@
+"""How good a tournament's pairings are, measured on seeded events seated by the pure rules with
+made-up results: repeat meetings (and those a repeat-free seating of the round, or of the round
+before and it, would have avoided), seat balance, the colour rule at 2-player tables, the spread
+of each table in the standings, and byes. For the pairing tests and the pairing benchmark."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.catalog import GAMES
+from domain.kernel.chance import Chance
+from domain.tournament import rules
+from domain.tournament.log import PLAYER_REGISTERED, RESULT_RECORDED, ROUND_SEATED, TOURNAMENT_CREATED, TournamentLog
+from domain.tournament.pairing import meetings
+from domain.tournament.pairing_v2 import Budget, pair, partitions
+from tests.tournament.simulated import placings_of
+
+CHECK_NODES = 400_000  # the measure's own searches: far beyond the seating's budgets
+
+
+@dataclass
+class Quality:
+    repeats: int = 0  # repeat meetings (each pair's meetings after its first)
+    avoidable: int = 0  # in rounds a repeat-free seating of the round (given those before) avoided
+    lookahead_avoidable: int = 0  # in rounds a repeat-free seating of it and the round before avoided
+    players: int = 0
+    off_by_more: int = 0  # players with a seat count more than one from perfect (games / seats)
+    imperfect: int = 0  # players who played a multiple of the table size, not every seat equally often
+    three_running: int = 0  # at 2-player tables: a player in the same seat three games running
+    spread: list[int] = field(default_factory=list)  # each table's spread in the standings before its round
+    byes: int = 0
+
+
+@dataclass
+class Event:
+    log: TournamentLog
+    orders: list[list[int]]  # the standings' order before each round
+    quality: Quality
+
+
+def play(players: int, rounds: int, table_size: int, seed: str, format_: str = "swiss", **settings: Any) -> Event:
+    """Seat every round by the rules; each game's scores drawn at random (ties happen)."""
+    master = f"master:{seed}".encode()
+    log = TournamentLog()
+    config = {"rounds": rounds, "table_size": table_size, "format": format_, **settings}
+    log.append(TOURNAMENT_CREATED, rules.created(GAMES.get("peloponnes"), f"t-{seed}", config, master, 0))
+    for i in range(players):
+        log.append(PLAYER_REGISTERED, rules.register(log.state, f"player {i}", 0))
+    dice = Chance(f"results:{seed}".encode())
+    orders = []
+    for number in range(1, rounds + 1):
+        orders.append([row["player"] for row in rules.current_standings(log.state)])
+        seating = rules.plan_round(log.state, master)
+        game_ids = [f"game-{number}-{t}" for t in range(1, len(seating.tables) + 1)]
+        log.append(ROUND_SEATED, rules.round_seated(log.state, seating, game_ids, number))
+        for table, (game_id, seated) in enumerate(zip(game_ids, seating.tables, strict=True), start=1):
+            scores = [dice.below("score", 6) for _ in seated]
+            placings = placings_of(scores)
+            winners = [s for s, p in enumerate(placings) if p == 1]
+            result = {"scores": scores, "placings": placings, "winners": winners}
+            log.append(
+                RESULT_RECORDED,
+                {"game_id": game_id, "round": number, "table": table, **result, "fingerprint": "f", "at": number},
+            )
+    return Event(log, orders, measure(log, orders))
+
+
+def _repeat_free_exists(players: list[int], sizes: list[int], met: Counter[tuple[int, int]]) -> bool:
+    def free(a: int, b: int) -> bool:
+        return not met[pair(a, b)]
+
+    found = partitions(players, sizes, free, lambda _: True, Budget(CHECK_NODES), constrained=True)
+    return next(found, None) is not None
+
+
+def _two_rounds_free(
+    first: tuple[list[int], list[int]], second: tuple[list[int], list[int]], met: Counter[tuple[int, int]]
+) -> bool:
+    """Whether some repeat-free seating of a round leaves a repeat-free seating of the next."""
+    budget = Budget(CHECK_NODES)
+
+    def free(a: int, b: int) -> bool:
+        return not met[pair(a, b)]
+
+    for grouping in partitions(first[0], first[1], free, lambda _: True, budget):
+        if _repeat_free_exists(second[0], second[1], met + meetings(grouping)):
+            return True
+        if budget.spent:
+            return False
+    return False
+
+
+def measure(log: TournamentLog, orders: list[list[int]]) -> Quality:
+    state = log.state
+    quality = Quality(players=len(state.names), byes=len(state.all_byes()))
+    met: Counter[tuple[int, int]] = Counter()
+    seated: list[tuple[list[int], list[int]]] = []  # each round's players and table sizes
+    befores: list[Counter[tuple[int, int]]] = []
+    for number, tables in enumerate(state.rounds):
+        groups = [t.players for t in tables]
+        in_round = meetings(groups)
+        repeats = sum(n for key, n in in_round.items() if met[key])
+        quality.repeats += repeats
+        players = [p for g in groups for p in g]
+        sizes = sorted((len(g) for g in groups), reverse=True)
+        seated.append((players, sizes))
+        befores.append(Counter(met))
+        if repeats:
+            if _repeat_free_exists(players, sizes, met):
+                quality.avoidable += repeats
+            elif number and _two_rounds_free(seated[number - 1], seated[number], befores[number - 1]):
+                quality.lookahead_avoidable += repeats
+        rank = {p: i for i, p in enumerate(orders[number])}
+        quality.spread += [max(rank[p] for p in g) - min(rank[p] for p in g) for g in groups]
+        met += in_round
+    seats: dict[int, list[int]] = {}
+    sizes_of: dict[int, set[int]] = {}
+    for table in state.tables():
+        for seat, player in enumerate(table.players):
+            seats.setdefault(player, []).append(seat)
+            sizes_of.setdefault(player, set()).add(len(table.players))
+    for player, history in seats.items():
+        if len(sizes_of[player]) != 1:
+            continue  # seats at tables of different sizes are not compared
+        size = next(iter(sizes_of[player]))
+        counts = Counter(history)
+        spread = max(counts[s] for s in range(size)) - min(counts[s] for s in range(size))
+        quality.off_by_more += any(abs(counts[s] - len(history) / size) > 1 for s in range(size))
+        quality.imperfect += len(history) % size == 0 and spread > 0
+        if size == 2:
+            quality.three_running += any(
+                history[i] == history[i + 1] == history[i + 2] for i in range(len(history) - 2)
+            )
+    return quality
