@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from domain.kernel.bots import RandomBot
 from infra.service import CreatedGame
+from infra.simulation import play_with_bot
 from tests.web.conftest import BYPASS_CSP, GAMES, Site, no_undo_window
 from tests.web.test_browser import at_version, viewer_url
 from tests.web.test_play_forms import commands_of, open_as, played_until, seat_view
@@ -442,6 +444,53 @@ def test_a_phone_shows_the_game_readable_touchable_and_no_wider_than_the_screen(
         assert page.locator("#board").bounding_box()["width"] > width
         page.click("#zoom-fit")
         assert page.locator("#board").bounding_box()["width"] <= PHONE["width"]
+    finally:
+        close(page)
+
+
+# For each open path of the board (where a road may be built; a built road is drawn as a road): the
+# points of a 44 px square on its middle, along it and across it, that a touch there would not reach
+# the path with (another target, or nothing, there).
+PATHS_MISSED = """() => {
+    const missed = [];
+    for (const line of document.querySelectorAll('#board line[data-target^="edge:"]:not([data-piece])')) {
+      line.scrollIntoView({ block: 'center', inline: 'center' });
+      const m = line.getScreenCTM();
+      const at = (x, y) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f];
+      const [ax, ay] = at(line.x1.baseVal.value, line.y1.baseVal.value);
+      const [bx, by] = at(line.x2.baseVal.value, line.y2.baseVal.value);
+      const length = Math.hypot(bx - ax, by - ay);
+      const [ux, uy] = [(bx - ax) / length, (by - ay) / length];
+      const [mx, my] = [(ax + bx) / 2, (ay + by) / 2];
+      for (const along of [-21.5, -11, 0, 11, 21.5]) for (const across of [-21.5, -11, 0, 11, 21.5]) {
+        const hit = document.elementFromPoint(mx + along * ux - across * uy, my + along * uy + across * ux);
+        if (hit?.closest('[data-target]') !== line) {
+          const what = hit?.closest('[data-target]')?.dataset.target || hit?.tagName;
+          missed.push(`${line.dataset.target} at ${along},${across}: ${what}`);
+        }
+      }
+    }
+    return missed;
+}"""
+
+
+@pytest.mark.parametrize("board", ["alexander", "base"])
+def test_a_phone_touches_every_catan_path_and_intersection_on_a_44_px_target(
+    browser: Any, site: Site, board: str
+) -> None:
+    created = site.create("catan_alexander", f"paths-{board}", {"board": board})
+    play_with_bot(site.service, created, RandomBot(b"paths"), 40)  # buildings on the board
+    page = new_page(browser, PHONE)
+    try:
+        open_as(page, site, created, 0)
+        assert page.locator("#board [data-piece=settlement], #board [data-piece=city]").count() > 0
+        assert page.locator('#board line[data-target^="edge:"]:not([data-piece])').count() > 50
+        assert page.evaluate(PATHS_MISSED) == []
+        sizes = page.eval_on_selector_all(
+            "#board circle.spot",
+            "ns => ns.map(n => { const r = n.getBoundingClientRect(); return Math.min(r.width, r.height); })",
+        )
+        assert sizes and min(sizes) >= 44
     finally:
         close(page)
 
