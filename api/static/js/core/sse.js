@@ -1,8 +1,9 @@
 // Live updates over GET /games/{id}/stream (server-sent events) read with fetch, because EventSource
 // cannot send the Authorization header and a token must not go in the URL. After a dropped
 // connection the stream resumes after the last record received (?after=N), so nothing is lost.
+// With onSpectators the stream also tells how many spectators watch (?spectators=true).
 
-export function follow(gameId, { token, after, onRecord, onView, onEnd, onState }) {
+export function follow(gameId, { token, after, onRecord, onView, onEnd, onState, onSpectators }) {
   let stopped = false;
   let controller = null;
   let lastVersion = after;
@@ -14,7 +15,8 @@ export function follow(gameId, { token, after, onRecord, onView, onEnd, onState 
       try {
         const headers = { Accept: 'text/event-stream' };
         if (token) headers.Authorization = `Bearer ${token}`;
-        const response = await fetch(`/games/${encodeURIComponent(gameId)}/stream?after=${lastVersion}`, {
+        const counted = onSpectators ? '&spectators=true' : '';
+        const response = await fetch(`/games/${encodeURIComponent(gameId)}/stream?after=${lastVersion}${counted}`, {
           headers,
           signal: controller.signal,
         });
@@ -50,6 +52,8 @@ export function follow(gameId, { token, after, onRecord, onView, onEnd, onState 
           onRecord?.(message.data);
         } else if (message.event === 'view') {
           onView?.(message.data);
+        } else if (message.event === 'spectators') {
+          onSpectators?.(message.data.spectators);
         } else if (message.event === 'end') {
           onState?.('ended');
           onEnd?.(message.data);

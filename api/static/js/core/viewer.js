@@ -15,6 +15,7 @@ import {
 } from './perspectives.js';
 import { formValues, restoreValues } from './forms.js';
 import { follow } from './sse.js';
+import { hideSpectators, showSpectators } from './watching.js';
 
 const $ = (id) => document.getElementById(id);
 const MOVES_SHOWN = 60;
@@ -756,6 +757,7 @@ function startStream() {
   app.stream = null;
   if (app.status !== 'running') {
     setLive('ended');
+    hideSpectators();
     return;
   }
   const perspective = app.perspective;
@@ -763,6 +765,7 @@ function startStream() {
     token: perspective === 'everything' ? null : token(),
     after: Math.max(...app.records.map((r) => r.position), 0),
     onState: setLive,
+    onSpectators: (count) => perspective === app.perspective && showSpectators(count),
     onRecord(record) {
       if (perspective !== app.perspective) return;
       if (app.records.some((r) => r.position === record.position)) return;
@@ -782,6 +785,7 @@ function startStream() {
     },
     async onEnd() {
       app.status = 'ended';
+      hideSpectators();
       app.views.clear();
       fillPerspectives();
       await loadLog(app.logFrom ? undefined : 1); // after the end the whole log is public (as much as was held)
@@ -1084,6 +1088,7 @@ async function send(move) {
     app.status = 'ended';
     app.stream?.stop();
     setLive('ended');
+    hideSpectators();
     app.views.clear();
     fillPerspectives();
     await loadLog(app.logFrom ? undefined : 1); // the whole log again when the page held all of it
