@@ -207,18 +207,24 @@ async function show(version) {
   prefetchNext();
 }
 
-/** Replaying, the next step's view is read while the person looks at this one: a step then
- * draws at once. (Views at a version never change, so the read is kept.) */
+/** Replaying, the views one step either way are read while the person looks at this one: a step
+ * then draws at once, forward or back. (Views at a version never change, so the reads are kept.) */
 function prefetchNext() {
-  if (app.version >= app.latest || app.prefetching) return;
-  const next = stepFrom(app.version, 1);
-  if (app.views.has(viewKey(app.perspective, next))) return;
+  if (app.prefetching) return;
+  const around = [stepFrom(app.version, 1), stepFrom(app.version, -1)]
+    .filter((v) => v !== app.version && v >= 1 && v <= app.latest && !app.views.has(viewKey(app.perspective, v)));
+  if (!around.length) return;
   app.prefetching = true;
-  viewAt(next)
-    .catch(() => null) // a failed read is tried again when the step is taken
-    .finally(() => {
-      app.prefetching = false;
-    });
+  const perspective = app.perspective;
+  (async () => {
+    for (const version of around) {
+      if (perspective !== app.perspective) break;
+      if (version <= app.logFrom) continue; // before the log held: read when the step is taken
+      await viewAt(version).catch(() => null); // a failed read is tried again when the step is taken
+    }
+  })().finally(() => {
+    app.prefetching = false;
+  });
 }
 
 function draw(view) {
@@ -386,8 +392,7 @@ function renderTurn(view) {
   pane.replaceChildren(...rows);
   pane.dataset.yourTurn = mine ? 'true' : 'false';
   updateDocumentTitle(view);
-  if (mine && !app.wasMyTurn) announceTurn();
-  app.wasMyTurn = mine;
+  noteTurn(view, mine);
 }
 
 /** The tab's title says when it is this seat's turn, so a player in another tab sees it. */
@@ -397,13 +402,18 @@ function updateDocumentTitle(view) {
   document.title = `${mine ? '● Your turn · ' : ''}${app.title || 'Game'} — Alexandria`;
 }
 
+/** The turn told when the game moves on to this seat: at the live edge only (stepping the timeline
+ * back and forth tells nothing), and never for the page's first drawing (that is no news). */
+function noteTurn(view, mine) {
+  if (view.version !== app.latest) return;
+  const known = app.turnAtEdge;
+  if (known && view.version > known.version && mine && !known.mine) announceTurn();
+  if (!known || view.version > known.version) app.turnAtEdge = { version: view.version, mine };
+}
+
 /** A sound and, while the tab is in the background, a notification — only when the player asked
- * for them (the "tell me" box), and never for the first drawing of the page. */
+ * for them (the "tell me" box). */
 function announceTurn() {
-  if (!app.announced) {
-    app.announced = true; // the page's first drawing is no news
-    return;
-  }
   if (!$('notify')?.checked) return;
   try {
     const audio = new AudioContext();
@@ -533,16 +543,28 @@ function renderLog() {
 
 function highlightLog() {
   const log = $('log');
-  log.querySelector('li.current')?.classList.remove('current');
+  const was = log.querySelector('li.current');
+  was?.classList.remove('current');
+  was?.removeAttribute('aria-current');
   const li = log.querySelector(`li[data-position="${app.version}"]`);
   if (li) {
     li.classList.add('current');
     li.setAttribute('aria-current', 'step');
-    // offsets within the log itself: a panel above that grows later does not move the target
-    const top = li.offsetTop;
-    if (top < log.scrollTop || top + li.offsetHeight > log.scrollTop + log.clientHeight) {
-      log.scrollTop = top - log.clientHeight / 2;
-    }
+  }
+  // Scrolled to in the next frame: reading offsets now would lay the page out in the middle of a
+  // step (and again after it); the frame lays it out once.
+  if (!app.logScroll) app.logScroll = requestAnimationFrame(scrollLogToCurrent);
+}
+
+function scrollLogToCurrent() {
+  app.logScroll = null;
+  const log = $('log');
+  const li = log.querySelector('li.current');
+  if (!li) return;
+  // offsets within the log itself: a panel above that grows later does not move the target
+  const top = li.offsetTop;
+  if (top < log.scrollTop || top + li.offsetHeight > log.scrollTop + log.clientHeight) {
+    log.scrollTop = top - log.clientHeight / 2;
   }
 }
 
@@ -552,7 +574,8 @@ function highlightLog() {
 function jump(version) {
   stopPlaying();
   app.follow = version >= app.latest;
-  return show(version);
+  app.stepping = show(version); // the step under way (the timeline benchmark waits on it)
+  return app.stepping;
 }
 
 /** The versions at which a move is over: a command and the events it caused, before the next
@@ -604,7 +627,14 @@ async function copyLink() {
   }
 }
 
+/** The address says the version shown; written once stepping pauses (each history write is a
+ * round trip to the browser, too slow for every step of a held arrow key). */
 function updateUrl() {
+  clearTimeout(app.urlTimer);
+  app.urlTimer = setTimeout(writeUrl, 150);
+}
+
+function writeUrl() {
   const params = new URLSearchParams(location.search);
   if (app.version === app.latest && app.status === 'running') params.delete('v');
   else params.set('v', String(app.version));

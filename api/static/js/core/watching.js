@@ -1,5 +1,5 @@
 // How many watch the game as spectators (a count only: the server never says who), beside the
-// live indicator; shown while the game is followed live.
+// live indicator; shown while the game is followed live and somebody watches.
 
 const node = () => document.getElementById('spectators');
 
@@ -13,7 +13,7 @@ export function showSpectators(count) {
   pane.textContent = `${count} ${count === 1 ? 'spectator' : 'spectators'}`;
   pane.dataset.count = String(count);
   pane.title = 'people watching this game as spectators now';
-  pane.hidden = false;
+  pane.hidden = count === 0; // nobody watching is no news
 }
 
 export function hideSpectators() {
