@@ -247,6 +247,7 @@ function draw(view) {
   // the game's own headings (h3) sit under this one
   details.append(h('h2', { class: 'sr-only' }, 'Details of the game'));
   app.module.draw(ctx);
+  clearPreview(); // a node a game module draws again keeps no preview of a move hovered before
   for (const table of details.querySelectorAll('table')) labelCells(table); // one block a row on a phone
   board.dataset.version = view.version;
   board.dataset.perspective = app.perspective;
@@ -270,20 +271,18 @@ function pieceKey(node) {
 /** Pieces new since the version drawn before (a step forward, or the game moving on) fade in: a
  * person sees what changed. Stepping back or jumping far shows the board as it is. */
 function markAppeared(view) {
-  const pieces = [...$('board').querySelectorAll('[data-piece]')];
-  const keys = new Set(pieces.map(pieceKey));
+  const pieces = [...$('board').querySelectorAll('[data-piece]')].map((node) => [node, pieceKey(node)]);
+  const keys = new Set(pieces.map(([, key]) => key));
   const before = app.drawnPieces;
   const same = before && before.perspective === app.perspective;
   const forward = same && view.version > before.version && view.version - before.version <= 40;
   // the same version drawn again (a live update of it) keeps what had appeared
   const again = same && view.version === before.version ? before.appeared : null;
   const appeared = new Set();
-  for (const node of pieces) {
-    const key = pieceKey(node);
-    if ((forward && !before.keys.has(key)) || again?.has(key)) {
-      node.classList.add('appeared');
-      appeared.add(key);
-    }
+  for (const [node, key] of pieces) {
+    const isNew = (forward && !before.keys.has(key)) || Boolean(again?.has(key));
+    node.classList.toggle('appeared', isNew); // a game module may draw the same node again
+    if (isNew) appeared.add(key);
   }
   $('board').dataset.appeared = String(appeared.size);
   app.drawnPieces = { version: view.version, perspective: app.perspective, keys, appeared };
@@ -299,6 +298,10 @@ function markLastMove(records) {
     keys = []; // a sealed command carries no places
   }
   const board = $('board');
+  for (const node of board.querySelectorAll('[data-last-move]')) {
+    node.classList.remove('last-move'); // a node a game module draws again (a board's fixed layers)
+    node.removeAttribute('data-last-move');
+  }
   for (const key of keys) {
     for (const node of board.querySelectorAll(`[data-target="${CSS.escape(key)}"]`)) {
       node.classList.add('last-move');
@@ -344,7 +347,10 @@ function phoneZoom() {
 function applyZoom() {
   const svg = $('board');
   const pane = $('board-pane');
-  if (app.zoom === undefined) app.zoom = PHONE.matches ? phoneZoom() : null;
+  if (app.zoom === undefined) {
+    app.zoom = PHONE.matches ? phoneZoom() : null;
+    app.centreBoard = app.zoom !== null; // a board larger than the pane opens at its middle
+  }
   const box = svg.viewBox.baseVal;
   if (app.zoom === null || !box || !box.width) {
     delete pane.dataset.zoomed;
@@ -357,6 +363,12 @@ function applyZoom() {
   svg.style.setProperty('width', `${Math.round(box.width * app.zoom)}px`);
   svg.style.setProperty('height', `${Math.round(box.height * app.zoom)}px`);
   svg.dataset.scale = app.zoom.toFixed(3);
+  if (app.centreBoard) {
+    app.centreBoard = false;
+    const scroll = $('board-scroll');
+    scroll.scrollLeft = (scroll.scrollWidth - scroll.clientWidth) / 2;
+    scroll.scrollTop = (scroll.scrollHeight - scroll.clientHeight) / 2;
+  }
 }
 
 function zoomBy(factor) {
