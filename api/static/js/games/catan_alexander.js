@@ -280,17 +280,37 @@ function drawRoute(svg, g, st) {
   }
 }
 
+// The open paths and intersections of the board drawn last, by key: drawn again as they are (only
+// roads and buildings are built anew at each step).
+const OPEN = { board: null, nodes: new Map() };
+
+function reused(board, key, make) {
+  if (OPEN.board !== board) {
+    OPEN.board = board;
+    OPEN.nodes.clear();
+  }
+  let node = OPEN.nodes.get(key);
+  if (!node) {
+    node = make();
+    OPEN.nodes.set(key, node);
+  }
+  return node;
+}
+
 function drawPieces(svg, g, st, names) {
   // every path is a target (roads), drawn under the buildings
   const roads = new Map(st.roads.map((r) => [edgeKey(r.edge), r.seat]));
   const paths = s('g', { class: 'paths' });
   for (const edge of g.board.edges) {
-    const [a, b] = edge.map((v) => g.vertex(v));
+    const key = `edge:${edgeKey(edge)}`;
     const seat = roads.get(edgeKey(edge));
-    const built = seat !== undefined;
-    const line = s('line', { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: built ? seatColour(seat) : 'transparent', 'stroke-width': built ? 7 : 9, 'stroke-linecap': 'round', 'data-piece': built ? 'road' : null, 'data-seat': built ? seat : null });
-    if (built) line.append(title(`road of ${seatName(seat)}`));
-    paths.append(target(line, `edge:${edgeKey(edge)}`, `path ${edge.join(' to ')}`));
+    const line = (built) => {
+      const [a, b] = edge.map((v) => g.vertex(v));
+      const drawn = s('line', { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: built ? seatColour(seat) : 'transparent', 'stroke-width': built ? 7 : 9, 'stroke-linecap': 'round', 'data-piece': built ? 'road' : null, 'data-seat': built ? seat : null });
+      if (built) drawn.append(title(`road of ${seatName(seat)}`));
+      return target(drawn, key, `path ${edge.join(' to ')}`);
+    };
+    paths.append(seat !== undefined ? line(true) : reused(st.board, key, () => line(false)));
   }
   svg.append(paths);
 
@@ -299,11 +319,15 @@ function drawPieces(svg, g, st, names) {
   for (const v of g.board.vertices) {
     const [x, y] = g.vertex(v.vertex);
     const building = buildings.get(v.vertex);
+    const key = `vertex:${v.vertex}`;
+    if (!building) {
+      spots.append(reused(st.board, key, () => target(s('circle', { cx: x, cy: y, r: 7, fill: 'transparent', class: 'spot' }), key, `intersection ${v.vertex}`)));
+      continue;
+    }
     let shape;
-    if (!building) shape = s('circle', { cx: x, cy: y, r: 7, fill: 'transparent', class: 'spot' });
-    else if (building.kind === 'city') shape = s('rect', { x: x - 9, y: y - 9, width: 18, height: 18, rx: 2, fill: seatColour(building.seat), stroke: '#fff', 'stroke-width': 2, 'data-piece': 'city', 'data-seat': building.seat }, title(`city of ${seatName(building.seat)}`));
+    if (building.kind === 'city') shape = s('rect', { x: x - 9, y: y - 9, width: 18, height: 18, rx: 2, fill: seatColour(building.seat), stroke: '#fff', 'stroke-width': 2, 'data-piece': 'city', 'data-seat': building.seat }, title(`city of ${seatName(building.seat)}`));
     else shape = s('path', { d: `M${x - 7},${y + 6} v-8 l7,-6 l7,6 v8 z`, fill: seatColour(building.seat), stroke: '#fff', 'stroke-width': 1.5, 'data-piece': 'settlement', 'data-seat': building.seat }, title(`settlement of ${seatName(building.seat)}`));
-    spots.append(target(shape, `vertex:${v.vertex}`, `intersection ${v.vertex}`));
+    spots.append(target(shape, key, `intersection ${v.vertex}`));
   }
   svg.append(spots);
 
