@@ -36,6 +36,7 @@ from api.limits import install_limits, take_creation_slot
 from api.openapi import install_contract
 from api.seat_routes import seat_router
 from api.tournament_routes import tournament_router
+from api.watching import WATCHING, spectators_for
 from domain.catalog import GAMES
 from domain.kernel.log import canonical, for_viewer
 from domain.kernel.seats import Viewer
@@ -219,6 +220,7 @@ def create_app(
     install_contract(app, settings.cors_origin_list if cors_origins is None else cors_origins)
     bounds = install_limits(app, settings)
     shutdown = app.state.shutdown = Shutdown()
+    spectators = app.state.spectators = spectators_for(reads.store, 3 * STREAM_KEEPALIVE_SECONDS)
     app.state.service = service
     app.state.read_side = reads
     app.state.clock_keeper = keeper
@@ -344,6 +346,15 @@ def create_app(
         return await run_in_threadpool(reads.scoreboard, game_id, min_version)
 
     @app.get(
+        "/games/{game_id}/spectators",
+        summary="How many watch the game as spectators now (live: /stream?spectators=true)",
+        **documented(contract.Spectators, 400, 404),
+    )
+    def get_spectators(game_id: str) -> dict[str, Any]:
+        reads.viewer(game_id, None)  # 404 for no such game
+        return {"game_id": game_id, "spectators": spectators.count(game_id)}
+
+    @app.get(
         "/games/{game_id}/stream",
         summary="Live updates (server-sent events) as the bearer may see them",
         **documented(
@@ -351,7 +362,7 @@ def create_app(
             *READ_ERRORS,
             media_type="text/event-stream",
             description="Server-sent events: `record` (a Record), `view` (its game's BoardView, e.g. "
-            "PeloponnesBoardView), `end` ({version})",
+            "PeloponnesBoardView), `end` ({version}), and with ?spectators=true `spectators` ({spectators})",
         ),
     )
     async def stream(
@@ -373,6 +384,14 @@ def create_app(
             ),
         ] = None,
         min_version: MinVersion = None,
+        count_spectators: Annotated[
+            bool,
+            Query(
+                alias="spectators",
+                description="true: also send `spectators` events ({spectators: N}, how many watch the game as "
+                "spectators), first and whenever the number changes",
+            ),
+        ] = False,
     ) -> StreamingResponse:
         await reads.caught_up(BOARDS, game_id, min_version)
         viewer = await run_in_threadpool(bearer_viewer, game_id, token_of(credentials))
@@ -385,44 +404,66 @@ def create_app(
                 f"(after={version} sends only what comes next)"
             )
         return StreamingResponse(
-            live_updates(game_id, viewer, after, request),
+            live_updates(game_id, viewer, after, request, count_spectators),
             media_type="text/event-stream",
             # Proxies must pass each event on as it comes, not buffer or cache the stream.
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
 
-    async def live_updates(game_id: str, viewer: Viewer, after: int, request: Request) -> AsyncIterator[str]:
+    async def live_updates(
+        game_id: str, viewer: Viewer, after: int, request: Request, count_spectators: bool
+    ) -> AsyncIterator[str]:
         """Every record after ``after`` in order (through the per-viewer filter), then the board
         view, and so on as the game moves. An announcement only wakes the stream: the records
-        come from the event store, so a missed announcement can delay but never lose one."""
+        come from the event store, so a missed announcement can delay but never lose one.
+        A spectator's stream counts as one spectator while it is open (``api/watching.py``)."""
         sent = after
         board = await run_in_threadpool(reads.board, game_id, viewer)
         names = await run_in_threadpool(tournaments.table_names, game_id)  # a tournament table's players
         if board["status"] == "ended" and board["version"] <= after:  # nothing will ever follow
             yield server_sent_event("end", {"version": board["version"]}, board["version"])
             return
-        async with reads.subscribe(game_id) as subscription:
-            while not shutdown.requested and not await request.is_disconnected():
-                records = await run_in_threadpool(reads.records, game_id, sent)
-                if records:
-                    # Never revealed here, even after the end: a live record is what the viewer
-                    # may see when it happens (the full log after the end is at /events).
-                    for record in records:
-                        yield server_sent_event("record", for_viewer(record, viewer, reveal_all=False), record.position)
-                    sent = records[-1].position
-                    try:
-                        await reads.caught_up(BOARDS, game_id, sent)
-                        view = await run_in_threadpool(reads.board, game_id, viewer, sent)
-                        yield server_sent_event("view", named(view, game_id, names), sent)
-                    except ReadModelBehind:
-                        pass  # a lagging read model (a projection worker restarting) never stops the records
-                    if records[-1].type == "GameEnded":
-                        yield server_sent_event("end", {"version": sent}, sent)
-                        return
-                else:
-                    with suppress(ServerStopping):
-                        if not await shutdown.unless_stopping(lambda: subscription.wait(STREAM_KEEPALIVE_SECONDS)):
-                            yield ": keep-alive\n\n"
+        ticket = await run_in_threadpool(spectators.join, game_id) if viewer is None else None
+        if ticket is not None:
+            await run_in_threadpool(reads.store.announce, game_id, {"projection": WATCHING})
+        told: int | None = None  # the number of spectators this stream last sent
+        try:
+            async with reads.subscribe(game_id) as subscription:
+                while not shutdown.requested and not await request.is_disconnected():
+                    if count_spectators:
+                        count = await run_in_threadpool(spectators.count, game_id)
+                        if count != told:
+                            yield server_sent_event("spectators", {"spectators": count})
+                            told = count
+                    records = await run_in_threadpool(reads.records, game_id, sent)
+                    if records:
+                        # Never revealed here, even after the end: a live record is what the viewer
+                        # may see when it happens (the full log after the end is at /events).
+                        for record in records:
+                            yield server_sent_event(
+                                "record", for_viewer(record, viewer, reveal_all=False), record.position
+                            )
+                        sent = records[-1].position
+                        try:
+                            await reads.caught_up(BOARDS, game_id, sent)
+                            view = await run_in_threadpool(reads.board, game_id, viewer, sent)
+                            yield server_sent_event("view", named(view, game_id, names), sent)
+                        except ReadModelBehind:
+                            pass  # a lagging read model (a projection worker restarting) never stops the records
+                        if records[-1].type == "GameEnded":
+                            yield server_sent_event("end", {"version": sent}, sent)
+                            return
+                    else:
+                        with suppress(ServerStopping):
+                            if not await shutdown.unless_stopping(lambda: subscription.wait(STREAM_KEEPALIVE_SECONDS)):
+                                yield ": keep-alive\n\n"
+                                if ticket is not None:
+                                    await run_in_threadpool(spectators.renew, game_id, ticket)
+        finally:
+            # No await here: a closed connection cancels the stream, and this must still run.
+            if ticket is not None:
+                spectators.leave(game_id, ticket)
+                reads.store.announce(game_id, {"projection": WATCHING})
         if shutdown.requested:
             # The client resumes (here once the server is back, or on another worker) from the
             # id of the last event it has, which an EventSource sends by itself as Last-Event-ID.

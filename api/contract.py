@@ -367,6 +367,13 @@ def board_view_union() -> Any:
     return Annotated[Union[models], Field(discriminator="game")]  # noqa: UP007 (a runtime tuple of models)
 
 
+class Spectators(BaseModel):
+    game_id: str
+    spectators: int = Field(
+        description="how many live streams follow the game as spectators now (a count only; seats are not counted)"
+    )
+
+
 class Scoreboard(BaseModel):
     game_id: str
     game: str
@@ -464,13 +471,13 @@ EVENT_STREAM = "text/event-stream"
 
 def server_sent_event() -> dict[str, Any]:
     """One server-sent event of /stream (OpenAPI 3.2's itemSchema): its data is JSON, a record,
-    a view (its game's envelope) or the end."""
+    a view (its game's envelope), the end, or the number of spectators (asked for with ?spectators=true)."""
     views = [{"$ref": f"#/components/schemas/{board_view_name(game)}"} for game in GAMES.ids()]
     return {
         "type": "object",
         "required": ["event", "data"],
         "properties": {
-            "event": {"enum": ["record", "view", "end"]},
+            "event": {"enum": ["record", "view", "end", "spectators"]},
             "id": {"type": "string", "description": "the version the event brings the client to"},
             "data": {
                 "type": "string",
@@ -480,6 +487,11 @@ def server_sent_event() -> dict[str, Any]:
                         {"$ref": "#/components/schemas/Record"},
                         *views,
                         {"type": "object", "required": ["version"], "properties": {"version": {"type": "integer"}}},
+                        {
+                            "type": "object",
+                            "required": ["spectators"],
+                            "properties": {"spectators": {"type": "integer", "minimum": 0}},
+                        },
                     ]
                 },
             },

@@ -138,7 +138,7 @@ def test_the_keyboard_and_the_log_step_through_versions_and_the_url_follows(
     page.focus("body")
     page.keyboard.press("ArrowRight")
     at_version(page, 11)
-    assert "v=11" in page.url
+    page.wait_for_url("**v=11*")  # the address is written once stepping pauses
     assert page.get_attribute("#log li.current", "data-position") == "11"
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowLeft")

@@ -4,12 +4,15 @@ accessibility (axe-core, no violations) and a phone layout, in all four games.""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 import pytest
 
+from domain.kernel.bots import RandomBot
 from infra.service import CreatedGame
+from infra.simulation import play_with_bot
 from tests.web.conftest import BYPASS_CSP, GAMES, Site, no_undo_window
 from tests.web.test_browser import at_version, viewer_url
 from tests.web.test_play_forms import commands_of, open_as, played_until, seat_view
@@ -36,6 +39,18 @@ def played(site: Site, game: str, seed: str, commands: int) -> tuple[CreatedGame
         commands //= 2
     assert board["status"] == "running"
     return created, int(next(iter(board["awaited"])))
+
+
+def bot_move(site: Site, created: CreatedGame, bot: RandomBot) -> None:
+    """One random move, by whichever seat the bot picks among those awaited."""
+    with site.service.reading(created.game_id) as aggregate:
+        match = aggregate.match
+        assert not match.is_over, "the game ended before the moment the test needs"
+        mover, command = bot.next_move(match.game, match.state)
+        version = aggregate.version
+    site.service.execute(
+        created.game_id, created.tokens[mover], {"type": command.type, **command.to_dict()}, expected_version=version
+    )
 
 
 def new_page(browser: Any, size: dict[str, int]) -> Any:
@@ -158,25 +173,38 @@ def test_titles_menus_and_options_are_in_words_and_whole(page: Any, site: Site, 
 # -- names ----------------------------------------------------------------------------------------
 
 
-def test_joined_names_are_shown_wherever_a_seat_is(page: Any, site: Site) -> None:
-    answer = site.api.post("/games", json={"game": "alexandros", "players": 2, "open_seats": True})
+NAMES = ["Ann", "Ben", "Cyd", "Dov", "Eva"]
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("game", list(GAMES))
+def test_joined_names_are_shown_wherever_a_seat_is(browser: Any, site: Site, game: str, size: str) -> None:
+    players = GAMES[game][0]
+    answer = site.api.post("/games", json={"game": game, "players": players, "open_seats": True})
     assert answer.status_code in (200, 201), answer.text
     game_id = answer.json()["game_id"]
     tokens = {}
-    for name in ("Ann", "Ben"):
+    for name in NAMES[:players]:
         joined = site.api.post(f"/games/{game_id}/join", json={"name": name})
         assert joined.status_code in (200, 201), joined.text
         tokens[joined.json()["seat"]] = joined.json()["token"]
-    page.goto(f"{site.url}/viewer?game={game_id}#token={tokens[0]}")
-    page.wait_for_selector("#moves[data-version], #turn .headline")
-    page.wait_for_selector("#scores tr[data-seat]")
-    scores = page.inner_text("#scores")
-    assert "Ann" in scores and "Ben" in scores and "Seat 1" not in scores
-    log = page.inner_text("#log")
-    assert "Ann takes seat 1." in log and "Ben takes seat 2." in log and "seat taken" not in log.lower()
-    assert "Ann" in page.inner_text("#perspective") or "Ben" in page.inner_text("#perspective")
-    board = page.text_content("#board")
-    assert "Ann: " in board  # the hand rows of the tray
+    page = new_page(browser, SIZES[size])
+    try:
+        page.goto(f"{site.url}/viewer?game={game_id}#token={tokens[0]}")
+        page.wait_for_selector("#moves[data-version], #turn .headline")
+        page.wait_for_selector("#scores tr[data-seat]")
+        scores = page.inner_text("#scores")
+        assert all(name in scores for name in NAMES[:players])
+        log = page.inner_text("#log")
+        assert all(f"{name} takes seat {seat + 1}." in log for seat, name in enumerate(NAMES[:players]))
+        assert "seat taken" not in log.lower()
+        assert "Ann" in page.inner_text("#perspective")
+        # no seat is numbered where it has a name: not on the board, the details, the turn or the log
+        assert re.findall(r"Seat \d", page.inner_text("body") + page.text_content("#board")) == []
+        if game == "alexandros":
+            assert "Ann: " in page.text_content("#board")  # the hand rows of the tray
+    finally:
+        close(page)
 
 
 def test_a_tournament_tables_players_are_named_in_its_game(page: Any, site: Site) -> None:
@@ -320,43 +348,46 @@ def test_a_stale_version_refusal_re_reads_the_game_and_the_next_try_is_taken(pag
     assert [c["data"]["seat"] for c in commands_of(site, created)] == [1, 0]
 
 
-def test_out_of_turn_reads_not_your_turn_and_a_keyboard_move_keeps_the_focus(page: Any, site: Site) -> None:
-    created = site.create("alexandros", "out-of-turn")
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_command_out_of_turn_reads_not_your_turn_and_changes_nothing(
+    browser: Any, site: Site, game: str, size: str
+) -> None:
+    created = site.create(game, f"out-of-turn-{game}-{size}")
+    bot = RandomBot(f"out-of-turn-{game}".encode())
+    # a seat that is not awaited (a simultaneous first move: once one seat has made it)
+    while not (others := [s for s in range(len(created.tokens)) if str(s) not in site.board(created)["awaited"]]):
+        bot_move(site, created, bot)
     board = site.board(created)
     mover = int(next(iter(board["awaited"])))
-    other = 1 - mover
-    open_as(page, site, created, other)
-    page.click("#moves summary")
-    page.fill("#custom-command", '{"type": "end_turn"}')
-    page.click("#custom-form button")
-    page.wait_for_selector("#refusal:not([hidden])")
-    assert page.inner_text("#refusal") == f"Not your turn: Seat {mover + 1} is to play."
-    assert site.board(created)["version"] == board["version"]
+    moves = site.api.get(
+        f"/games/{created.game_id}/legal-moves", headers={"Authorization": f"Bearer {created.tokens[mover]}"}
+    ).json()["moves"]
+    page = new_page(browser, SIZES[size])
+    try:
+        open_as(page, site, created, others[0])
+        page.click("#moves details:has(#custom-form) > summary")
+        page.fill("#custom-command", json.dumps(moves[0]))
+        page.click("#custom-form button")
+        page.wait_for_selector("#refusal:not([hidden])")
+        refusal = page.inner_text("#refusal")
+        assert re.fullmatch(r"Not your turn: .+ (is|are) to play\.", refusal), refusal
+        assert f"Seat {mover + 1}" in refusal
+        assert site.board(created)["version"] == board["version"]
+    finally:
+        close(page)
 
-    # the mover plays by keyboard: the focus stays on the moves, not on the page's body
+
+def test_a_keyboard_move_keeps_the_focus(page: Any, site: Site) -> None:
+    created = site.create("alexandros", "keyboard-focus")
+    board = site.board(created)
+    mover = int(next(iter(board["awaited"])))
     open_as(page, site, created, mover)
     page.focus("#move-list button.move")
     page.keyboard.press("Enter")
     page.wait_for_function(f"Number(document.body.dataset.version) > {board['version']}")
     page.wait_for_selector("#moves[data-version]")
     assert page.evaluate("document.activeElement !== document.body && document.activeElement.closest('#side') !== null")
-
-
-# -- your turn, told; a link to the position -------------------------------------------------------
-
-
-def test_your_turn_is_told_in_the_headline_and_the_tab_title(page: Any, site: Site) -> None:
-    created = site.create("alexandros", "your-turn")
-    board = site.board(created)
-    mover = int(next(iter(board["awaited"])))
-    open_as(page, site, created, mover)
-    assert page.title().startswith("● Your turn")
-    assert page.inner_text("#turn [data-your-turn]").startswith("Your turn")
-    page.click("#copy-link")
-    link = page.get_attribute("#copy-link", "data-link")
-    assert link == f"{site.url}/viewer?game={created.game_id}&v={board['version']}"
-    open_as(page, site, created, 1 - mover)
-    assert not page.title().startswith("●") and page.locator("#turn [data-your-turn]").count() == 0
 
 
 # -- accessibility --------------------------------------------------------------------------------
@@ -446,6 +477,53 @@ def test_a_phone_shows_the_game_readable_touchable_and_no_wider_than_the_screen(
         close(page)
 
 
+# For each open path of the board (where a road may be built; a built road is drawn as a road): the
+# points of a 44 px square on its middle, along it and across it, that a touch there would not reach
+# the path with (another target, or nothing, there).
+PATHS_MISSED = """() => {
+    const missed = [];
+    for (const line of document.querySelectorAll('#board line[data-target^="edge:"]:not([data-piece])')) {
+      line.scrollIntoView({ block: 'center', inline: 'center' });
+      const m = line.getScreenCTM();
+      const at = (x, y) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f];
+      const [ax, ay] = at(line.x1.baseVal.value, line.y1.baseVal.value);
+      const [bx, by] = at(line.x2.baseVal.value, line.y2.baseVal.value);
+      const length = Math.hypot(bx - ax, by - ay);
+      const [ux, uy] = [(bx - ax) / length, (by - ay) / length];
+      const [mx, my] = [(ax + bx) / 2, (ay + by) / 2];
+      for (const along of [-21.5, -11, 0, 11, 21.5]) for (const across of [-21.5, -11, 0, 11, 21.5]) {
+        const hit = document.elementFromPoint(mx + along * ux - across * uy, my + along * uy + across * ux);
+        if (hit?.closest('[data-target]') !== line) {
+          const what = hit?.closest('[data-target]')?.dataset.target || hit?.tagName;
+          missed.push(`${line.dataset.target} at ${along},${across}: ${what}`);
+        }
+      }
+    }
+    return missed;
+}"""
+
+
+@pytest.mark.parametrize("board", ["alexander", "base"])
+def test_a_phone_touches_every_catan_path_and_intersection_on_a_44_px_target(
+    browser: Any, site: Site, board: str
+) -> None:
+    created = site.create("catan_alexander", f"paths-{board}", {"board": board})
+    play_with_bot(site.service, created, RandomBot(b"paths"), 40)  # buildings on the board
+    page = new_page(browser, PHONE)
+    try:
+        open_as(page, site, created, 0)
+        assert page.locator("#board [data-piece=settlement], #board [data-piece=city]").count() > 0
+        assert page.locator('#board line[data-target^="edge:"]:not([data-piece])').count() > 50
+        assert page.evaluate(PATHS_MISSED) == []
+        sizes = page.eval_on_selector_all(
+            "#board circle.spot",
+            "ns => ns.map(n => { const r = n.getBoundingClientRect(); return Math.min(r.width, r.height); })",
+        )
+        assert sizes and min(sizes) >= 44
+    finally:
+        close(page)
+
+
 def test_a_phone_shows_the_lobby_and_the_standings_within_the_screen(browser: Any, site: Site) -> None:
     created = site.tournaments.create("alexandros", {"rounds": 1, "table_size": 2}, b"phone-standings", salted=False)
     for name in ("Ada", "Bo", "Cyrus", "Dara"):
@@ -467,126 +545,12 @@ def test_a_phone_shows_the_lobby_and_the_standings_within_the_screen(browser: An
         close(page)
 
 
-# -- the timeline by move, the last move marked, undo, clocks ---------------------------------------
+# -- records ---------------------------------------------------------------------------------------
 
 
 def records_of(site: Site, created: CreatedGame) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = site.api.get(f"/games/{created.game_id}/events").json()
     return records
-
-
-def test_the_timeline_steps_by_move_a_command_and_its_consequences(
-    page: Any, site: Site, ended: dict[str, Any]
-) -> None:
-    created = ended["catan_alexander"]
-    records = records_of(site, created)
-    kinds = {r["position"]: r["type"] for r in records}
-    last = len(records)
-    ends = [p for p in kinds if kinds.get(p + 1) == "CommandAccepted" or p == last]
-    start = ends[10]
-    page.goto(viewer_url(site, created, start))
-    at_version(page, start)
-    page.focus("body")
-    for expected in ends[11:14]:
-        page.keyboard.press("ArrowRight")
-        at_version(page, expected)
-    page.keyboard.press("ArrowLeft")
-    at_version(page, ends[12])
-    page.click("#back")
-    at_version(page, ends[11])
-    page.keyboard.press("Shift+ArrowRight")  # one record
-    at_version(page, ends[11] + 1)
-
-
-def edge_key(edge: list[str]) -> str:
-    return "|".join(sorted(edge))
-
-
-LAST_MOVE = {
-    "catan_alexander": lambda c: (
-        [f"vertex:{c['vertex']}"]
-        if c.get("vertex")
-        else [f"edge:{edge_key(c['edge'])}"]
-        if c.get("edge")
-        else [f"hex:{c['hex'][0]},{c['hex'][1]}"]
-        if c.get("hex")
-        else []
-    ),
-    "alexandros": lambda c: (
-        [
-            f"space:{c['target'][0]},{c['target'][1]}",
-            f"point:{c['corner'][0]},{c['corner'][1]}",
-            f"display:{c['slot']}" if c["source"] == "display" else f"hand:{c['card']}",
-        ]
-        if c["type"] == "move_alexander"
-        else []
-    ),
-    "peloponnes": lambda c: [f"tile:{c['tile_id']}"] if c["type"] in ("place_bid", "move_bid") else [],
-    "empire_builder": lambda c: (
-        sorted({f"province:{p}" for g in c["groups"] for p in (g["from"], g["path"][-1])})
-        if c["type"] == "move_armies" and c.get("groups")
-        else []
-    ),
-}
-
-ON_THE_BOARD = "keys => keys.filter((k) => document.querySelector(`#board [data-target='${k}']`))"
-
-
-@pytest.mark.parametrize("game", list(GAMES))
-def test_the_last_move_is_marked_on_the_board(page: Any, site: Site, ended: dict[str, Any], game: str) -> None:
-    created = ended[game]
-    records = records_of(site, created)
-    kinds = {r["position"]: r["type"] for r in records}
-    commands = [(r["position"], r["data"]["command"]) for r in records if r["type"] == "CommandAccepted"]
-    candidates = [(p, LAST_MOVE[game](c)) for p, c in reversed(commands[: len(commands) // 2])]
-    for position, keys in [(p, k) for p, k in candidates if k][:8]:
-        last = len(records)
-        end = next(p for p in range(position, last + 1) if kinds.get(p + 1) == "CommandAccepted" or p == last)
-        page.goto(viewer_url(site, created, end, fragment="tokens=" + ",".join(created.tokens)))
-        at_version(page, end)
-        present = page.evaluate(ON_THE_BOARD, keys)  # a place the move emptied may be gone (a won tile)
-        if not present:
-            continue
-        drawn = page.eval_on_selector_all(
-            "#board [data-last-move]", "ns => [...new Set(ns.map(n => n.dataset.target))]"
-        )
-        assert sorted(drawn) == sorted(present)
-        assert page.get_attribute("#board", "data-last-move") == str(position)
-        return
-    raise AssertionError("no move whose places are on the board")
-
-
-def test_a_one_click_move_waits_with_an_undo_before_it_is_sent(page: Any, site: Site) -> None:
-    created = site.create("alexandros", "undo")
-    board = site.board(created)
-    mover = int(next(iter(board["awaited"])))
-    open_as(page, site, created, mover)
-    page.evaluate("localStorage.setItem('alexandria:undo-ms', '600000')")  # the window stays open until told
-    button = page.locator("#move-list button.move").first
-    label = button.inner_text()
-    button.click()
-    page.wait_for_selector("#pending:not([hidden])")
-    assert label in page.inner_text("#pending")
-    page.click("#undo")
-    assert page.is_hidden("#pending")
-    assert len(commands_of(site, created)) == 0 and site.board(created)["version"] == board["version"]
-    page.locator("#move-list button.move").first.click()
-    page.click("#send-now")
-    page.wait_for_function(f"Number(document.body.dataset.version) > {board['version']}")
-    assert len(commands_of(site, created)) == 1
-
-
-def test_a_clocked_tournament_game_shows_each_seats_clock(page: Any, site: Site) -> None:
-    settings = {"rounds": 1, "table_size": 2, "time_control": {"base_seconds": 600, "increment_seconds": 5}}
-    created = site.tournaments.create("alexandros", settings, b"web-clocks", salted=False)
-    for name in ("Ada", "Bo"):
-        site.tournaments.register(created.tournament_id, created.organiser_token, name)
-    table = site.tournaments.seat_next_round(created.tournament_id, created.organiser_token)["tables"][0]
-    page.goto(f"{site.url}/viewer?game={table['game_id']}")
-    page.wait_for_selector("#turn [data-clocks]")
-    clocks = page.eval_on_selector_all("#turn [data-clock-seat]", "ns => ns.map(n => Number(n.dataset.remainingMs))")
-    assert len(clocks) == 2 and all(0 < ms <= 600_000 for ms in clocks)
-    assert re.search(r"Clocks: Ada \d+:\d\d · Bo \d+:\d\d|Clocks: Bo \d+:\d\d · Ada \d+:\d\d", page.inner_text("#turn"))
 
 
 # -- overlaps --------------------------------------------------------------------------------------
@@ -644,26 +608,6 @@ def test_the_boards_labels_and_pieces_do_not_overlap(page: Any, site: Site, ende
         # every hex's name on its own plate, clear of the numbers
         assert page.evaluate(OVERLAPS, ["#board .hex-name", "#board .hexes text"]) == []
         assert page.locator("#board .hex-name").count() == page.locator("#board [data-piece=hex]").count()
-
-
-def test_a_long_games_page_reads_a_window_of_the_log_and_the_rest_when_asked(
-    page: Any, site: Site, ended: dict[str, Any]
-) -> None:
-    created = ended["catan_alexander"]
-    latest = site.board(created)["version"]
-    assert latest > 600  # a long game
-    asked: list[str] = []
-    page.on("request", lambda r: asked.append(r.url) if "/events" in r.url else None)
-    page.goto(viewer_url(site, created))
-    at_version(page, latest)
-    assert page.locator("#log li[data-position]").count() == 300
-    assert [url.split("/events")[1] for url in asked] == [f"?after={latest - 300}"]
-    page.click("#log li.earlier button")
-    page.wait_for_function(f"document.querySelectorAll('#log li[data-position]').length === {latest}")
-    # a deep link before the window reads the whole log at once
-    page.goto(viewer_url(site, created, 5))
-    at_version(page, 5)
-    assert page.locator("#log li[data-position]").count() == latest
 
 
 def test_what_a_move_adds_fades_in_and_stepping_back_shows_the_board_as_it_is(page: Any, site: Site) -> None:

@@ -1,9 +1,10 @@
 // Live updates over GET /games/{id}/stream (server-sent events) read with fetch, because EventSource
 // cannot send the Authorization header and a token must not go in the URL. After a dropped
 // connection the stream resumes after the last record received (?after=N), so nothing is lost.
+// With onSpectators the stream also tells how many spectators watch (?spectators=true).
 
 // `path`: another stream of the same kind (a tournament's: /tournaments/{id}/stream).
-export function follow(gameId, { token, after, onRecord, onView, onEnd, onState, path = null }) {
+export function follow(gameId, { token, after, onRecord, onView, onEnd, onState, onSpectators, path = null }) {
   let stopped = false;
   let controller = null;
   let lastVersion = after;
@@ -15,7 +16,8 @@ export function follow(gameId, { token, after, onRecord, onView, onEnd, onState,
       try {
         const headers = { Accept: 'text/event-stream' };
         if (token) headers.Authorization = `Bearer ${token}`;
-        const response = await fetch(`${path || `/games/${encodeURIComponent(gameId)}/stream`}?after=${lastVersion}`, {
+        const counted = onSpectators ? '&spectators=true' : '';
+        const response = await fetch(`${path || `/games/${encodeURIComponent(gameId)}/stream`}?after=${lastVersion}${counted}`, {
           headers,
           signal: controller.signal,
         });
@@ -51,6 +53,8 @@ export function follow(gameId, { token, after, onRecord, onView, onEnd, onState,
           onRecord?.(message.data);
         } else if (message.event === 'view') {
           onView?.(message.data);
+        } else if (message.event === 'spectators') {
+          onSpectators?.(message.data.spectators);
         } else if (message.event === 'end') {
           onState?.('ended');
           onEnd?.(message.data);

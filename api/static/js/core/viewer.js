@@ -16,6 +16,7 @@ import {
 import { formValues, restoreValues } from './forms.js';
 import { follow } from './sse.js';
 import { commandBody, showSeatKey } from './keys.js';
+import { hideSpectators, showSpectators } from './watching.js';
 
 const $ = (id) => document.getElementById(id);
 const MOVES_SHOWN = 60;
@@ -208,18 +209,24 @@ async function show(version) {
   prefetchNext();
 }
 
-/** Replaying, the next step's view is read while the person looks at this one: a step then
- * draws at once. (Views at a version never change, so the read is kept.) */
+/** Replaying, the views one step either way are read while the person looks at this one: a step
+ * then draws at once, forward or back. (Views at a version never change, so the reads are kept.) */
 function prefetchNext() {
-  if (app.version >= app.latest || app.prefetching) return;
-  const next = stepFrom(app.version, 1);
-  if (app.views.has(viewKey(app.perspective, next))) return;
+  if (app.prefetching) return;
+  const around = [stepFrom(app.version, 1), stepFrom(app.version, -1)]
+    .filter((v) => v !== app.version && v >= 1 && v <= app.latest && !app.views.has(viewKey(app.perspective, v)));
+  if (!around.length) return;
   app.prefetching = true;
-  viewAt(next)
-    .catch(() => null) // a failed read is tried again when the step is taken
-    .finally(() => {
-      app.prefetching = false;
-    });
+  const perspective = app.perspective;
+  (async () => {
+    for (const version of around) {
+      if (perspective !== app.perspective) break;
+      if (version <= app.logFrom) continue; // before the log held: read when the step is taken
+      await viewAt(version).catch(() => null); // a failed read is tried again when the step is taken
+    }
+  })().finally(() => {
+    app.prefetching = false;
+  });
 }
 
 function draw(view) {
@@ -242,6 +249,7 @@ function draw(view) {
   // the game's own headings (h3) sit under this one
   details.append(h('h2', { class: 'sr-only' }, 'Details of the game'));
   app.module.draw(ctx);
+  clearPreview(); // a node a game module draws again keeps no preview of a move hovered before
   for (const table of details.querySelectorAll('table')) labelCells(table); // one block a row on a phone
   board.dataset.version = view.version;
   board.dataset.perspective = app.perspective;
@@ -265,20 +273,18 @@ function pieceKey(node) {
 /** Pieces new since the version drawn before (a step forward, or the game moving on) fade in: a
  * person sees what changed. Stepping back or jumping far shows the board as it is. */
 function markAppeared(view) {
-  const pieces = [...$('board').querySelectorAll('[data-piece]')];
-  const keys = new Set(pieces.map(pieceKey));
+  const pieces = [...$('board').querySelectorAll('[data-piece]')].map((node) => [node, pieceKey(node)]);
+  const keys = new Set(pieces.map(([, key]) => key));
   const before = app.drawnPieces;
   const same = before && before.perspective === app.perspective;
   const forward = same && view.version > before.version && view.version - before.version <= 40;
   // the same version drawn again (a live update of it) keeps what had appeared
   const again = same && view.version === before.version ? before.appeared : null;
   const appeared = new Set();
-  for (const node of pieces) {
-    const key = pieceKey(node);
-    if ((forward && !before.keys.has(key)) || again?.has(key)) {
-      node.classList.add('appeared');
-      appeared.add(key);
-    }
+  for (const [node, key] of pieces) {
+    const isNew = (forward && !before.keys.has(key)) || Boolean(again?.has(key));
+    node.classList.toggle('appeared', isNew); // a game module may draw the same node again
+    if (isNew) appeared.add(key);
   }
   $('board').dataset.appeared = String(appeared.size);
   app.drawnPieces = { version: view.version, perspective: app.perspective, keys, appeared };
@@ -294,6 +300,10 @@ function markLastMove(records) {
     keys = []; // a sealed command carries no places
   }
   const board = $('board');
+  for (const node of board.querySelectorAll('[data-last-move]')) {
+    node.classList.remove('last-move'); // a node a game module draws again (a board's fixed layers)
+    node.removeAttribute('data-last-move');
+  }
   for (const key of keys) {
     for (const node of board.querySelectorAll(`[data-target="${CSS.escape(key)}"]`)) {
       node.classList.add('last-move');
@@ -339,7 +349,10 @@ function phoneZoom() {
 function applyZoom() {
   const svg = $('board');
   const pane = $('board-pane');
-  if (app.zoom === undefined) app.zoom = PHONE.matches ? phoneZoom() : null;
+  if (app.zoom === undefined) {
+    app.zoom = PHONE.matches ? phoneZoom() : null;
+    app.centreBoard = app.zoom !== null; // a board larger than the pane opens at its middle
+  }
   const box = svg.viewBox.baseVal;
   if (app.zoom === null || !box || !box.width) {
     delete pane.dataset.zoomed;
@@ -352,6 +365,12 @@ function applyZoom() {
   svg.style.setProperty('width', `${Math.round(box.width * app.zoom)}px`);
   svg.style.setProperty('height', `${Math.round(box.height * app.zoom)}px`);
   svg.dataset.scale = app.zoom.toFixed(3);
+  if (app.centreBoard) {
+    app.centreBoard = false;
+    const scroll = $('board-scroll');
+    scroll.scrollLeft = (scroll.scrollWidth - scroll.clientWidth) / 2;
+    scroll.scrollTop = (scroll.scrollHeight - scroll.clientHeight) / 2;
+  }
 }
 
 function zoomBy(factor) {
@@ -387,8 +406,7 @@ function renderTurn(view) {
   pane.replaceChildren(...rows);
   pane.dataset.yourTurn = mine ? 'true' : 'false';
   updateDocumentTitle(view);
-  if (mine && !app.wasMyTurn) announceTurn();
-  app.wasMyTurn = mine;
+  noteTurn(view, mine);
 }
 
 /** The tab's title says when it is this seat's turn, so a player in another tab sees it. */
@@ -398,13 +416,18 @@ function updateDocumentTitle(view) {
   document.title = `${mine ? '● Your turn · ' : ''}${app.title || 'Game'} — Alexandria`;
 }
 
+/** The turn told when the game moves on to this seat: at the live edge only (stepping the timeline
+ * back and forth tells nothing), and never for the page's first drawing (that is no news). */
+function noteTurn(view, mine) {
+  if (view.version !== app.latest) return;
+  const known = app.turnAtEdge;
+  if (known && view.version > known.version && mine && !known.mine) announceTurn();
+  if (!known || view.version > known.version) app.turnAtEdge = { version: view.version, mine };
+}
+
 /** A sound and, while the tab is in the background, a notification — only when the player asked
- * for them (the "tell me" box), and never for the first drawing of the page. */
+ * for them (the "tell me" box). */
 function announceTurn() {
-  if (!app.announced) {
-    app.announced = true; // the page's first drawing is no news
-    return;
-  }
   if (!$('notify')?.checked) return;
   try {
     const audio = new AudioContext();
@@ -534,16 +557,28 @@ function renderLog() {
 
 function highlightLog() {
   const log = $('log');
-  log.querySelector('li.current')?.classList.remove('current');
+  const was = log.querySelector('li.current');
+  was?.classList.remove('current');
+  was?.removeAttribute('aria-current');
   const li = log.querySelector(`li[data-position="${app.version}"]`);
   if (li) {
     li.classList.add('current');
     li.setAttribute('aria-current', 'step');
-    // offsets within the log itself: a panel above that grows later does not move the target
-    const top = li.offsetTop;
-    if (top < log.scrollTop || top + li.offsetHeight > log.scrollTop + log.clientHeight) {
-      log.scrollTop = top - log.clientHeight / 2;
-    }
+  }
+  // Scrolled to in the next frame: reading offsets now would lay the page out in the middle of a
+  // step (and again after it); the frame lays it out once.
+  if (!app.logScroll) app.logScroll = requestAnimationFrame(scrollLogToCurrent);
+}
+
+function scrollLogToCurrent() {
+  app.logScroll = null;
+  const log = $('log');
+  const li = log.querySelector('li.current');
+  if (!li) return;
+  // offsets within the log itself: a panel above that grows later does not move the target
+  const top = li.offsetTop;
+  if (top < log.scrollTop || top + li.offsetHeight > log.scrollTop + log.clientHeight) {
+    log.scrollTop = top - log.clientHeight / 2;
   }
 }
 
@@ -553,7 +588,8 @@ function highlightLog() {
 function jump(version) {
   stopPlaying();
   app.follow = version >= app.latest;
-  return show(version);
+  app.stepping = show(version); // the step under way (the timeline benchmark waits on it)
+  return app.stepping;
 }
 
 /** The versions at which a move is over: a command and the events it caused, before the next
@@ -605,7 +641,14 @@ async function copyLink() {
   }
 }
 
+/** The address says the version shown; written once stepping pauses (each history write is a
+ * round trip to the browser, too slow for every step of a held arrow key). */
 function updateUrl() {
+  clearTimeout(app.urlTimer);
+  app.urlTimer = setTimeout(writeUrl, 150);
+}
+
+function writeUrl() {
   const params = new URLSearchParams(location.search);
   if (app.version === app.latest && app.status === 'running') params.delete('v');
   else params.set('v', String(app.version));
@@ -758,6 +801,7 @@ function startStream() {
   app.stream = null;
   if (app.status !== 'running') {
     setLive('ended');
+    hideSpectators();
     return;
   }
   const perspective = app.perspective;
@@ -765,6 +809,7 @@ function startStream() {
     token: perspective === 'everything' ? null : token(),
     after: Math.max(...app.records.map((r) => r.position), 0),
     onState: setLive,
+    onSpectators: (count) => perspective === app.perspective && showSpectators(count),
     onRecord(record) {
       if (perspective !== app.perspective) return;
       if (app.records.some((r) => r.position === record.position)) return;
@@ -784,6 +829,7 @@ function startStream() {
     },
     async onEnd() {
       app.status = 'ended';
+      hideSpectators();
       app.views.clear();
       fillPerspectives();
       await loadLog(app.logFrom ? undefined : 1); // after the end the whole log is public (as much as was held)
@@ -1086,6 +1132,7 @@ async function send(move) {
     app.status = 'ended';
     app.stream?.stop();
     setLive('ended');
+    hideSpectators();
     app.views.clear();
     fillPerspectives();
     await loadLog(app.logFrom ? undefined : 1); // the whole log again when the page held all of it

@@ -41,8 +41,9 @@ export default {
     return view.options?.board === 'base' ? 'Catan (the base game board)' : data.title;
   },
 
-  // On a phone the board starts at 1.8 pixels a unit: an intersection's target is then 45 px wide.
-  touchScale: 1.8,
+  // On a phone the board starts at 2.7 pixels a unit: each intersection and each path between two
+  // is then a target of 46 px (app.css sizes them).
+  touchScale: 2.7,
 
   draw(ctx) {
     const { svg, data, state: st } = ctx;
@@ -50,148 +51,10 @@ export default {
     svg.setAttribute('viewBox', `0 0 ${g.width} ${g.height}`);
     svg.setAttribute('aria-label', `Catan board (${st.board}) at version ${ctx.view.version}: ${st.roads.length} roads, ${st.buildings.length} buildings`);
     const names = new Map(g.board.hexes.map((hx) => [hexKey(hx.hex), hx]));
-
-    const hexes = s('g', { class: 'hexes' });
-    const hexNames = s('g', { class: 'hex-names' }); // over every hex: a neighbour never covers a long name
-    for (const hex of st.hexes) {
-      const info = names.get(hexKey(hex.hex));
-      const corners = info.corners.map((c) => g.vertex(c).join(',')).join(' ');
-      const [cx, cy] = g.at(info.centre);
-      const shape = s('polygon', { points: corners, fill: PRODUCT_COLOURS[hex.product] || PRODUCT_COLOURS.null, stroke: '#fff', 'stroke-width': 2, 'data-piece': 'hex', 'data-product': hex.product ?? '' },
-        title(`${info.name}: ${hex.product || 'desert'}${hex.number ? `, ${hex.number}` : ''}`));
-      hexes.append(target(shape, `hex:${hexKey(hex.hex)}`, `${info.name}, ${hex.product || 'desert'}${hex.number ? ` ${hex.number}` : ''}`));
-      if (hex.number) {
-        const hot = hex.number === 6 || hex.number === 8;
-        hexes.append(
-          s('circle', { cx, cy, r: 12, fill: '#fffaf0', stroke: '#555', 'pointer-events': 'none' }),
-          s('text', { x: cx, y: cy + 4, 'text-anchor': 'middle', class: 'svg-label', style: `font-weight:700;fill:${hot ? '#b3261e' : '#222'}` }, String(hex.number)),
-        );
-      }
-      if (st.board === 'alexander') {
-        // on a white plate: legible on every terrain colour (WCAG AA), wrapped to the hex's width
-        const lines = wrapWords(info.name, 11);
-        const y0 = cy + (lines.length > 1 ? 17 : 22);
-        const width = Math.max(...lines.map((l) => l.length)) * 4.6 + 4;
-        hexNames.append(
-          s('rect', { x: cx - width / 2, y: y0 - 7, width, height: lines.length * 8.5 + 1.5, rx: 2, fill: '#fff', 'fill-opacity': 0.85, 'pointer-events': 'none' }),
-          textLines(lines, { x: cx, y: y0, lineHeight: 8.5, 'text-anchor': 'middle', class: 'svg-small hex-name', style: 'font-size:8px;fill:#1b1f24' }),
-        );
-      }
-    }
-    svg.append(hexes, hexNames);
-
-    // harbours: a label just off the coast, beside the path they serve
-    const harbours = s('g', { class: 'harbours' });
-    for (const harbour of g.board.harbours) {
-      const [a, b] = harbour.edge.map((v) => g.vertex(v));
-      const land = g.board.hexes.find((hx) => harbour.edge.every((v) => hx.corners.includes(v)));
-      const [cx, cy] = land ? g.at(land.centre) : [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
-      const mx = (a[0] + b[0]) / 2;
-      const my = (a[1] + b[1]) / 2;
-      const dx = mx - cx;
-      const dy = my - cy;
-      const len = Math.hypot(dx, dy) || 1;
-      const [hx, hy] = [mx + (dx / len) * 16, my + (dy / len) * 16];
-      harbours.append(
-        s('g', { 'data-piece': 'harbour', 'data-type': harbour.type },
-          title(`harbour: ${harbour.type === 'generic' ? '3 : 1' : `2 ${harbour.type} : 1`}`),
-          s('line', { x1: a[0], y1: a[1], x2: hx, y2: hy, stroke: '#7a5c3e', 'stroke-width': 2 }),
-          s('line', { x1: b[0], y1: b[1], x2: hx, y2: hy, stroke: '#7a5c3e', 'stroke-width': 2 }),
-          s('circle', { cx: hx, cy: hy, r: 10, fill: harbour.type === 'generic' ? '#fff' : PRODUCT_COLOURS[harbour.type], stroke: '#7a5c3e' }),
-          s('text', { x: hx, y: hy + 3, 'text-anchor': 'middle', class: 'svg-small', style: 'font-size:8px' }, harbour.type === 'generic' ? '3:1' : '2:1')),
-      );
-    }
-    svg.append(harbours);
-
-    // Alexander's route (scenario board)
-    if (g.board.route.length) {
-      const route = s('g', { class: 'route' });
-      route.append(s('polyline', { points: g.board.route.map((x) => g.vertex(x.vertex).join(',')).join(' '), fill: 'none', stroke: '#6a4c93', 'stroke-width': 3, 'stroke-opacity': 0.55, 'stroke-dasharray': '2 5', 'pointer-events': 'none' }));
-      const faceDown = new Set(st.face_down_tokens);
-      for (const x of g.board.route) {
-        const [vx, vy] = g.vertex(x.vertex);
-        if (x.kind === 'temple') route.append(s('path', { d: `M${vx},${vy - 8} l7,12 h-14 z`, fill: '#fff', stroke: '#6a4c93', 'pointer-events': 'none' }, title(`temple: ${x.site}`)));
-        if (faceDown.has(x.x)) route.append(s('circle', { cx: vx, cy: vy, r: 6, fill: '#6a4c93', 'data-piece': 'task-token', 'pointer-events': 'none' }, title(`face-down task at ${x.site}`)));
-      }
-      const here = g.board.route[Math.min(st.alexander, g.board.route.length - 1)];
-      if (here) {
-        const [ax, ay] = g.vertex(here.vertex);
-        route.append(s('g', { 'data-piece': 'alexander', 'data-position': st.alexander, 'pointer-events': 'none' },
-          title(`Alexander's army at X${st.alexander}${here.site ? ` (${here.site})` : ''}`),
-          s('circle', { cx: ax, cy: ay, r: 10, fill: '#ffd700', stroke: '#6a4c93', 'stroke-width': 3 }),
-          s('text', { x: ax, y: ay + 4, 'text-anchor': 'middle', class: 'svg-small', style: 'font-weight:700' }, 'A')));
-      }
-      svg.append(route);
-    }
-
-    // every path is a target (roads), drawn under the buildings
-    const roads = new Map(st.roads.map((r) => [edgeKey(r.edge), r.seat]));
-    const paths = s('g', { class: 'paths' });
-    for (const edge of g.board.edges) {
-      const [a, b] = edge.map((v) => g.vertex(v));
-      const seat = roads.get(edgeKey(edge));
-      const built = seat !== undefined;
-      const line = s('line', { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: built ? seatColour(seat) : 'transparent', 'stroke-width': built ? 7 : 9, 'stroke-linecap': 'round', 'data-piece': built ? 'road' : null, 'data-seat': built ? seat : null });
-      if (built) line.append(title(`road of ${seatName(seat)}`));
-      paths.append(target(line, `edge:${edgeKey(edge)}`, `path ${edge.join(' to ')}`));
-    }
-    svg.append(paths);
-
-    const buildings = new Map(st.buildings.map((b) => [b.vertex, b]));
-    const spots = s('g', { class: 'vertices' });
-    for (const v of g.board.vertices) {
-      const [x, y] = g.vertex(v.vertex);
-      const building = buildings.get(v.vertex);
-      let shape;
-      if (!building) shape = s('circle', { cx: x, cy: y, r: 7, fill: 'transparent', class: 'spot' });
-      else if (building.kind === 'city') shape = s('rect', { x: x - 9, y: y - 9, width: 18, height: 18, rx: 2, fill: seatColour(building.seat), stroke: '#fff', 'stroke-width': 2, 'data-piece': 'city', 'data-seat': building.seat }, title(`city of ${seatName(building.seat)}`));
-      else shape = s('path', { d: `M${x - 7},${y + 6} v-8 l7,-6 l7,6 v8 z`, fill: seatColour(building.seat), stroke: '#fff', 'stroke-width': 1.5, 'data-piece': 'settlement', 'data-seat': building.seat }, title(`settlement of ${seatName(building.seat)}`));
-      spots.append(target(shape, `vertex:${v.vertex}`, `intersection ${v.vertex}`));
-    }
-    svg.append(spots);
-
-    if (st.robber) {
-      const info = names.get(hexKey(st.robber));
-      const [rx, ry] = g.at(info.centre);
-      svg.append(s('g', { 'data-piece': 'robber', 'data-hex': hexKey(st.robber), 'pointer-events': 'none' }, title(`the robber on ${info.name}`),
-        s('ellipse', { cx: rx + 16, cy: ry - 6, rx: 6, ry: 11, fill: '#222', stroke: '#fff' })));
-    }
-    svg.dataset.roads = st.roads.length;
-    svg.dataset.settlements = st.buildings.filter((b) => b.kind === 'settlement').length;
-    svg.dataset.cities = st.buildings.filter((b) => b.kind === 'city').length;
-
-    // the panel: players, own cards, auction, offers, bank
-    const list = players(ctx);
-    const table = h('table', {}, h('caption', {}, 'Players'),
-      h('thead', {}, h('tr', {}, ...['Seat', 'Cards', 'Gold', 'Dev.', 'Knights', 'Road', 'Tasks', 'VP'].map((c) => h('th', { scope: 'col' }, c)))),
-      h('tbody', {}, list.map((p) => h('tr', { 'data-seat': p.seat },
-        h('th', { scope: 'row' }, seatChip(p.seat)),
-        h('td', { 'data-hand-size': p.hand_size }, String(p.hand_size)), h('td', {}, String(p.gold)), h('td', {}, String(p.development_cards)),
-        h('td', {}, String(p.army)), h('td', {}, String(p.road_length)), h('td', {}, String(p.tokens)),
-        h('td', {}, p.total_vp !== undefined ? `${p.public_vp} (${p.total_vp})` : String(p.public_vp))))));
-    ctx.panel.append(table);
-    for (const p of list) {
-      if (!p.hand) continue;
-      const cards = [];
-      for (const [resource, n] of Object.entries(p.hand)) for (let i = 0; i < n; i++) cards.push(h('span', { class: 'card', 'data-piece': 'hand-card', 'data-seat': p.seat, style: `background:${PRODUCT_COLOURS[resource]}33` }, resource));
-      const dev = [...(p.development || []), ...(p.development_new || []).map((c) => `${c} (new)`)].map((c) => h('span', { class: 'card', 'data-piece': 'development-card', 'data-seat': p.seat }, words(c)));
-      ctx.panel.append(h('div', {}, h('h3', {}, `${seatName(p.seat)}'s hand`), h('div', { class: 'cards' }, cards.length ? cards : 'no resource cards'), dev.length ? h('div', { class: 'cards' }, dev) : null));
-    }
-    const titles = [];
-    if (st.longest_road !== null && st.longest_road !== undefined) titles.push(h('span', {}, 'Longest Road: ', seatChip(st.longest_road), '; '));
-    if (st.largest_army !== null && st.largest_army !== undefined) titles.push(h('span', {}, 'Largest Army: ', seatChip(st.largest_army)));
-    if (titles.length) ctx.panel.append(h('p', {}, ...titles));
-    const advisors = Object.entries(st.advisors || {});
-    if (advisors.length) ctx.panel.append(h('p', {}, 'Advisors: ', ...advisors.map(([a, seat], i) => h('span', {}, i ? '; ' : '', `${a} `, seatChip(seat)))));
-    if (st.auction) {
-      const a = st.auction;
-      ctx.panel.append(h('h3', {}, `Auction: ${words(a.task)} at crossing X${a.crossing}`),
-        h('p', { 'data-piece': 'auction' }, `High bid ${a.high_bid ?? '—'}${a.high_bidder !== null && a.high_bidder !== undefined ? ` by ${seatName(a.high_bidder)}` : ''}; ${seatName(a.to_act)} to act; round ${a.round}.`));
-    }
-    for (const offer of st.offers || []) {
-      ctx.panel.append(h('p', { 'data-piece': 'offer' }, `Offer ${offer.offer_id}: ${seatName(offer.maker)} gives ${bundle(offer.give)} for ${bundle(offer.receive)}.`));
-    }
-    ctx.panel.append(h('p', {}, `Bank: ${bundle(st.bank)}; gold ${st.gold_supply}; development deck ${st.development_deck}.`));
+    svg.append(...fixedLayers(g, st, names));
+    drawRoute(svg, g, st);
+    drawPieces(svg, g, st, names);
+    drawDetails(ctx);
   },
 
   summary(view) {
@@ -330,4 +193,187 @@ function hexName(data, hex) {
     if (found) return found.name;
   }
   return hexKey(hex);
+}
+
+
+// The board's fixed layers (hexes, their names and numbers, harbours) are built once per board and
+// drawn again as they are: a timeline step then builds only what moves (the route, roads, buildings).
+const FIXED = { key: null, layers: null };
+
+function fixedLayers(g, st, names) {
+  const key = `${st.board}|${st.hexes.map((hx) => `${hexKey(hx.hex)}:${hx.product}:${hx.number}`).join(';')}`;
+  if (FIXED.key === key) return FIXED.layers;
+  const hexes = s('g', { class: 'hexes' });
+  const hexNames = s('g', { class: 'hex-names' }); // over every hex: a neighbour never covers a long name
+  for (const hex of st.hexes) {
+    const info = names.get(hexKey(hex.hex));
+    const corners = info.corners.map((c) => g.vertex(c).join(',')).join(' ');
+    const [cx, cy] = g.at(info.centre);
+    const shape = s('polygon', { points: corners, fill: PRODUCT_COLOURS[hex.product] || PRODUCT_COLOURS.null, stroke: '#fff', 'stroke-width': 2, 'data-piece': 'hex', 'data-product': hex.product ?? '' },
+      title(`${info.name}: ${hex.product || 'desert'}${hex.number ? `, ${hex.number}` : ''}`));
+    hexes.append(target(shape, `hex:${hexKey(hex.hex)}`, `${info.name}, ${hex.product || 'desert'}${hex.number ? ` ${hex.number}` : ''}`));
+    if (hex.number) {
+      const hot = hex.number === 6 || hex.number === 8;
+      hexes.append(
+        s('circle', { cx, cy, r: 12, fill: '#fffaf0', stroke: '#555', 'pointer-events': 'none' }),
+        s('text', { x: cx, y: cy + 4, 'text-anchor': 'middle', class: 'svg-label', style: `font-weight:700;fill:${hot ? '#b3261e' : '#222'}` }, String(hex.number)),
+      );
+    }
+    if (st.board === 'alexander') {
+      // on a white plate: legible on every terrain colour (WCAG AA), wrapped to the hex's width
+      const lines = wrapWords(info.name, 11);
+      const y0 = cy + (lines.length > 1 ? 17 : 22);
+      const width = Math.max(...lines.map((l) => l.length)) * 4.6 + 4;
+      hexNames.append(
+        s('rect', { x: cx - width / 2, y: y0 - 7, width, height: lines.length * 8.5 + 1.5, rx: 2, fill: '#fff', 'fill-opacity': 0.85, 'pointer-events': 'none' }),
+        textLines(lines, { x: cx, y: y0, lineHeight: 8.5, 'text-anchor': 'middle', class: 'svg-small hex-name', style: 'font-size:8px;fill:#1b1f24' }),
+      );
+    }
+  }
+
+  // harbours: a label just off the coast, beside the path they serve
+  const harbours = s('g', { class: 'harbours' });
+  for (const harbour of g.board.harbours) {
+    const [a, b] = harbour.edge.map((v) => g.vertex(v));
+    const land = g.board.hexes.find((hx) => harbour.edge.every((v) => hx.corners.includes(v)));
+    const [cx, cy] = land ? g.at(land.centre) : [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+    const mx = (a[0] + b[0]) / 2;
+    const my = (a[1] + b[1]) / 2;
+    const dx = mx - cx;
+    const dy = my - cy;
+    const len = Math.hypot(dx, dy) || 1;
+    const [hx, hy] = [mx + (dx / len) * 16, my + (dy / len) * 16];
+    harbours.append(
+      s('g', { 'data-piece': 'harbour', 'data-type': harbour.type },
+        title(`harbour: ${harbour.type === 'generic' ? '3 : 1' : `2 ${harbour.type} : 1`}`),
+        s('line', { x1: a[0], y1: a[1], x2: hx, y2: hy, stroke: '#7a5c3e', 'stroke-width': 2 }),
+        s('line', { x1: b[0], y1: b[1], x2: hx, y2: hy, stroke: '#7a5c3e', 'stroke-width': 2 }),
+        s('circle', { cx: hx, cy: hy, r: 10, fill: harbour.type === 'generic' ? '#fff' : PRODUCT_COLOURS[harbour.type], stroke: '#7a5c3e' }),
+        s('text', { x: hx, y: hy + 3, 'text-anchor': 'middle', class: 'svg-small', style: 'font-size:8px' }, harbour.type === 'generic' ? '3:1' : '2:1')),
+    );
+  }
+  FIXED.key = key;
+  FIXED.layers = [hexes, hexNames, harbours];
+  return FIXED.layers;
+}
+
+function drawRoute(svg, g, st) {
+  // Alexander's route (scenario board)
+  if (g.board.route.length) {
+    const route = s('g', { class: 'route' });
+    route.append(s('polyline', { points: g.board.route.map((x) => g.vertex(x.vertex).join(',')).join(' '), fill: 'none', stroke: '#6a4c93', 'stroke-width': 3, 'stroke-opacity': 0.55, 'stroke-dasharray': '2 5', 'pointer-events': 'none' }));
+    const faceDown = new Set(st.face_down_tokens);
+    for (const x of g.board.route) {
+      const [vx, vy] = g.vertex(x.vertex);
+      if (x.kind === 'temple') route.append(s('path', { d: `M${vx},${vy - 8} l7,12 h-14 z`, fill: '#fff', stroke: '#6a4c93', 'pointer-events': 'none' }, title(`temple: ${x.site}`)));
+      if (faceDown.has(x.x)) route.append(s('circle', { cx: vx, cy: vy, r: 6, fill: '#6a4c93', 'data-piece': 'task-token', 'pointer-events': 'none' }, title(`face-down task at ${x.site}`)));
+    }
+    const here = g.board.route[Math.min(st.alexander, g.board.route.length - 1)];
+    if (here) {
+      const [ax, ay] = g.vertex(here.vertex);
+      route.append(s('g', { 'data-piece': 'alexander', 'data-position': st.alexander, 'pointer-events': 'none' },
+        title(`Alexander's army at X${st.alexander}${here.site ? ` (${here.site})` : ''}`),
+        s('circle', { cx: ax, cy: ay, r: 10, fill: '#ffd700', stroke: '#6a4c93', 'stroke-width': 3 }),
+        s('text', { x: ax, y: ay + 4, 'text-anchor': 'middle', class: 'svg-small', style: 'font-weight:700' }, 'A')));
+    }
+    svg.append(route);
+  }
+}
+
+// The open paths and intersections of the board drawn last, by key: drawn again as they are (only
+// roads and buildings are built anew at each step).
+const OPEN = { board: null, nodes: new Map() };
+
+function reused(board, key, make) {
+  if (OPEN.board !== board) {
+    OPEN.board = board;
+    OPEN.nodes.clear();
+  }
+  let node = OPEN.nodes.get(key);
+  if (!node) {
+    node = make();
+    OPEN.nodes.set(key, node);
+  }
+  return node;
+}
+
+function drawPieces(svg, g, st, names) {
+  // every path is a target (roads), drawn under the buildings
+  const roads = new Map(st.roads.map((r) => [edgeKey(r.edge), r.seat]));
+  const paths = s('g', { class: 'paths' });
+  for (const edge of g.board.edges) {
+    const key = `edge:${edgeKey(edge)}`;
+    const seat = roads.get(edgeKey(edge));
+    const line = (built) => {
+      const [a, b] = edge.map((v) => g.vertex(v));
+      const drawn = s('line', { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: built ? seatColour(seat) : 'transparent', 'stroke-width': built ? 7 : 9, 'stroke-linecap': 'round', 'data-piece': built ? 'road' : null, 'data-seat': built ? seat : null });
+      if (built) drawn.append(title(`road of ${seatName(seat)}`));
+      return target(drawn, key, `path ${edge.join(' to ')}`);
+    };
+    paths.append(seat !== undefined ? line(true) : reused(st.board, key, () => line(false)));
+  }
+  svg.append(paths);
+
+  const buildings = new Map(st.buildings.map((b) => [b.vertex, b]));
+  const spots = s('g', { class: 'vertices' });
+  for (const v of g.board.vertices) {
+    const [x, y] = g.vertex(v.vertex);
+    const building = buildings.get(v.vertex);
+    const key = `vertex:${v.vertex}`;
+    if (!building) {
+      spots.append(reused(st.board, key, () => target(s('circle', { cx: x, cy: y, r: 7, fill: 'transparent', class: 'spot' }), key, `intersection ${v.vertex}`)));
+      continue;
+    }
+    let shape;
+    if (building.kind === 'city') shape = s('rect', { x: x - 9, y: y - 9, width: 18, height: 18, rx: 2, fill: seatColour(building.seat), stroke: '#fff', 'stroke-width': 2, 'data-piece': 'city', 'data-seat': building.seat }, title(`city of ${seatName(building.seat)}`));
+    else shape = s('path', { d: `M${x - 7},${y + 6} v-8 l7,-6 l7,6 v8 z`, fill: seatColour(building.seat), stroke: '#fff', 'stroke-width': 1.5, 'data-piece': 'settlement', 'data-seat': building.seat }, title(`settlement of ${seatName(building.seat)}`));
+    spots.append(target(shape, key, `intersection ${v.vertex}`));
+  }
+  svg.append(spots);
+
+  if (st.robber) {
+    const info = names.get(hexKey(st.robber));
+    const [rx, ry] = g.at(info.centre);
+    svg.append(s('g', { 'data-piece': 'robber', 'data-hex': hexKey(st.robber), 'pointer-events': 'none' }, title(`the robber on ${info.name}`),
+      s('ellipse', { cx: rx + 16, cy: ry - 6, rx: 6, ry: 11, fill: '#222', stroke: '#fff' })));
+  }
+  svg.dataset.roads = st.roads.length;
+  svg.dataset.settlements = st.buildings.filter((b) => b.kind === 'settlement').length;
+  svg.dataset.cities = st.buildings.filter((b) => b.kind === 'city').length;
+}
+
+function drawDetails(ctx) {
+  const st = ctx.state;
+  // the panel: players, own cards, auction, offers, bank
+  const list = players(ctx);
+  const table = h('table', {}, h('caption', {}, 'Players'),
+    h('thead', {}, h('tr', {}, ...['Seat', 'Cards', 'Gold', 'Dev.', 'Knights', 'Road', 'Tasks', 'VP'].map((c) => h('th', { scope: 'col' }, c)))),
+    h('tbody', {}, list.map((p) => h('tr', { 'data-seat': p.seat },
+      h('th', { scope: 'row' }, seatChip(p.seat)),
+      h('td', { 'data-hand-size': p.hand_size }, String(p.hand_size)), h('td', {}, String(p.gold)), h('td', {}, String(p.development_cards)),
+      h('td', {}, String(p.army)), h('td', {}, String(p.road_length)), h('td', {}, String(p.tokens)),
+      h('td', {}, p.total_vp !== undefined ? `${p.public_vp} (${p.total_vp})` : String(p.public_vp))))));
+  ctx.panel.append(table);
+  for (const p of list) {
+    if (!p.hand) continue;
+    const cards = [];
+    for (const [resource, n] of Object.entries(p.hand)) for (let i = 0; i < n; i++) cards.push(h('span', { class: 'card', 'data-piece': 'hand-card', 'data-seat': p.seat, style: `background:${PRODUCT_COLOURS[resource]}33` }, resource));
+    const dev = [...(p.development || []), ...(p.development_new || []).map((c) => `${c} (new)`)].map((c) => h('span', { class: 'card', 'data-piece': 'development-card', 'data-seat': p.seat }, words(c)));
+    ctx.panel.append(h('div', {}, h('h3', {}, `${seatName(p.seat)}'s hand`), h('div', { class: 'cards' }, cards.length ? cards : 'no resource cards'), dev.length ? h('div', { class: 'cards' }, dev) : null));
+  }
+  const titles = [];
+  if (st.longest_road !== null && st.longest_road !== undefined) titles.push(h('span', {}, 'Longest Road: ', seatChip(st.longest_road), '; '));
+  if (st.largest_army !== null && st.largest_army !== undefined) titles.push(h('span', {}, 'Largest Army: ', seatChip(st.largest_army)));
+  if (titles.length) ctx.panel.append(h('p', {}, ...titles));
+  const advisors = Object.entries(st.advisors || {});
+  if (advisors.length) ctx.panel.append(h('p', {}, 'Advisors: ', ...advisors.map(([a, seat], i) => h('span', {}, i ? '; ' : '', `${a} `, seatChip(seat)))));
+  if (st.auction) {
+    const a = st.auction;
+    ctx.panel.append(h('h3', {}, `Auction: ${words(a.task)} at crossing X${a.crossing}`),
+      h('p', { 'data-piece': 'auction' }, `High bid ${a.high_bid ?? '—'}${a.high_bidder !== null && a.high_bidder !== undefined ? ` by ${seatName(a.high_bidder)}` : ''}; ${seatName(a.to_act)} to act; round ${a.round}.`));
+  }
+  for (const offer of st.offers || []) {
+    ctx.panel.append(h('p', { 'data-piece': 'offer' }, `Offer ${offer.offer_id}: ${seatName(offer.maker)} gives ${bundle(offer.give)} for ${bundle(offer.receive)}.`));
+  }
+  ctx.panel.append(h('p', {}, `Bank: ${bundle(st.bank)}; gold ${st.gold_supply}; development deck ${st.development_deck}.`));
 }

@@ -1,0 +1,136 @@
+"""The replay viewer's timeline step, in Chromium (Playwright), over a long Catan game.
+
+``python -m tests.benchmarks.bench_viewer [steps] [--players 4] [--seed S] [--phone]``
+
+A Catan "Alexander the Great" game is played to its end by random bots through the service (a
+4-player game has well over a thousand records), served by uvicorn in this process, and opened in
+Chromium as a spectator at its last version. Then the timeline is stepped by move, as a person does
+it with the arrow keys: ``steps`` steps back from the end, then as many forward again, a pause of
+``PAUSE_MS`` between two steps (a person looks at the board before the next).
+
+A step is measured two ways: inside the page, the wall-clock time from the keydown event the page
+handles to the end of the step (the view drawn, the timeline and log updated, the page's style and
+layout recomputed), with ``performance.now()``; and the CPU time the page's main thread spent in
+that while (Chrome's ``Performance.getMetrics`` TaskDuration with thread ticks), which a busy
+machine inflates far less than the wall clock. Reported: the page's load (to the last version
+drawn) and the log's download, then median, p95 and the worst step in each direction. The
+figures in docs/web-client.md come from this script; tests never time anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import sync_playwright
+
+from domain.kernel.bots import RandomBot
+from infra.simulation import play_with_bot
+from tests.web.conftest import CHROMIUM, no_undo_window
+from tests.web.screenshots import PHONE, VIEWPORT
+from tests.web.server import live_server
+
+PAUSE_MS = 250
+
+# One step by move with an arrow key, timed from its keydown to its end (style and layout done).
+STEP = """async (key) => {
+    const app = window.alexandria;
+    const before = app.version;
+    const t0 = performance.now();
+    document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+    await app.stepping;
+    void document.body.offsetHeight; // the style and layout of what the step changed
+    return [performance.now() - t0, app.version !== before];
+}"""
+
+
+def task_seconds(cdp: Any) -> float:
+    """The page's main thread's busy time so far (CPU time: Performance.enable with threadTicks)."""
+    metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+    return float(metrics["TaskDuration"])
+
+
+def steps(page: Any, cdp: Any, count: int, key: str) -> tuple[list[float], list[float]]:
+    """Wall-clock and main-thread CPU milliseconds of up to ``count`` steps, a person's pause apart."""
+    wall: list[float] = []
+    cpu: list[float] = []
+    for _ in range(count):
+        before = task_seconds(cdp)
+        took, moved = page.evaluate(STEP, key)
+        if not moved:
+            break
+        cpu.append((task_seconds(cdp) - before) * 1000)
+        wall.append(took)
+        page.wait_for_timeout(PAUSE_MS)
+    return wall, cpu
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def summary(name: str, times: list[float]) -> str:
+    return (
+        f"{name:>8}: {len(times)} steps, median {statistics.median(times):.1f} ms, "
+        f"p95 {percentile(times, 0.95):.1f} ms, worst {max(times):.1f} ms"
+    )
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("steps", nargs="?", type=int, default=200)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seed", default="bench-viewer")
+    parser.add_argument("--phone", action="store_true", help="a 390x844 phone instead of 1280x800")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as folder, live_server(Path(folder)) as (url, service, _):
+        created = service.create_game("catan_alexander", args.players, None, args.seed.encode())
+        play_with_bot(service, created, RandomBot(args.seed.encode()))
+        with service.reading(created.game_id) as aggregate:
+            latest = aggregate.version
+        print(f"Catan ({args.players} players, seed {args.seed!r}): {latest} records")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            size = PHONE if args.phone else VIEWPORT
+            context = browser.new_context(viewport=size, is_mobile=args.phone, has_touch=args.phone)
+            no_undo_window(context)
+            page = context.new_page()
+            page.set_default_timeout(120_000)
+            log_bytes: list[int] = []
+            page.on(
+                "response",
+                lambda r: log_bytes.append(int(r.headers.get("content-length", 0))) if "/events" in r.url else None,
+            )
+            started = time.perf_counter()
+            page.goto(f"{url}/viewer?game={created.game_id}")
+            page.wait_for_selector(f'body[data-version="{latest}"]')
+            loaded = time.perf_counter() - started
+            page.wait_for_selector("#log li[data-position]")
+            print(
+                f"{'1280x800' if not args.phone else '390x844 phone'}: opened at the end in {loaded * 1000:.0f} ms; "
+                f"the log read: {sum(log_bytes) / 1024:.0f} KB in {len(log_bytes)} request(s), "
+                f"{page.locator('#log li[data-position]').count()} records held"
+            )
+            page.focus("body")
+            cdp = context.new_cdp_session(page)
+            cdp.send("Performance.enable", {"timeDomain": "threadTicks"})
+            back, back_cpu = steps(page, cdp, args.steps, "ArrowLeft")
+            forward, forward_cpu = steps(page, cdp, len(back), "ArrowRight")
+            print("wall clock, keydown to the step drawn and laid out:")
+            for name, times in (("back", back), ("forward", forward), ("all", back + forward)):
+                print(summary(name, times))
+            print("the page's main thread, CPU time a step:")
+            for name, times in (("back", back_cpu), ("forward", forward_cpu), ("all", back_cpu + forward_cpu)):
+                print(summary(name, times))
+            browser.close()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
+    sys.exit(0)
