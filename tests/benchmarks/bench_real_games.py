@@ -4,6 +4,9 @@
 ``python -m tests.benchmarks.bench_real_games [--rounds 3] [--connections 1,2,8]
 [--games peloponnes:3,catan_alexander:3,alexandros:2,empire_builder:3] [--commands 1500]
 [--source DIR]``
+``python -m tests.benchmarks.bench_real_games memory [games] [--game peloponnes:1] [--chunk 1000]``
+    RSS of ``serve`` as it plays real games (default 10,000 solo Peloponnes games; Catan:
+    ``--game catan_alexander:3``), after a warm-up of 100 games, read every ``--chunk`` games.
 
 Each game's commands are pre-played on the pure kernel (``Match``, the random bot, fixed seeds
 and a fixed salt), then the same games are created in a fresh SQLite file in process (the same
@@ -105,7 +108,9 @@ def lanes_of(games: list[PlayedGame], ids_and_tokens: list[tuple[str, list[str]]
     return lanes
 
 
-def prepare_alexandria(db: Path, runs: dict[int, list[PlayedGame]], source: Path) -> dict[int, Lanes]:
+def prepare_alexandria(
+    db: Path, runs: dict[int, list[PlayedGame]], source: Path, connections: int | None = None
+) -> dict[int, Lanes]:
     """The games created in ``db`` by the service of ``source``'s checkout (in a child process,
     so that another checkout's code is what creates them)."""
     specs = {count: [(g.game, g.players, g.seed.decode()) for g in games] for count, games in runs.items()}
@@ -134,7 +139,7 @@ def prepare_alexandria(db: Path, runs: dict[int, list[PlayedGame]], source: Path
         check=True,
     )
     created = json.loads(made.stdout)
-    return {count: lanes_of(runs[count], created[str(count)], count) for count in runs}
+    return {key: lanes_of(runs[key], created[str(key)], connections or key) for key in runs}
 
 
 def prepare_bare(db: Path, runs: dict[int, list[PlayedGame]]) -> dict[int, Lanes]:
@@ -214,8 +219,9 @@ def drive(port: int, pid: int, lanes: Lanes) -> dict[str, float]:
         file.write(pickle.dumps(lanes))
         file.flush()
         cpu_before = cpu_seconds(pid)
+        generator_command = [sys.executable, "-m", "tests.benchmarks.load_generator", str(port), file.name]
         generator = subprocess.run(
-            ["taskset", "-c", CLIENT_CORE, sys.executable, "-m", "tests.benchmarks.load_generator", str(port), file.name],
+            ["taskset", "-c", CLIENT_CORE, *generator_command],
             cwd=REPO,
             capture_output=True,
             text=True,
@@ -242,8 +248,52 @@ def one_round(kind: str, source: Path, runs: dict[int, list[PlayedGame]]) -> dic
             return {count: drive(port, process.pid, lanes[count]) for count in runs}
 
 
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+def memory(game: str, players: int, games: int, chunk: int = 1000, connections: int = 8, warm: int = 100) -> None:
+    """RSS of ``serve`` while it plays ``games`` real games (after ``warm`` games of warm-up), on
+    ``connections`` connections, a reading every ``chunk`` games once its background work settled.
+    The games are created in the file first (in process) and their commands pre-played: the
+    server plays every command of every game, as it would for clients, and nothing else."""
+    distinct = [played_game(game, players, f"memory-{game}-{n}".encode()) for n in range(50)]
+    sizes = [warm, *[min(chunk, games - start) for start in range(0, games, chunk)]]
+    runs = {number: [distinct[(number * 7 + n) % 50] for n in range(size)] for number, size in enumerate(sizes)}
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "events.sqlite"
+        lanes = prepare_alexandria(db, runs, REPO, connections)
+        with pinned_server("alexandria", db, REPO) as (port, process):
+            started_at = rss_mb(process.pid)
+            drive(port, process.pid, lanes[0])
+            warmed = rss_mb(process.pid)
+            print(f"{game}, {players} players: RSS at start {started_at:.1f} MB, after {warm} games {warmed:.1f} MB")
+            played = 0
+            for number in range(1, len(sizes)):
+                result = drive(port, process.pid, lanes[number])
+                played += sizes[number]
+                now = rss_mb(process.pid)
+                print(
+                    f"  after {played} games more ({result['commands']:.0f} commands in the last {sizes[number]}): "
+                    f"{now:.1f} MB, +{now - warmed:.1f} MB, {1000 * (now - warmed) / played:.1f} MB per 1,000 games"
+                    f"; load average {load_average()}",
+                    flush=True,
+                )
+
+
 def main() -> None:
     arguments = sys.argv[1:]
+    if arguments and arguments[0] == "memory":
+        # python -m tests.benchmarks.bench_real_games memory [games] [--game peloponnes:1] [--chunk 1000]
+        rest = arguments[1:]
+        options = {rest[i]: rest[i + 1] for i in range(len(rest) - 1) if rest[i].startswith("--")}
+        name, players = options.get("--game", "peloponnes:1").split(":")
+        count = int(rest[0]) if rest and rest[0].isdigit() else 10_000
+        memory(name, int(players), count, int(options.get("--chunk", 1000)))
+        return
     options = {arguments[i]: arguments[i + 1] for i in range(0, len(arguments) - 1) if arguments[i].startswith("--")}
     rounds = int(options.get("--rounds", 3))
     connections = [int(c) for c in options.get("--connections", "1,2,8").split(",")]
@@ -283,4 +333,3 @@ def load_average() -> str:
 
 if __name__ == "__main__":
     main()
-
