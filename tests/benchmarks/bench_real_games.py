@@ -43,7 +43,7 @@ from typing import Any
 
 import httpx
 
-from tests.benchmarks.bench_embedded import cpu_seconds, percentile
+from tests.benchmarks.bench_embedded import cpu_seconds, percentile, rss_mb
 from tests.infra.services import free_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -246,13 +246,6 @@ def one_round(kind: str, source: Path, runs: dict[int, list[PlayedGame]]) -> dic
         lanes = prepare_alexandria(db, runs, source) if kind == "alexandria" else prepare_bare(db, runs)
         with pinned_server(kind, db, source) as (port, process):
             return {count: drive(port, process.pid, lanes[count]) for count in runs}
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmRSS")
 
 
 def memory(game: str, players: int, games: int, chunk: int = 1000, connections: int = 8, warm: int = 100) -> None:
