@@ -33,7 +33,7 @@ class Settings(BaseSettings):
     # the documents a projector keeps of what it last wrote (bytes, shared among its projections),
     # and SQLite's page caches of every connection in the process together (bytes; 0: no bound).
     projector_cache_bytes: int = 4_000_000
-    sqlite_heap_bytes: int = 32 * 1024 * 1024
+    sqlite_heap_bytes: int = 8 * 1024 * 1024
     # Browser origins allowed to call the API (CORS), comma separated, e.g.
     # "https://play.example.org,http://localhost:5173"; unset: none (CORS off).
     cors_origins: str = ""

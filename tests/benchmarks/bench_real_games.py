@@ -6,7 +6,8 @@
 [--source DIR]``
 ``python -m tests.benchmarks.bench_real_games memory [games] [--game peloponnes:1] [--chunk 1000]``
     RSS of ``serve`` as it plays real games (default 10,000 solo Peloponnes games; Catan:
-    ``--game catan_alexander:3``), after a warm-up of 100 games, read every ``--chunk`` games.
+    ``--game catan_alexander:3``), after a warm-up of 100 games (a tenth of them when fewer),
+    read every ``--chunk`` games.
 
 Each game's commands are pre-played on the pure kernel (``Match``, the random bot, fixed seeds
 and a fixed salt), then the same games are created in a fresh SQLite file in process (the same
@@ -248,11 +249,15 @@ def one_round(kind: str, source: Path, runs: dict[int, list[PlayedGame]]) -> dic
             return {count: drive(port, process.pid, lanes[count]) for count in runs}
 
 
-def memory(game: str, players: int, games: int, chunk: int = 1000, connections: int = 8, warm: int = 100) -> None:
+def memory(
+    game: str, players: int, games: int, chunk: int = 1000, connections: int = 8, warm: int | None = None
+) -> None:
     """RSS of ``serve`` while it plays ``games`` real games (after ``warm`` games of warm-up), on
-    ``connections`` connections, a reading every ``chunk`` games once its background work settled.
+    ``connections`` connections (100 games, or a tenth of ``games`` if fewer), a reading every
+    ``chunk`` games once its background work settled.
     The games are created in the file first (in process) and their commands pre-played: the
     server plays every command of every game, as it would for clients, and nothing else."""
+    warm = warm if warm is not None else min(100, max(10, games // 10))
     distinct = [played_game(game, players, f"memory-{game}-{n}".encode()) for n in range(50)]
     sizes = [warm, *[min(chunk, games - start) for start in range(0, games, chunk)]]
     runs = {number: [distinct[(number * 7 + n) % 50] for n in range(size)] for number, size in enumerate(sizes)}
