@@ -506,7 +506,7 @@ def project(rebuild: str | None, once: bool) -> None:
     except ValueError as problem:
         raise click.ClickException(str(problem)) from None
     service = build_service(settings)
-    projector = Projector(service, store)
+    projector = Projector(service, store, cache_bytes=settings.projector_cache_bytes)
     if rebuild is not None:
         projector.rebuild(rebuild)
         click.echo(f"{rebuild} rebuilt up to notification {projector.store.position(rebuild)}")

@@ -77,14 +77,21 @@ class WrittenDocuments:
 
     Under a lease one runner does all the commits, so reads during a batch (a game's checkpoint,
     a lobby entry) are mostly of documents it wrote itself: this saves a store round trip each.
+    Bounded by bytes (``max_bytes``: the texts and what each entry costs beside its text, as
+    ``sys.getsizeof`` counts them), least recently written first out, whatever the games' sizes.
     """
 
-    MAX_CHARACTERS = 8_000_000  # the cache's bound: about 8 MB of JSON text, whatever the games
-
-    def __init__(self) -> None:
+    def __init__(self, max_bytes: int = 2_000_000) -> None:
+        self.max_bytes = max_bytes
         self.cursor: Cursor | None = None
         self.texts: OrderedDict[tuple[str, str], str | None] = OrderedDict()
-        self.characters = 0
+        self.bytes = 0
+
+    @staticmethod
+    def cost(address: tuple[str, str], text: str | None) -> int:
+        """What an entry holds in memory: its text, its key (the tuple and the key string; the
+        collection names are shared) and its slot in the ordered dict (about 100 bytes)."""
+        return sys.getsizeof(text) + sys.getsizeof(address) + sys.getsizeof(address[1]) + 100
 
     def valid_at(self, cursor: Cursor) -> bool:
         return self.cursor == cursor
@@ -92,18 +99,18 @@ class WrittenDocuments:
     def committed(self, cursor: Cursor, changes: dict[tuple[str, str], str | None]) -> None:
         self.cursor = cursor
         for address, text in changes.items():
-            previous = self.texts.pop(address, None)
-            self.characters -= len(previous or "")
+            if address in self.texts:
+                self.bytes -= self.cost(address, self.texts.pop(address))
             self.texts[address] = text
-            self.characters += len(text or "")
-        while self.characters > self.MAX_CHARACTERS and self.texts:
-            _, evicted = self.texts.popitem(last=False)
-            self.characters -= len(evicted or "")
+            self.bytes += self.cost(address, text)
+        while self.bytes > self.max_bytes and self.texts:
+            evicted, text = self.texts.popitem(last=False)
+            self.bytes -= self.cost(evicted, text)
 
     def forget(self) -> None:
         self.cursor = None
         self.texts.clear()
-        self.characters = 0
+        self.bytes = 0
 
 
 class PendingDocuments:
@@ -160,6 +167,7 @@ class Projector:
         *,
         batch_size: int = 200,
         lease_seconds: float = 5.0,
+        cache_bytes: int = 4_000_000,
     ) -> None:
         self.service = service
         self.store = store
@@ -168,7 +176,9 @@ class Projector:
         self.lease_seconds = lease_seconds
         self.owner = lease_owner("projector")
         self.lost_races = 0  # batches another worker committed first (after a lease ran out)
-        self._written = {p.name: WrittenDocuments() for p in self.projections}
+        # The documents it wrote, at most ``cache_bytes`` in all (shared out among the projections).
+        share = cache_bytes // max(1, len(self.projections))
+        self._written = {p.name: WrittenDocuments(share) for p in self.projections}
         self._lease_until: dict[str, float] = {}  # (monotonic) until when this runner surely holds a lease
         # In one process, one thread at a time steps (the compare-and-set would only waste work).
         self._stepping = threading.Lock()

@@ -389,7 +389,11 @@ def embedded_read_side(service: GameService, store: ReadModelStore | None = None
 def build_read_side(service: GameService, settings: Settings | None = None) -> ReadSide:
     settings = settings or Settings()
     store = read_model_store(settings)
-    projector = None if settings.redis_url is not None or not settings.project_in_serve else Projector(service, store)
+    projector = (
+        None
+        if settings.redis_url is not None or not settings.project_in_serve
+        else Projector(service, store, cache_bytes=settings.projector_cache_bytes)
+    )
     return ReadSide(
         service,
         store,

@@ -35,7 +35,19 @@ class Games(Application[UUID]):
 
 
 def create_app(db: str) -> FastAPI:
-    games = Games(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": db, "SQLITE_LOCK_TIMEOUT": "10"})
+    # The same store settings as ``alexandria serve`` (infra/settings.py): games kept loaded, so a
+    # command does not replay its game's events (a 600-command Catan game would cost the bare app
+    # its whole history on every POST).
+    games = Games(
+        env={
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": db,
+            "SQLITE_LOCK_TIMEOUT": "10",
+            "AGGREGATE_CACHE_MAXSIZE": "256",
+            "AGGREGATE_CACHE_FASTFORWARD": "n",
+            "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",
+        }
+    )
     app = FastAPI()
 
     @app.get("/healthz")

@@ -12,7 +12,7 @@
     first read, in alternating order. ``--source`` also starts the server from another checkout
     (e.g. the code before a change) in every round, on the same file.
 ``python -m tests.benchmarks.bench_embedded memory [games]``
-    RSS of ``serve`` after start and after 10,000 short games were played and read over HTTP.
+    RSS of ``serve`` as it plays 10,000 solo Peloponnes games (``bench_real_games memory``).
 ``python -m tests.benchmarks.bench_embedded versions``
     Every version of a 1,000-record game: in process (the read side) and ``/versions/{v}`` over HTTP.
 ``python -m tests.benchmarks.bench_embedded render``
@@ -317,52 +317,12 @@ def restart(games: int = 10_000, rounds: int = 3, keep: Path | None = None, sour
 # -- memory ------------------------------------------------------------------------------------------
 
 
-async def play_short_games(url: str, count: int, connections: int) -> None:
-    async def one_connection(numbers: range) -> None:
-        async with httpx.AsyncClient(base_url=url, timeout=60) as client:
-            for number in numbers:
-                created = (
-                    await client.post(
-                        "/games",
-                        json={"game": "sealed_guess", "players": 2, "seed": f"m-{number}", "options": {"rounds": 1}},
-                    )
-                ).json()
-                version = created["version"]
-                for seat in (0, 1):
-                    token = created["seats"][seat]["token"]
-                    sent = await client.post(
-                        f"/games/{created['game_id']}/commands",
-                        json={"type": "commit_guess", "guess": 3},
-                        headers={"Authorization": f"Bearer {token}"},
-                    )
-                    version = sent.json()["version"]
-                    await client.get(f"/games/{created['game_id']}", params={"min_version": version})
-                await client.get(f"/games/{created['game_id']}/scoreboard")
-
-    await asyncio.gather(*(one_connection(range(i, count, connections)) for i in range(connections)))
-
-
 def memory(games: int = 10_000) -> None:
-    with (
-        tempfile.TemporaryDirectory() as folder,
-        server("alexandria", Path(folder) / "events.sqlite") as (url, process),
-    ):
-        started_at = rss_mb(process.pid)
-        asyncio.run(play_short_games(url, 20, 4))  # warm: every code path imported and run once
-        # The analytics tables caught up too (a reader catches them up): the server imports DuckDB
-        # and pyarrow when analytics are first used, which is start-up, not growth with the games.
-        caught_up = "/analytics/games/export"
-        httpx.get(url + caught_up, params={"limit": 1}, timeout=300).raise_for_status()
-        before = rss_mb(process.pid)
-        started = time.perf_counter()
-        asyncio.run(play_short_games(url, games, 8))
-        elapsed = time.perf_counter() - started
-        httpx.get(url + caught_up, params={"limit": 1}, timeout=300).raise_for_status()
-        after = rss_mb(process.pid)
-        print(
-            f"RSS at start {started_at:.1f} MB, after warming up (20 games, analytics caught up) {before:.1f} MB, "
-            f"after {games} games more ({elapsed:.0f} s, analytics caught up) {after:.1f} MB: +{after - before:.1f} MB"
-        )
+    """Real games, not the test game: solo Peloponnes (``bench_real_games memory``; Catan with
+    ``python -m tests.benchmarks.bench_real_games memory N --game catan_alexander:3``)."""
+    from tests.benchmarks.bench_real_games import memory as real_games_memory
+
+    real_games_memory("peloponnes", 1, games)
 
 
 # -- any version -------------------------------------------------------------------------------------

@@ -1,0 +1,85 @@
+"""The caches a server keeps hold their bounds however many games it has seen: in counts (games
+kept loaded, decoded matches for reads) and in bytes (what the projector keeps of what it wrote,
+SQLite's page caches). Not timed: only what is kept is asserted."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from pathlib import Path
+
+from domain.kernel.bots import RandomBot
+from infra.bootstrap import build_service
+from infra.projector import Projector, WrittenDocuments
+from infra.readmodels import Cursor
+from infra.readside import build_read_side
+from infra.settings import Settings
+from infra.simulation import play_with_bot
+
+
+def recounted(written: WrittenDocuments) -> int:
+    return sum(WrittenDocuments.cost(address, text) for address, text in written.texts.items())
+
+
+def test_the_written_documents_stay_within_their_bytes_whatever_the_documents() -> None:
+    written = WrittenDocuments(max_bytes=50_000)
+    for batch in range(200):
+        changes: dict[tuple[str, str], str | None] = {
+            ("matches", f"game-{batch}-{n}"): "x" * (100 * n) for n in range(1, 6)
+        }
+        changes[("heads", f"game-{batch}")] = None  # a deletion costs its entry too
+        written.committed(Cursor(0, batch), changes)
+        assert written.bytes == recounted(written)
+        assert written.bytes <= 50_000
+    # The newest documents are the ones kept, and the bound is used, not left empty.
+    assert ("matches", "game-199-5") in written.texts
+    assert ("matches", "game-0-1") not in written.texts
+    assert written.bytes > 40_000
+    # A rewritten document is counted once, at its new size.
+    written.committed(Cursor(0, 200), {("matches", "game-199-5"): "y"})
+    assert written.bytes == recounted(written)
+    assert sum(sys.getsizeof(t) for t in written.texts.values()) < written.bytes
+
+
+def test_a_server_that_played_many_games_keeps_its_caches_within_the_settings(tmp_path: Path) -> None:
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'events.sqlite'}",
+        aggregate_cache_size=4,
+        read_cache_size=3,
+        projector_cache_bytes=60_000,
+        sqlite_heap_bytes=8 * 1024 * 1024,
+    )
+    service = build_service(settings)
+    reads = build_read_side(service, settings)
+    projector = reads.projector
+    assert isinstance(projector, Projector)
+    ids = []
+    for number in range(12):
+        created = service.create_game("peloponnes", 1, None, f"bounds-{number}".encode())
+        play_with_bot(service, created, RandomBot(f"bounds-{number}".encode()))
+        ids.append(created.game_id)
+    projector.catch_up()
+    for game_id in ids:
+        reads.board(game_id, None)
+        reads.scoreboard(game_id)
+    try:
+        # Counts: the games kept loaded for commands, the decoded matches and views kept for reads.
+        assert service.repository.cache is not None
+        assert len(service.repository.cache.cache) <= 4  # type: ignore[attr-defined]
+        assert len(reads._matches) <= 3
+        assert len(reads._rendered) <= 12
+        # Bytes: the projector's documents (shared among its projections), every one full enough
+        # to have evicted something (twelve whole games of checkpoints are far above the bound).
+        written = list(projector._written.values())
+        assert sum(w.max_bytes for w in written) <= 60_000
+        for documents in written:
+            assert documents.bytes == recounted(documents)
+            assert documents.bytes <= documents.max_bytes
+        assert any(documents.bytes > documents.max_bytes // 2 for documents in written)
+        # SQLite's page caches, every connection of the process together.
+        probe = sqlite3.connect(":memory:")
+        assert probe.execute("PRAGMA soft_heap_limit").fetchone()[0] == 8 * 1024 * 1024
+        probe.close()
+    finally:
+        service.close()
+        build_service(Settings(database_url="sqlite:///:memory:")).close()  # the default bound again
