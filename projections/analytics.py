@@ -1101,7 +1101,7 @@ def ended_game(
     unit = SCORE_UNITS.get(game.id, "round")
     period: int | None = None
     for record, _ in whole:
-        started = period_started(game.id, ctx["players"], record) if record.type != GAME_CREATED else None
+        started = period_started(game.id, ctx["players"], record) if record.type in CLOCK_KINDS else None
         if started is not None and period is not None:
             _score_rows(ctx, unit, period, record.position - 1, False, game.scoreboard(match.state), out)
         if started is not None:
