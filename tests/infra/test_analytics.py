@@ -409,3 +409,32 @@ def test_a_table_projected_before_its_round_was_recorded_is_named_with_its_next_
         projector.close()
     finally:
         tournaments.close()
+
+
+def test_duckdbs_memory_and_threads_are_bounded_by_the_settings(
+    service: GameService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ALEXANDRIA_ANALYTICS_MEMORY_LIMIT", "300MB")
+    monkeypatch.setenv("ALEXANDRIA_ANALYTICS_THREADS", "2")
+    created = service.create_game("peloponnes", 3, None, b"bounded")
+    play_with_bot(service, created, RandomBot(b"bounded-bot"), commands=5)
+    analytics = Analytics.for_service(service)
+    setting = "SELECT current_setting('memory_limit'), current_setting('threads')"
+    try:
+        with analytics.reading() as connection:  # the writer's connection
+            assert connection.execute(setting).fetchall() == [("286.1 MiB", 2)]
+        with analytics.database.connect(read_only=True) as connection:  # the snapshot, as other processes read it
+            assert connection.execute(setting).fetchall() == [("286.1 MiB", 2)]
+    finally:
+        analytics.close()
+    monkeypatch.delenv("ALEXANDRIA_ANALYTICS_MEMORY_LIMIT")
+    monkeypatch.delenv("ALEXANDRIA_ANALYTICS_THREADS")
+    default = Analytics.for_service(service, AnalyticsSettings(path=str(tmp_path / "other.duckdb")))
+    try:
+        with default.database.connect() as connection:
+            assert connection.execute(setting).fetchall() == [("244.1 MiB", 1)]  # 256MB, one thread
+    finally:
+        default.close()
+    monkeypatch.setenv("ALEXANDRIA_ANALYTICS_MEMORY_LIMIT", "plenty")
+    with pytest.raises(ValueError, match=r"memory_limit(.|\n)*no amount of memory DuckDB reads"):
+        AnalyticsSettings()
