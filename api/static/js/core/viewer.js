@@ -15,6 +15,7 @@ import {
 } from './perspectives.js';
 import { formValues, restoreValues } from './forms.js';
 import { follow } from './sse.js';
+import { updateAnalysis } from './analysis.js';
 
 const $ = (id) => document.getElementById(id);
 const MOVES_SHOWN = 60;
@@ -204,6 +205,8 @@ async function show(version) {
   await refreshMoves();
   highlightLog(); // again: the moves panel may have changed the log's height
   prefetchNext();
+  const describe = (move) => app.module.describeMove(move, app.data, view);
+  updateAnalysis({ gameId: app.gameId, view, latest: app.latest, seat: seatOf(app.perspective), token: token(), describe });
 }
 
 /** Replaying, the next step's view is read while the person looks at this one: a step then
