@@ -15,6 +15,7 @@ The budget is a number of playouts (capped), and the same seed and budget give t
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -77,9 +78,7 @@ class Analysis:
             "version": self.version,
             "seat": self.seat,
             "awaited": self.awaited,
-            "lines": [
-                {"move": line.move, "win_chance": line.win_chance, "playouts": line.playouts} for line in self.lines
-            ],
+            "lines": [dataclasses.asdict(line) for line in self.lines],
             "budget": {
                 "playouts": self.playouts,
                 "searched": self.searched,
