@@ -15,7 +15,10 @@ let asked = 0; // the latest request: an answer to an older one is dropped
 const answers = new Map(); // `${version}:${seat}` -> analysis (an ended game's never change)
 
 function ensurePanel() {
-  if (panel && panel.isConnected) return panel;
+  if (panel && panel.isConnected) {
+    panel.hidden = false;
+    return panel;
+  }
   panel = h('section', { id: 'analysis', class: 'analysis', 'aria-labelledby': 'analysis-heading', 'aria-live': 'polite' });
   const turn = document.getElementById('turn');
   if (turn) turn.after(panel);
@@ -73,13 +76,14 @@ async function ask(gameId, version, seat, token) {
 }
 
 /**
- * Called by the viewer after it draws a version: `{ gameId, view, latest, seat, token, describe }`,
- * `seat` the page's perspective seat (null for a spectator), `describe(move)` the game's words.
+ * Called by the viewer after it draws a version: `{ gameId, view, ended, latest, seat, token, describe }`,
+ * `ended` whether the game has ended (a past version's view tells how it was then), `seat` the
+ * page's perspective seat (null for a spectator), `describe(move)` the game's words.
  */
-export async function updateAnalysis({ gameId, view, latest, seat, token, describe }) {
+export async function updateAnalysis({ gameId, view, ended, latest, seat, token, describe }) {
   const say = describe || ((move) => words(move.type));
   const request = ++asked;
-  if (view.status === 'ended') {
+  if (ended) {
     const awaited = Object.keys(view.awaited || {}).map(Number);
     const key = `${view.version}:${awaited[0] ?? ''}`;
     ensurePanel().replaceChildren(h('h3', { id: 'analysis-heading' }, 'Analysis'), h('p', {}, awaited.length ? 'The search bot is thinking…' : 'Nobody moves at this version.'));
@@ -97,8 +101,9 @@ export async function updateAnalysis({ gameId, view, latest, seat, token, descri
   }
   const mine = seat !== null && view.status === 'running' && view.version === latest && String(seat) in (view.awaited || {});
   if (!mine || !againstBotsOnly(view, seat)) {
-    if (panel) panel.replaceChildren();
-    if (panel) panel.dataset.state = 'none';
+    ensurePanel().replaceChildren();
+    panel.hidden = true;
+    panel.dataset.state = 'none';
     return;
   }
   const button = h('button', { type: 'button', id: 'hint', class: 'hint' }, 'Hint');

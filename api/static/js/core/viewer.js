@@ -206,7 +206,7 @@ async function show(version) {
   highlightLog(); // again: the moves panel may have changed the log's height
   prefetchNext();
   const describe = (move) => app.module.describeMove(move, app.data, view);
-  updateAnalysis({ gameId: app.gameId, view, latest: app.latest, seat: seatOf(app.perspective), token: token(), describe });
+  updateAnalysis({ gameId: app.gameId, view, ended: app.status === 'ended', latest: app.latest, seat: seatOf(app.perspective), token: token(), describe });
 }
 
 /** Replaying, the next step's view is read while the person looks at this one: a step then
