@@ -14,6 +14,7 @@ from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
 from api import catalog_routes, contract, replay_routes, web
+from api.analysis_routes import analysis_router
 from api.analytics_routes import analytics_router
 from api.auth import SeatBearer
 from api.body import finite_json_body
@@ -42,6 +43,7 @@ from domain.kernel.log import canonical, for_viewer
 from domain.kernel.seats import Viewer
 from domain.kernel.verification import verify_records
 from infra.aggregate import GameAggregate
+from infra.analysis import Analyst
 from infra.bot_seats import BotSeats
 from infra.clock_keeper import ClockKeeper
 from infra.paging import CURSOR_PATTERN
@@ -231,6 +233,7 @@ def create_app(
     app.include_router(catalog_routes.router)
     app.include_router(replay_routes.router)
     app.include_router(analytics_router(service))
+    app.include_router(analysis_router(Analyst(service, tournaments.tournament_of)))
 
     def viewer_of(game_id: str, credentials: HTTPAuthorizationCredentials | None) -> tuple[Viewer, bool]:
         with service.reading(game_id) as aggregate:

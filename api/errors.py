@@ -18,7 +18,7 @@ from domain.kernel.names import BAD_NAME, NAME_TAKEN
 from domain.kernel.registry import UNKNOWN_GAME
 from domain.tournament import rules as tournament_rules
 from domain.tournament.config import NON_FINITE_NUMBER
-from infra import service
+from infra import analysis, service
 from infra.readside import ReadModelBehind, VersionNotReached
 from infra.tournament_service import TournamentNotFound, WrongRegistrationCode
 from infra.waiting import TooManyWaiters
@@ -75,6 +75,10 @@ SERVICE_STATUS: dict[type[service.ServiceError], int] = {
     WrongRegistrationCode: 403,
     RoundNotSeated: 404,
     NotForTrf: 409,
+    analysis.AnalysisForbidden: 403,
+    analysis.TournamentGameRunning: 403,
+    analysis.SeatNotAwaited: 409,
+    analysis.AnalysisBusy: 503,
 }
 
 

@@ -17,6 +17,7 @@ import { formValues, restoreValues } from './forms.js';
 import { follow } from './sse.js';
 import { commandBody, showSeatKey } from './keys.js';
 import { hideSpectators, showSpectators } from './watching.js';
+import { updateAnalysis } from './analysis.js';
 
 const $ = (id) => document.getElementById(id);
 const MOVES_SHOWN = 60;
@@ -207,6 +208,8 @@ async function show(version) {
   await refreshMoves();
   highlightLog(); // again: the moves panel may have changed the log's height
   prefetchNext();
+  const describe = (move) => app.module.describeMove(move, app.data, view);
+  updateAnalysis({ gameId: app.gameId, view, ended: app.status === 'ended', latest: app.latest, seat: seatOf(app.perspective), token: token(), describe });
 }
 
 /** Replaying, the views one step either way are read while the person looks at this one: a step
