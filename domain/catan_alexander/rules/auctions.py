@@ -90,7 +90,7 @@ def on_auction_opened(state: State, e: ev.AuctionOpened) -> None:
 
 
 def next_bidder(state: State, auction: Auction, after: int) -> None:
-    """R21c/d: the turn passes clockwise to the next player still in, or the auction ends."""
+    """R21c/R21d: the turn passes clockwise to the next player still in, or the auction ends."""
     still_in = [
         s
         for s in clockwise_from(state, (after + 1) % state.players)
