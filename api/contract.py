@@ -54,7 +54,7 @@ class CommandControls(StrictBody):
         max_length=2 * CONTRIBUTION_MAX_BYTES,
         pattern="^([0-9a-fA-F]{2})+$",
         description="random bytes as hex that this seat mixes into the game's chance, once per game "
-        "(README: Seeds and contributed chance)",
+        "(docs/trust.md: Seeds and contributed chance)",
     )
     signature: str | None = Field(
         default=None,

@@ -242,7 +242,10 @@ class AnalyticsDatabase:
     ) -> None:
         self.path = path
         # Every connection this process opens (the writer, the snapshot, ``:memory:``) is bound so.
-        self.config: dict[str, str | int] = {"memory_limit": memory_limit, "threads": threads}
+        self.config: dict[str, str | bool | int | float | list[str]] = {
+            "memory_limit": memory_limit,
+            "threads": threads,
+        }
         self.read_only = read_only
         self.lock_timeout = lock_timeout
         self.snapshot_path = snapshot_path or default_snapshot_path(path)

@@ -124,7 +124,7 @@ def token_hash(token: str) -> str:
 
 def new_seed(creator_seed: bytes | None) -> bytes:
     """A game's seed: fresh secret salt from the server, then the creator's seed if any, so that no
-    seed a creator chooses can be guessed from the commitment or from the dice (README: Seeds)."""
+    seed a creator chooses can be guessed from the commitment or from the dice (docs/trust.md: Seeds)."""
     return salted_seed(secrets.token_bytes(SALT_BYTES), creator_seed)
 
 
@@ -267,7 +267,7 @@ class GameService(Application[UUID]):
         keys_required: bool = False,
         keys: dict[Seat, str] | None = None,
     ) -> CreatedGame:
-        """A new game. Its seed is fresh secret salt, then ``seed`` if given (README: Seeds). Only an
+        """A new game. Its seed is fresh secret salt, then ``seed`` if given (docs/trust.md: Seeds). Only an
         in-process simulation, whose records must come out the same on every run and hold no
         secret worth keeping, passes its own ``salt`` (and its own ``game_id``); no route of the
         API can. Every seat's token goes to the creator, or with ``open_seats`` to nobody yet:

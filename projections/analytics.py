@@ -821,10 +821,17 @@ MOVE_ROWS: dict[str, dict[str, MoveRow]] = {
     game: {kind: _move_maker(spec) for kind, spec in specs.items()} for game, specs in MOVES.items()
 }
 _NAMES = {table: tuple(name for name, _ in columns) for table, columns in TABLES.items()}
-_VALUES_OF: dict[str, Callable[[Row], Values]] = {
-    table: itemgetter(*names) if len(names) > 1 else (lambda row, n=names[0]: (row[n],))
-    for table, names in _NAMES.items()
-}
+
+
+def _values_of(names: tuple[str, ...]) -> Callable[[Row], Values]:
+    """A row's values in its table's column order (``itemgetter`` of one name gives no tuple)."""
+    if len(names) > 1:
+        return itemgetter(*names)
+    (name,) = names
+    return lambda row: (row[name],)
+
+
+_VALUES_OF: dict[str, Callable[[Row], Values]] = {table: _values_of(names) for table, names in _NAMES.items()}
 
 
 # -- one game ------------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ def check_player_count(game: GameDefinition[Any], players: int) -> None:
 
 
 def check_turn(game: GameDefinition[S], state: S, seat: Seat, command_type: str) -> None:
-    """The refusals every game shares, in the rules files' order (the README's "Refusal order"):
+    """The refusals every game shares, in the rules files' order (docs/departures.md: one refusal order):
     the game is over, the state takes no such command from anybody (``WRONG_PHASE``), it takes
     it but not from this seat (``NOT_YOUR_TURN``, the rules files' ``NOT_AWAITED``)."""
     if game.is_over(state):
