@@ -54,7 +54,7 @@ RULE_STATUS = {
     tournament_rules.ALREADY_WITHDRAWN: 409,
     tournament_rules.NO_ROUND_SEATED: 409,
     tournament_rules.ROSTER_FROZEN: 409,
-    tournament_rules.BAD_SEATING: 400,
+    tournament_rules.BAD_SEATING: 422,  # a seating the request spells but the rules refuse
     tournament_rules.WITHDRAWN_PLAYER: 409,
 }
 SERVICE_STATUS: dict[type[service.ServiceError], int] = {

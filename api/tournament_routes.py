@@ -23,9 +23,10 @@ from api.limits import tables_admission, take_creation_slot
 from api.seat_routes import PUBLIC_KEY_PATTERN
 from api.tournament_exports import add_export_routes
 from domain.catalog import GAMES
+from domain.kernel.errors import RuleViolation
 from domain.kernel.log import GAME_ENDED, for_viewer
 from domain.tournament.log import TOURNAMENT_ENDED
-from domain.tournament.rules import standings_view
+from domain.tournament.rules import BAD_SEATING, standings_view
 from infra.readside import ReadSide, VersionNotReached
 from infra.service import Invalid, legal_moves_answer
 from infra.tournament_list import CURSOR_PATTERN, LIST_LIMIT, LIST_MAX_LIMIT, TournamentList
@@ -373,7 +374,9 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
     ) -> dict[str, Any]:
         manual = body.model_dump(exclude_none=True) if body is not None else {}
         if manual and "tables" not in manual:
-            raise Invalid("a manual seating names its tables (and byes and reason); {} seats by the rules")
+            raise RuleViolation(
+                BAD_SEATING, "a manual seating names its tables (and byes and reason); {} seats by the rules"
+            )
         return tournaments.seat_next_round(tournament_id, token_of(credentials), admit_tables, manual or None)
 
     @router.get("/{tournament_id}/standings", summary="Live standings, tie-breaks and ratings")

@@ -23,6 +23,7 @@ from typing import Any
 
 from domain.kernel.search import SearchBot
 from domain.kernel.seats import Seat
+from infra.readside import VersionNotReached
 from infra.service import Conflict, Forbidden, GameService, Invalid, ServiceError
 
 DEFAULT_PLAYOUTS = 200
@@ -125,7 +126,7 @@ class Analyst:
             bots = self.service.bot_seats(aggregate)
             players = aggregate.match.players
         if version is not None and version > latest:
-            raise Invalid(f"game {game_id} has versions 1 to {latest}; there is no version {version}")
+            raise VersionNotReached(f"game {game_id} is at version {latest}, not {version}")
         if not over:
             seat = self._hint_seat(game_id, bearer, bots, players, version, latest, seat)
             version = latest

@@ -110,7 +110,7 @@ def test_a_version_the_game_has_not_and_a_seat_not_awaited_are_refused(
     client = quick_bots
     game_id, _ = ended_game
     past = client.get(f"/games/{game_id}/analysis", params={"v": 100_000, **QUICK})
-    assert past.status_code == 400 and "no version 100000" in past.json()["error"]["message"]
+    assert past.status_code == 409 and past.json()["error"]["code"] == "VERSION_NOT_REACHED", past.text
     version = command_versions(client, game_id)[0]
     awaited = client.get(f"/games/{game_id}/analysis", params={"v": version, **QUICK}).json()["awaited"]
     other = next(seat for seat in (0, 1) if seat not in awaited)

@@ -35,8 +35,9 @@ CONFIG = SchemathesisConfig.from_str(
     """
 [checks.positive_data_acceptance]
 # 422: a well-formed request that a game rule refuses (a schema cannot hold the rules of a game);
+# 403: a well-formed request its bearer may not make (a running game's analysis for a spectator);
 # 413 and 429: the server's limits on body size and on games created per client.
-expected-statuses = ["2xx", "401", "404", "409", "413", "422", "429"]
+expected-statuses = ["2xx", "401", "403", "404", "409", "413", "422", "429"]
 """
 )
 PLAYERS = {"peloponnes": 3, "empire_builder": 3, "alexandros": 3, "catan_alexander": 3}

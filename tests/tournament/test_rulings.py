@@ -170,11 +170,11 @@ def test_seating_by_hand_over_http(games: GameService, tournaments: TournamentSe
     tid, organiser, _ = organised(tournaments, players=4)
     headers = {"Authorization": f"Bearer {organiser}"}
     for body, status, code in (
-        ({"tables": [[0, 1], [2, 3]]}, 400, "BAD_SEATING"),  # no reason
-        ({"reason": "no tables"}, 400, "BAD_INPUT"),
+        ({"tables": [[0, 1], [2, 3]]}, 422, "BAD_SEATING"),  # no reason
+        ({"reason": "no tables"}, 422, "BAD_SEATING"),
         ({"tables": [["0", 1], [2, 3]], "reason": "r"}, 400, "BAD_INPUT"),  # numbers, not strings
         ({"tables": [[0, 1], [2, 3]], "reason": "r", "seed": "x"}, 400, "BAD_INPUT"),
-        ({"tables": [[0, 1, 2], [3]], "reason": "r"}, 400, "BAD_SEATING"),
+        ({"tables": [[0, 1, 2], [3]], "reason": "r"}, 422, "BAD_SEATING"),
     ):
         response = client.post(f"/tournaments/{tid}/rounds", json=body, headers=headers)
         assert (response.status_code, response.json()["error"]["code"]) == (status, code), (body, response.json())
