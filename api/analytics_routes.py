@@ -74,7 +74,7 @@ def analytics_router(service: GameService, analytics: Analytics | None = None) -
             if not opened:  # on first use: an app that never serves analytics opens no database
                 from infra.analytics import Analytics
 
-                opened.append(Analytics.for_service(service))
+                opened.append(Analytics.for_service(service, serving=True))  # bounded as a game server's
             return opened[0]
 
     stopping = threading.Event()

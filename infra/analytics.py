@@ -85,9 +85,13 @@ class AnalyticsSettings(BaseSettings):
     # and its threads (1: the projection is Python, one thread; queries then leave the other
     # cores to the game server).
     memory_limit: str = "256MB"
+    # The same bound in the game server's own process (its background projection and the API's
+    # analytics reads): DuckDB keeps the tables' pages cached up to its limit, so a server with
+    # 256MB grew by about 50 MB per 1,000 games until it got there (docs/benchmarks.md).
+    server_memory_limit: str = "32MB"
     threads: int = Field(default=1, ge=1)
 
-    @field_validator("memory_limit")
+    @field_validator("memory_limit", "server_memory_limit")
     @classmethod
     def _duckdb_reads_it(cls, value: str) -> str:
         try:
@@ -762,8 +766,14 @@ class Analytics:
 
     @classmethod
     def for_service(
-        cls, service: GameService, settings: AnalyticsSettings | None = None, *, worker: bool = False
+        cls,
+        service: GameService,
+        settings: AnalyticsSettings | None = None,
+        *,
+        worker: bool = False,
+        serving: bool = False,
     ) -> Analytics:
+        """``serving``: the keeper of the game server's process (``server_memory_limit``)."""
         settings = settings or AnalyticsSettings()
         embedded = service.env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite"
         database = AnalyticsDatabase(
@@ -772,7 +782,7 @@ class Analytics:
             lock_timeout=settings.lock_timeout,
             snapshot_path=settings.snapshot_path,
             snapshot_seconds=settings.snapshot_seconds,
-            memory_limit=settings.memory_limit,
+            memory_limit=settings.server_memory_limit if serving else settings.memory_limit,
             threads=settings.threads,
         )
         analytics = cls(service, database, embedded, settings.batch_size)

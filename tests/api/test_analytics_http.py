@@ -133,10 +133,12 @@ def test_the_export_sees_a_game_that_ends_after_the_first_read(tmp_path: Path) -
 def test_the_embedded_server_keeps_the_tables_in_the_background_while_it_runs(tmp_path: Path) -> None:
     import time
 
-    from infra.analytics import AnalyticsDatabase
+    from infra.analytics import AnalyticsDatabase, AnalyticsSettings
 
     service, _, _ = simulated_store(tmp_path, games_each=0, running=1)
-    tables = AnalyticsDatabase(str(tmp_path / "analytics.duckdb"))  # beside the event store, as the server's
+    # Beside the event store, as the server's, and bound as the server's (DuckDB opens a file
+    # once per process: a second opener in the same process must ask for the same configuration).
+    tables = AnalyticsDatabase(str(tmp_path / "analytics.duckdb"), memory_limit=AnalyticsSettings().server_memory_limit)
     target = service.recorder.max_notification_id() or 0
     with TestClient(create_app(service)):  # the server runs: nobody reads analytics
         deadline = time.monotonic() + 60  # a safety net for a stuck thread, not a measure of speed

@@ -1,6 +1,7 @@
 """The caches a server keeps hold their bounds however many games it has seen: in counts (games
 kept loaded, decoded matches for reads) and in bytes (what the projector keeps of what it wrote,
-SQLite's page caches). Not timed: only what is kept is asserted."""
+SQLite's page caches, the game server's own DuckDB for the analytics tables). Not timed: only
+what is kept is asserted."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import sys
 from pathlib import Path
 
 from domain.kernel.bots import RandomBot
+from infra.analytics import Analytics, AnalyticsSettings
 from infra.bootstrap import build_service
 from infra.projector import Projector, WrittenDocuments
 from infra.readmodels import Cursor
@@ -83,3 +85,29 @@ def test_a_server_that_played_many_games_keeps_its_caches_within_the_settings(tm
     finally:
         service.close()
         build_service(Settings(database_url="sqlite:///:memory:")).close()  # the default bound again
+
+
+def test_the_game_servers_analytics_keeper_keeps_to_its_own_memory_bound(tmp_path: Path) -> None:
+    service = build_service(Settings(database_url=f"sqlite:///{tmp_path / 'events.sqlite'}"))
+    for number in range(12):
+        created = service.create_game("peloponnes", 1, None, f"duckdb-{number}".encode())
+        play_with_bot(service, created, RandomBot(f"duckdb-{number}".encode()))
+    settings = AnalyticsSettings(path=str(tmp_path / "analytics.duckdb"), server_memory_limit="8MB")
+    serving = Analytics.for_service(service, settings, serving=True)  # as the server's routes open it
+    worker = Analytics.for_service(service, settings.model_copy(update={"path": str(tmp_path / "w.duckdb")}))
+    bound = "SELECT current_setting('memory_limit'), (SELECT sum(memory_usage_bytes) FROM duckdb_memory())"
+    try:
+        serving.projector.catch_up()
+        with serving.reading() as connection:
+            limit, used = connection.execute(bound).fetchone()
+            # The tables were written (every game), within the server's own bound.
+            assert connection.execute("SELECT count(DISTINCT game_id) FROM games").fetchone() == (12,)
+        assert limit == "7.6 MiB"  # 8MB
+        assert 0 < used <= 8_000_000
+        # Any other process (a worker, a notebook) keeps the general bound.
+        with worker.database.connect() as connection:
+            assert connection.execute(bound).fetchone()[0] == "244.1 MiB"  # 256MB
+    finally:
+        serving.close()
+        worker.close()
+        service.close()
