@@ -11,14 +11,17 @@ read-model store (to every worker sharing it), which wakes the game's streams to
 from __future__ import annotations
 
 import math
+import sys
 import threading
 import time
 import uuid
 from collections import Counter
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from infra.readmodels import ReadModelStore
-from infra.redis_store import RedisStore
+
+if TYPE_CHECKING:  # the embedded mode never imports the Redis client
+    from infra.redis_store import RedisStore
 
 WATCHING = "watching"  # the announcement's projection: wakes a game's live streams, moves no read model
 
@@ -98,4 +101,7 @@ class RedisSpectators:
 
 def spectators_for(store: ReadModelStore, lapse_seconds: float) -> Spectators:
     """Shared through Redis when the read models are there (scale-out); else in this process."""
-    return RedisSpectators(store, lapse_seconds) if isinstance(store, RedisStore) else LocalSpectators()
+    redis_store = sys.modules.get("infra.redis_store")  # not loaded: the store cannot be Redis's
+    if redis_store is not None and isinstance(store, redis_store.RedisStore):
+        return RedisSpectators(store, lapse_seconds)
+    return LocalSpectators()
