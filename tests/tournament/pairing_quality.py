@@ -9,13 +9,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.catalog import GAMES
-from domain.kernel.chance import Chance
-from domain.tournament import rules
-from domain.tournament.log import PLAYER_REGISTERED, RESULT_RECORDED, ROUND_SEATED, TOURNAMENT_CREATED, TournamentLog
+from domain.tournament.log import TournamentLog
 from domain.tournament.pairing import meetings
 from domain.tournament.pairing_v2 import Budget, pair, partitions
-from tests.tournament.simulated import placings_of
+from tests.tournament.simulated import simulate
 
 CHECK_NODES = 400_000  # the measure's own searches: far beyond the seating's budgets
 
@@ -42,28 +39,8 @@ class Event:
 
 def play(players: int, rounds: int, table_size: int, seed: str, format_: str = "swiss", **settings: Any) -> Event:
     """Seat every round by the rules; each game's scores drawn at random (ties happen)."""
-    master = f"master:{seed}".encode()
-    log = TournamentLog()
-    config = {"rounds": rounds, "table_size": table_size, "format": format_, **settings}
-    log.append(TOURNAMENT_CREATED, rules.created(GAMES.get("peloponnes"), f"t-{seed}", config, master, 0))
-    for i in range(players):
-        log.append(PLAYER_REGISTERED, rules.register(log.state, f"player {i}", 0))
-    dice = Chance(f"results:{seed}".encode())
-    orders = []
-    for number in range(1, rounds + 1):
-        orders.append([row["player"] for row in rules.current_standings(log.state)])
-        seating = rules.plan_round(log.state, master)
-        game_ids = [f"game-{number}-{t}" for t in range(1, len(seating.tables) + 1)]
-        log.append(ROUND_SEATED, rules.round_seated(log.state, seating, game_ids, number))
-        for table, (game_id, seated) in enumerate(zip(game_ids, seating.tables, strict=True), start=1):
-            scores = [dice.below("score", 6) for _ in seated]
-            placings = placings_of(scores)
-            winners = [s for s, p in enumerate(placings) if p == 1]
-            result = {"scores": scores, "placings": placings, "winners": winners}
-            log.append(
-                RESULT_RECORDED,
-                {"game_id": game_id, "round": number, "table": table, **result, "fingerprint": "f", "at": number},
-            )
+    orders: list[list[int]] = []
+    log = simulate(players, rounds, table_size, format_, seed, orders=orders, **settings)
     return Event(log, orders, measure(log, orders))
 
 

@@ -15,9 +15,16 @@ def placings_of(scores: list[int]) -> list[int]:
 
 
 def simulate(
-    players: int, rounds: int, table_size: int, format_: str = "swiss", seed: str = "s", **settings: Any
+    players: int,
+    rounds: int,
+    table_size: int,
+    format_: str = "swiss",
+    seed: str = "s",
+    orders: list[list[int]] | None = None,
+    **settings: Any,
 ) -> TournamentLog:
-    """Seat every round by the rules; each game's scores are drawn at random (ties happen)."""
+    """Seat every round by the rules; each game's scores are drawn at random (ties happen).
+    ``orders``, when given, receives the standings' order (player numbers) before each round."""
     master = f"master:{seed}".encode()
     log = TournamentLog()
     config = {"rounds": rounds, "table_size": table_size, "format": format_, **settings}
@@ -26,6 +33,8 @@ def simulate(
         log.append(PLAYER_REGISTERED, rules.register(log.state, f"player {i}", 0))
     dice = Chance(f"results:{seed}".encode())
     for number in range(1, rounds + 1):
+        if orders is not None:
+            orders.append([row["player"] for row in rules.current_standings(log.state)])
         seating = rules.plan_round(log.state, master)
         game_ids = [f"game-{number}-{t}" for t in range(1, len(seating.tables) + 1)]
         log.append(ROUND_SEATED, rules.round_seated(log.state, seating, game_ids, number))
