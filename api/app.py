@@ -192,12 +192,17 @@ def create_app(
         service.on_closing(keeper.stop)  # before the store it reads is closed
     bot_seats = BotSeats(service)
 
+    def start_bot_seats() -> None:
+        """The bot seats' thread, started by the lifespan or by the first game with bots (an app
+        served without its lifespan still plays its bots, as it still projects its reads)."""
+        bot_seats.start(lambda: resume_bot_seats(reads, bot_seats))
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         reads.start()  # the embedded projector (reads and writes start it too, lifespan or not)
         if background_clocks:
             keeper.start()
-        bot_seats.start(lambda: resume_bot_seats(reads, bot_seats))
+        start_bot_seats()
         yield
         bot_seats.stop()
         keeper.stop()
@@ -295,6 +300,7 @@ def create_app(
             keys_required=body.keys_required,
         )
         if created.bots:
+            start_bot_seats()
             bot_seats.watch(created.game_id)
         return created_game(created)
 

@@ -52,6 +52,7 @@ class BotSeats:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._starting = threading.Lock()
         service.on_saved(self._wake.set)
         service.on_closing(self.stop)
 
@@ -123,8 +124,11 @@ class BotSeats:
                 log.exception("bot seats")
 
     def start(self, resume: Callable[[], None] | None = None) -> None:
-        """Play in a background thread; ``resume`` first finds the games to watch (a restart's)."""
-        if self._thread is None or not self._thread.is_alive():
+        """Play in a background thread (one, however many callers start it at once); ``resume``
+        first finds the games to watch (a restart's)."""
+        with self._starting:
+            if self._thread is not None and self._thread.is_alive():
+                return
             self._stop.clear()
 
             def run() -> None:

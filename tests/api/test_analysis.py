@@ -147,9 +147,11 @@ def test_a_hint_is_for_a_persons_awaited_seat_against_bots_only(quick_bots: Test
     assert forged.status_code == 401
 
 
-def test_no_hint_while_the_bots_seat_is_awaited(quick_bots: TestClient) -> None:
+def test_no_hint_while_the_bots_seat_is_awaited(quick_bots: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     client = quick_bots
-    client.app.state.bot_seats.stop()  # type: ignore[attr-defined]  # the bot never moves: its seat stays awaited
+    seats = client.app.state.bot_seats  # type: ignore[attr-defined]
+    seats.stop()  # the bot never moves: its seat stays awaited (a new game with bots would start them again)
+    monkeypatch.setattr(seats, "start", lambda resume=None: None)
     created = client.post(
         "/games", json={"game": "peloponnes", "players": 2, "seed": "stalled", "bots": {"1": "greedy"}}
     ).json()

@@ -210,7 +210,7 @@ def test_four_players_register_by_the_link_play_their_tables_and_follow_the_roun
         page.wait_for_selector('#me[data-round="2"][data-status="running"]')
         assert page.evaluate("window.notReloaded === true")
     dropped = page_of[withdrawn["player"]]
-    dropped.wait_for_selector('body[data-status="playing"]')
+    dropped.wait_for_selector('#me[data-round="2"]')  # the panel has read round 2 (without a reload)
     assert dropped.get_attribute("#me", "data-game-id") == ""
     assert dropped.locator("#rounds a[data-play-link]").count() == 0
 
