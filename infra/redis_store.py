@@ -12,7 +12,7 @@ from typing import Any, cast
 
 import redis
 
-from infra.readmodels import Announcements, Changes, Cursor, Listener, LocalListeners, ReadModelStore
+from infra.readmodels import Announcements, Changes, Cursor, Listener, LocalListeners, ReadModelStore, owner_gone
 from infra.retrying import Backoff
 
 log = logging.getLogger(__name__)
@@ -44,9 +44,11 @@ end
 return 1
 """
 
+# ARGV[3], when not empty, names a holder whose process is gone: its lease is taken over at once,
+# but only if it still holds it (another worker may have taken it over first).
 LEASE_SCRIPT = """
 local holder = redis.call('GET', KEYS[1])
-if holder == false or holder == ARGV[1] then
+if holder == false or holder == ARGV[1] or (ARGV[3] ~= '' and holder == ARGV[3]) then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
   return 1
 end
@@ -148,7 +150,14 @@ class RedisStore(ReadModelStore):
         return f"{self.prefix}:rm:lease:{projection}"
 
     def acquire_lease(self, projection: str, owner: str, ttl: float) -> bool:
-        return bool(self._lease(keys=[self.lease_key(projection)], args=[owner, max(1, int(ttl * 1000))]))
+        key, milliseconds = self.lease_key(projection), max(1, int(ttl * 1000))
+        if self._lease(keys=[key], args=[owner, milliseconds, ""]):
+            return True
+        # A lease of a killed process is free at once, as in the SQLite store.
+        holder = cast("str | None", self.redis.get(key))
+        if holder is None or not owner_gone(holder):
+            return False
+        return bool(self._lease(keys=[key], args=[owner, milliseconds, holder]))
 
     def release_lease(self, projection: str, owner: str) -> None:
         self._release(keys=[self.lease_key(projection)], args=[owner])

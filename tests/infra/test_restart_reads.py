@@ -10,11 +10,13 @@ the process that holds it, and a lease of a process that no longer runs is free 
 
 from __future__ import annotations
 
+import json
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +24,8 @@ import httpx
 import pytest
 
 from infra.bootstrap import build_service
-from infra.readmodels import SqliteStore, lease_owner, readmodels_path
+from infra.readmodels import ReadModelStore, SqliteStore, lease_owner, readmodels_path
+from infra.redis_store import RedisStore
 from infra.settings import Settings
 from tests.support.http import auth
 from tests.support.server import REPO, start_server
@@ -57,19 +60,42 @@ def as_if_restarted_at_once(events: Path) -> None:
 
 
 HOLD_A_LEASE = """
-import sys, time
+import json, sys, time
 from infra.readmodels import SqliteStore, lease_owner
-assert SqliteStore(sys.argv[1]).acquire_lease("boards", lease_owner("projector"), ttl=60)
+from infra.redis_store import RedisStore
+kind, where = sys.argv[1], json.loads(sys.argv[2])
+store = SqliteStore(where["path"]) if kind == "sqlite" else RedisStore(where["url"], where["prefix"])
+assert store.acquire_lease("boards", lease_owner("projector"), ttl=60)
 print("held", flush=True)
 time.sleep(600)
 """
 
 
-def test_a_lease_of_a_killed_process_is_free_at_once_and_a_running_ones_is_not(tmp_path: Path) -> None:
-    path = tmp_path / "readmodels.sqlite"
-    store = SqliteStore(path)
+@pytest.fixture(params=["sqlite", pytest.param("redis", marks=pytest.mark.services)])
+def shared_store(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[tuple[ReadModelStore, str, dict[str, str]]]:
+    """A read-model store that several processes share, and how another process opens it."""
+    if request.param == "sqlite":
+        path = tmp_path / "readmodels.sqlite"
+        store: ReadModelStore = SqliteStore(path)
+        where = {"path": str(path)}
+    else:
+        where = {"url": request.getfixturevalue("redis_url"), "prefix": request.getfixturevalue("redis_prefix")}
+        store = RedisStore(where["url"], where["prefix"])
+    yield store, request.param, where
+    store.close()
+
+
+def test_a_lease_of_a_killed_process_is_free_at_once_and_a_running_ones_is_not(
+    shared_store: tuple[ReadModelStore, str, dict[str, str]],
+) -> None:
+    store, kind, where = shared_store
     holder = subprocess.Popen(
-        [sys.executable, "-c", HOLD_A_LEASE, str(path)], cwd=REPO, stdout=subprocess.PIPE, env={"PYTHONPATH": str(REPO)}
+        [sys.executable, "-c", HOLD_A_LEASE, kind, json.dumps(where)],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        env={"PYTHONPATH": str(REPO)},
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline() == b"held\n"
@@ -81,7 +107,6 @@ def test_a_lease_of_a_killed_process_is_free_at_once_and_a_running_ones_is_not(t
         assert not store.acquire_lease("frames", lease_owner("projector"), ttl=5)
     finally:
         kill(holder)
-        store.close()
 
 
 @pytest.mark.slow
