@@ -29,7 +29,7 @@ from domain.kernel.log import COMMAND_ACCEPTED, Record, canonical, recorded_comm
 from domain.kernel.match import Match
 from domain.kernel.messages import parse_command
 from domain.kernel.seats import Seat
-from domain.kernel.signatures import BAD_SIGNATURE, bot_key, public_key_of, sign, signed_payload
+from domain.kernel.signatures import BAD_SIGNATURE, BY_ORGANISER, bot_key, public_key_of, sign, signed_payload
 from infra.aggregate import GameAggregate, MatchTranscoding, record_of
 
 
@@ -386,6 +386,23 @@ class GameService(Application[UUID]):
                 self._evict(uuid)
                 raise
             return seat, aggregate.version
+
+    def rekey_seat(self, game_id: str, seat: Seat, public_key: str) -> int:
+        """The organiser's act: ``seat`` of a running game passes to a replacement player whose key
+        signs its commands from now on (the seat's earlier key no longer does); the game's version."""
+        uuid = parse_game_id(game_id)
+        with self._lock(uuid):
+            aggregate = self.load(game_id)
+            try:
+                aggregate.register_key(seat, public_key, BY_ORGANISER)
+                self.save(aggregate)
+            except RecordConflictError:
+                self._evict(uuid)
+                raise StaleVersion("another record was written first; try again") from None
+            except BaseException:
+                self._evict(uuid)
+                raise
+            return aggregate.version
 
     def fork(self, game_id: str, version: int) -> CreatedGame:
         """A new game continuing from ``version`` of an ended game, with a fresh seed and new seats.

@@ -133,10 +133,10 @@ export async function importSeatKey(text) {
   return { gameId: parsed.game_id, seat: parsed.seat, token: parsed.token || null };
 }
 
-/** The seat's recorded public key (its SeatTaken or SeatKeyed record), or null. */
+/** The seat's recorded public key (its latest SeatTaken or SeatKeyed record: a replacement's re-keying wins), or null. */
 export function recordedKey(records, seat) {
-  const keyed = records.find((r) => (r.type === 'SeatTaken' || r.type === 'SeatKeyed') && r.data && r.data.seat === seat && r.data.public_key);
-  return keyed ? keyed.data.public_key : null;
+  const keyed = records.filter((r) => (r.type === 'SeatTaken' || r.type === 'SeatKeyed') && r.data && r.data.seat === seat && r.data.public_key);
+  return keyed.length ? keyed[keyed.length - 1].data.public_key : null;
 }
 
 // -- the viewer's seat key panel ------------------------------------------------------------------
