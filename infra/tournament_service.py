@@ -510,7 +510,7 @@ class TournamentService(EventSourcedProjection[UUID]):
             record = aggregate.append(ADJUDICATED, data, extra)
             self.save(aggregate)
             for game, seat in running:
-                if not game.match.is_over:
+                if not game.match.is_over and game.match.keys.get(seat) != data["public_key"]:
                     self.games.rekey_seat(str(game.id), seat, data["public_key"])
         answer = {"version": record.position, "adjudication": data}
         if token is not None:
