@@ -69,6 +69,15 @@ def seat_of(client: TestClient, tid: str, token: str) -> tuple[str, int]:
     return table["game_id"], table["seat"]
 
 
+def the_table(
+    client: TestClient, tid: str, tokens: list[str], keys: list[SeatKey | None]
+) -> tuple[str, list[int], list[str], list[SeatKey | None]]:
+    """The one table of round 1: its game id, its players by seat, their tokens and keys by seat."""
+    game_id, _ = seat_of(client, tid, tokens[0])
+    by_seat = sorted(range(len(tokens)), key=lambda p: seat_of(client, tid, tokens[p])[1])
+    return game_id, by_seat, [tokens[p] for p in by_seat], [keys[p] for p in by_seat]
+
+
 def play_signed(
     client: TestClient,
     tid: str,
@@ -112,9 +121,7 @@ def refusal(answer: Any) -> str:
 
 def test_the_tournament_route_refuses_unsigned_wrong_replayed_and_other_seat_signatures(client: TestClient) -> None:
     tid, _, tokens, keys, _ = keyed_tournament(client, [True, True])
-    game_id, _ = seat_of(client, tid, tokens[0])
-    by_seat = sorted(range(2), key=lambda p: seat_of(client, tid, tokens[p])[1])
-    tokens_by_seat, keys_by_seat = [tokens[p] for p in by_seat], [keys[p] for p in by_seat]
+    game_id, _, tokens_by_seat, keys_by_seat = the_table(client, tid, tokens, keys)
     records = client.get(f"/games/{game_id}/events").json()
     assert [r["data"]["public_key"] for r in records if r["type"] == SEAT_KEYED] == [k.public_key for k in keys_by_seat]  # type: ignore[union-attr]
     listed = [
@@ -168,9 +175,7 @@ def test_a_tournament_that_requires_keys_takes_no_player_without_one(client: Tes
 
 def test_a_keyed_tournament_verifies_from_its_bundle_and_lists_the_organisers_acts(client: TestClient) -> None:
     tid, organiser, tokens, keys, _ = keyed_tournament(client, [True, True], keys_required=True)
-    game_id, _ = seat_of(client, tid, tokens[0])
-    by_seat = sorted(range(2), key=lambda p: seat_of(client, tid, tokens[p])[1])
-    tokens_by_seat, keys_by_seat = [tokens[p] for p in by_seat], [keys[p] for p in by_seat]
+    game_id, by_seat, tokens_by_seat, keys_by_seat = the_table(client, tid, tokens, keys)
     assert play_signed(client, tid, game_id, tokens_by_seat, keys_by_seat, 6) == 6
     ruling = {"kind": "forfeit", "game_id": game_id, "player": by_seat[1], "reason": "left the hall"}
     assert client.post(f"/tournaments/{tid}/adjudications", json=ruling, headers=bearer(organiser)).status_code == 201
@@ -234,9 +239,8 @@ def forged_game(records: list[dict[str, Any]], position: int) -> tuple[list[dict
 
 def test_a_forged_move_for_a_keyed_seat_fails_the_bundle_with_its_position_even_resealed(client: TestClient) -> None:
     tid, organiser, tokens, keys, _ = keyed_tournament(client, [True, True])
-    game_id, _ = seat_of(client, tid, tokens[0])
-    by_seat = sorted(range(2), key=lambda p: seat_of(client, tid, tokens[p])[1])
-    play_signed(client, tid, game_id, [tokens[p] for p in by_seat], [keys[p] for p in by_seat], 10_000)
+    game_id, _, tokens_by_seat, keys_by_seat = the_table(client, tid, tokens, keys)
+    play_signed(client, tid, game_id, tokens_by_seat, keys_by_seat, 10_000)
     assert client.post(f"/tournaments/{tid}/end", headers=bearer(organiser)).status_code == 200
     bundle = client.get(f"/tournaments/{tid}/bundle").json()
     assert verify_bundle(bundle, GAMES.get).ok
@@ -255,9 +259,7 @@ def test_a_replacement_in_a_running_game_signs_with_their_own_key_and_the_old_ke
     client: TestClient, keyed: bool
 ) -> None:
     tid, organiser, tokens, keys, _ = keyed_tournament(client, [keyed, True])
-    game_id, _ = seat_of(client, tid, tokens[0])
-    by_seat = sorted(range(2), key=lambda p: seat_of(client, tid, tokens[p])[1])
-    tokens_by_seat, keys_by_seat = [tokens[p] for p in by_seat], [keys[p] for p in by_seat]
+    game_id, by_seat, tokens_by_seat, keys_by_seat = the_table(client, tid, tokens, keys)
     assert play_signed(client, tid, game_id, tokens_by_seat, keys_by_seat, 4) == 4
     seat = by_seat.index(0)  # player 0's seat
     old, new = keys[0], SeatKey.generate()
@@ -297,9 +299,7 @@ def test_a_seat_handed_to_a_key_no_replacement_registered_fails_the_bundle(
     client: TestClient, games: GameService
 ) -> None:
     tid, organiser, tokens, keys, _ = keyed_tournament(client, [True, True])
-    game_id, _ = seat_of(client, tid, tokens[0])
-    by_seat = sorted(range(2), key=lambda p: seat_of(client, tid, tokens[p])[1])
-    tokens_by_seat, keys_by_seat = [tokens[p] for p in by_seat], [keys[p] for p in by_seat]
+    game_id, _, tokens_by_seat, keys_by_seat = the_table(client, tid, tokens, keys)
     play_signed(client, tid, game_id, tokens_by_seat, keys_by_seat, 2)
     # The operator hands seat 0 to a key of its own, "by the organiser", without any ruling.
     forger = SeatKey.generate()
