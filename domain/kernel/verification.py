@@ -561,10 +561,19 @@ class _Checker:
         rekeys = [a for a in acts if "public_key" in a]
         acts = [a for a in acts if "public_key" not in a]
         bots = self._bot_seats(keyed) if complete and reexecuted else []
+        handed_only = {a["seat"] for a in rekeys} - {
+            r["data"]["seat"]
+            for r in records[copied:]
+            if (r["type"] == SEAT_KEYED and "by" not in r["data"])
+            or (r["type"] == SEAT_TAKEN and "public_key" in r["data"])
+        }
+        from_start = [s for s in keyed if s not in handed_only]
         signed = (
-            f"; every command of seat(s) {', '.join(map(str, keyed))} carries a valid signature by the seat's key "
-            f"(which the record shows)"
-            if keyed
+            f"; every command of seat(s) {', '.join(map(str, from_start))} carries a valid signature by the seat's "
+            f"key (which the record shows)"
+            if from_start
+            else "; no seat is keyed from its start, so the record does not show who sent each seat's commands"
+            if handed_only
             else "; no seat is keyed, so the record does not show who sent each seat's commands"
         )
         if bots:
@@ -578,9 +587,14 @@ class _Checker:
                 f"at position(s) {', '.join(str(a['position']) for a in acts)}"
             )
         for rekey in rekeys:
+            before = (
+                "before it the seat had no key, so those commands are the server's word"
+                if rekey["seat"] in handed_only
+                else "before it, with the earlier key"
+            )
             signed += (
                 f"; at position {rekey['position']} the {rekey['by']} handed seat {rekey['seat']} to a replacement "
-                f"player with their key: its commands from there on are signed with that key (none with an earlier one)"
+                f"player's key, which signs the seat's commands from there on ({before})"
             )
         acts += rekeys
         acts.sort(key=lambda a: int(a["position"]))

@@ -291,6 +291,7 @@ def test_a_replacement_in_a_running_game_signs_with_their_own_key_and_the_old_ke
         "acts"
     ]
     assert "replacement" in report["statement"]
+    assert ("had no key" in report["statement"]) == (not keyed)  # the seat's unsigned commands are not passed off
     checked = verify_bundle(client.get(f"/tournaments/{tid}/bundle").json(), GAMES.get)
     assert checked.ok, checked.problems
 
