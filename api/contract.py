@@ -268,11 +268,13 @@ class SeatTakenData(BaseModel):
 
 
 class SeatKeyedData(BaseModel):
-    """The data of a key registered for a taken seat, before its first command."""
+    """The data of a key registered for a taken seat, before its first command (or, with ``by``, the
+    organiser's handing of the seat to a replacement player, whose key signs from there on)."""
 
     seat: int
     public_key: str = Field(description="the seat's Ed25519 public key (base64url without padding)")
     game_id: str = Field(description="the game id its signatures are made over")
+    by: str | None = Field(default=None, description="\"organiser\": a replacement player's key, the organiser's act")
 
 
 PLATFORM_RECORDS: tuple[type[BaseModel], ...] = (GameCreatedData, CommandAcceptedData, SeatTakenData, SeatKeyedData)

@@ -109,9 +109,10 @@ class GameAggregate(Aggregate):
             del self._applying_live
         return seat, records
 
-    def register_key(self, seat: Seat, public_key: str) -> list[Record]:
-        """Key a taken seat before its first command; raises ``RuleViolation`` (nothing changed) when refused."""
-        records = self.match.register_key(seat, public_key, str(self.id))
+    def register_key(self, seat: Seat, public_key: str, by: str | None = None) -> list[Record]:
+        """Key a taken seat before its first command (or, ``by`` the organiser, re-key it for a
+        replacement player); raises ``RuleViolation`` (nothing changed) when refused."""
+        records = self.match.register_key(seat, public_key, str(self.id), by)
         self._applying_live = True
         try:
             for record in records:

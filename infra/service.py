@@ -29,7 +29,7 @@ from domain.kernel.log import COMMAND_ACCEPTED, Record, canonical, recorded_comm
 from domain.kernel.match import Match
 from domain.kernel.messages import parse_command
 from domain.kernel.seats import Seat
-from domain.kernel.signatures import BAD_SIGNATURE, bot_key, public_key_of, sign, signed_payload
+from domain.kernel.signatures import BAD_SIGNATURE, BY_ORGANISER, bot_key, public_key_of, sign, signed_payload
 from infra.aggregate import GameAggregate, MatchTranscoding, record_of
 
 
@@ -369,15 +369,30 @@ class GameService(Application[UUID]):
 
     def register_key(self, game_id: str, token: str | None, public_key: str) -> tuple[Seat, int]:
         """Key the token's seat (once, before its first command); the seat and the game's version."""
-        uuid = parse_game_id(game_id)
-        with self._lock(uuid):
-            aggregate = self.load(game_id)
+
+        def bearers_seat(aggregate: GameAggregate) -> Seat:
             if token is None:
                 raise Unauthorized("registering a seat's key needs the seat's bearer token")
             seat = self.seat_for_token(aggregate, token)
             assert seat is not None
+            return seat
+
+        return self._key_seat(game_id, bearers_seat, public_key, None)
+
+    def rekey_seat(self, game_id: str, seat: Seat, public_key: str) -> int:
+        """The organiser's act: ``seat`` of a running game passes to a replacement player whose key
+        signs its commands from now on (the seat's earlier key no longer does); the game's version."""
+        return self._key_seat(game_id, lambda _: seat, public_key, BY_ORGANISER)[1]
+
+    def _key_seat(
+        self, game_id: str, seat_of: Callable[[GameAggregate], Seat], public_key: str, by: str | None
+    ) -> tuple[Seat, int]:
+        uuid = parse_game_id(game_id)
+        with self._lock(uuid):
+            aggregate = self.load(game_id)
+            seat = seat_of(aggregate)
             try:
-                aggregate.register_key(seat, public_key)
+                aggregate.register_key(seat, public_key, by)
                 self.save(aggregate)
             except RecordConflictError:
                 self._evict(uuid)

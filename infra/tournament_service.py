@@ -498,11 +498,20 @@ class TournamentService(EventSourcedProjection[UUID]):
             data = rules.adjudicated(aggregate.log.state, request, self.now(), self._game_tip)
             extra: dict[str, Any] = {}
             token = None
+            running: list[tuple[GameAggregate, Seat]] = []
             if data["kind"] == REPLACE_PLAYER:
                 token = secrets.token_urlsafe(24)
                 extra["player_token_hash"] = token_hash(token)
+                if "public_key" in data:  # held still until re-keyed: the old key signs nothing more
+                    running = [
+                        (closing.enter_context(self.games.reading(table.game_id)), table.players.index(data["player"]))
+                        for table in _running_tables_of(aggregate.log.state, data["player"])
+                    ]
             record = aggregate.append(ADJUDICATED, data, extra)
             self.save(aggregate)
+            for game, seat in running:
+                if not game.match.is_over and game.match.keys.get(seat) != data["public_key"]:
+                    self.games.rekey_seat(str(game.id), seat, data["public_key"])
         answer = {"version": record.position, "adjudication": data}
         if token is not None:
             answer["player_token"] = token
@@ -928,6 +937,12 @@ class TournamentService(EventSourcedProjection[UUID]):
         if self.repository.cache is not None:
             for uuid in list(self._locks):
                 self._evict(uuid)
+
+
+def _running_tables_of(state: TournamentState, player: int) -> list[Table]:
+    """The tables ``player`` sits at whose game has no result and is not void: still being played."""
+    done = set(state.results) | state.voided()
+    return [t for t in state.tables() if player in t.players and t.game_id not in done]
 
 
 def _ruled_forfeits(state: TournamentState, table: Table) -> list[tuple[int, Seat]]:

@@ -28,6 +28,7 @@ from domain.kernel.seats import Seat
 from domain.kernel.signatures import (
     ACTORS,
     BAD_SIGNATURE,
+    BY_ORGANISER,
     KEY_ALREADY_SET,
     KEY_REQUIRED,
     check_signature,
@@ -37,7 +38,8 @@ from domain.kernel.signatures import (
 
 # A seat taken by name in a game created with open seats (a platform record, public).
 SEAT_TAKEN = "SeatTaken"
-# A key registered for a seat after it was taken, before its first command (public).
+# A key registered for a seat after it was taken, before its first command (public); with ``by``
+# ("organiser"), a replacement player's key that takes the seat over from that record on.
 SEAT_KEYED = "SeatKeyed"
 # Refusals of a join (the platform's, not a game rule's).
 SEATS_FULL = "SEATS_FULL"
@@ -149,15 +151,21 @@ class Match:
             parts += self._start()
         return seat, self._seal_batch(parts, counters_before)
 
-    def register_key(self, seat: Seat, public_key: str, game_id: str) -> list[Record]:
+    def register_key(self, seat: Seat, public_key: str, game_id: str, by: str | None = None) -> list[Record]:
         """Key ``seat`` after it was taken: once, and before its first command, so that all of the
-        seat's commands are signed or none. Raises ``RuleViolation`` and changes nothing if refused."""
+        seat's commands are signed or none. Raises ``RuleViolation`` and changes nothing if refused.
+
+        With ``by="organiser"`` it is the organiser's act, not the seat's: a replacement player takes
+        the seat over in a running game, with their own key, which signs the seat's commands from
+        this record on (the earlier key, if any, no longer does)."""
         public_key = parse_public_key(public_key)
         self._check_game_id(game_id)
         if self.is_over:
             raise RuleViolation(GAME_OVER, "the game has ended: a key now would sign nothing")
         if not 0 <= seat < self.players or (self.waiting and seat not in self.names):
             raise RuleViolation(BAD_INPUT, f"seat {seat} is not a taken seat of this game")
+        if by is not None:
+            return self._rekey_by_organiser(seat, public_key, game_id, by)
         if seat in self.keys:
             raise RuleViolation(KEY_ALREADY_SET, f"seat {seat} already has a key; a seat's key cannot change")
         if seat in self.acted:
@@ -166,6 +174,15 @@ class Match:
             )
         self.keys[seat], self.game_id = public_key, game_id
         data = {"seat": seat, "public_key": public_key, "game_id": game_id}
+        return self._seal_batch([(SEAT_KEYED, data, None, None)], dict(self.chance.counters))
+
+    def _rekey_by_organiser(self, seat: Seat, public_key: str, game_id: str, by: str) -> list[Record]:
+        if by != BY_ORGANISER:
+            raise RuleViolation(BAD_INPUT, f"only the organiser re-keys a seat (by {BY_ORGANISER!r}), not {by!r}")
+        if self.keys.get(seat) == public_key:
+            raise RuleViolation(KEY_ALREADY_SET, f"seat {seat} is keyed with this key already")
+        self.keys[seat], self.game_id = public_key, game_id
+        data = {"seat": seat, "public_key": public_key, "game_id": game_id, "by": by}
         return self._seal_batch([(SEAT_KEYED, data, None, None)], dict(self.chance.counters))
 
     def _check_game_id(self, game_id: str | None) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from functools import lru_cache
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
@@ -99,9 +100,7 @@ def check_signature(public_key: str, signature: object, payload: bytes, seat: Se
             BAD_SIGNATURE, f"signature must be {SIGNATURE_BYTES} bytes (Ed25519) as base64url without padding"
         )
     try:
-        Ed25519PublicKey.from_public_bytes(_unpadded_base64url(public_key, PUBLIC_KEY_BYTES) or b"").verify(
-            raw, payload
-        )
+        _verifying_key(public_key).verify(raw, payload)
     except (InvalidSignature, ValueError):
         raise RuleViolation(
             BAD_SIGNATURE,
@@ -109,6 +108,13 @@ def check_signature(public_key: str, signature: object, payload: bytes, seat: Se
             "command and contribution, as docs/signed-commands.md gives them)",
         ) from None
     return signature  # type: ignore[return-value]  # a str: _unpadded_base64url checked it
+
+
+@lru_cache(maxsize=4096)
+def _verifying_key(public_key: str) -> Ed25519PublicKey:
+    """The key object of a recorded public key, decoded once rather than for each of the seat's
+    commands (a cache of a pure function: the same text always gives the same key)."""
+    return Ed25519PublicKey.from_public_bytes(_unpadded_base64url(public_key, PUBLIC_KEY_BYTES) or b"")
 
 
 def public_key_of(private: Ed25519PrivateKey) -> str:

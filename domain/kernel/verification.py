@@ -55,6 +55,14 @@ EXIT_PROBLEM = 1
 EXIT_INCOMPLETE = 3
 
 
+def _act(record: dict[str, Any]) -> dict[str, Any]:
+    """An act that is no seat's own, for the report: a command (position, seat, by), or the
+    organiser's re-keying of a seat for a replacement player (with the replacement's public_key)."""
+    data = record["data"]
+    act = {"position": record["position"], "seat": data["seat"], "by": data["by"]}
+    return act | {"public_key": data["public_key"]} if record["type"] == SEAT_KEYED else act
+
+
 class _CutInCopy(Exception):
     """The record ends inside the history a fork copied: nothing of the fork itself to check."""
 
@@ -543,20 +551,29 @@ class _Checker:
             if r["type"] == COMMAND_ACCEPTED and "contribution" in r["data"]
         ]
         keyed = sorted(
+            {
+                r["data"]["seat"]
+                for r in records[copied:]
+                if r["type"] == SEAT_KEYED or (r["type"] == SEAT_TAKEN and "public_key" in r["data"])
+            }
+        )
+        acts = [_act(r) for r in records[copied:] if r["type"] in (COMMAND_ACCEPTED, SEAT_KEYED) and "by" in r["data"]]
+        rekeys = [a for a in acts if "public_key" in a]
+        acts = [a for a in acts if "public_key" not in a]
+        bots = self._bot_seats(keyed) if complete and reexecuted else []
+        handed_only = {a["seat"] for a in rekeys} - {
             r["data"]["seat"]
             for r in records[copied:]
-            if r["type"] == SEAT_KEYED or (r["type"] == SEAT_TAKEN and "public_key" in r["data"])
-        )
-        acts = [
-            {"position": r["position"], "seat": r["data"]["seat"], "by": r["data"]["by"]}
-            for r in records[copied:]
-            if r["type"] == COMMAND_ACCEPTED and "by" in r["data"]
-        ]
-        bots = self._bot_seats(keyed) if complete and reexecuted else []
+            if (r["type"] == SEAT_KEYED and "by" not in r["data"])
+            or (r["type"] == SEAT_TAKEN and "public_key" in r["data"])
+        }
+        from_start = [s for s in keyed if s not in handed_only]
         signed = (
-            f"; every command of seat(s) {', '.join(map(str, keyed))} carries a valid signature by the seat's key "
-            f"(which the record shows)"
-            if keyed
+            f"; every command of seat(s) {', '.join(map(str, from_start))} carries a valid signature by the seat's "
+            f"key (which the record shows)"
+            if from_start
+            else "; no seat is keyed from its start, so the record does not show who sent each seat's commands"
+            if handed_only
             else "; no seat is keyed, so the record does not show who sent each seat's commands"
         )
         if bots:
@@ -569,6 +586,18 @@ class _Checker:
                 f"; {len(acts)} command(s) are no seat's own act but the server's or the organiser's, unsigned, "
                 f"at position(s) {', '.join(str(a['position']) for a in acts)}"
             )
+        for rekey in rekeys:
+            before = (
+                "before it the seat had no key, so those commands are the server's word"
+                if rekey["seat"] in handed_only
+                else "before it, with the earlier key"
+            )
+            signed += (
+                f"; at position {rekey['position']} the {rekey['by']} handed seat {rekey['seat']} to a replacement "
+                f"player's key, which signs the seat's commands from there on ({before})"
+            )
+        acts += rekeys
+        acts.sort(key=lambda a: int(a["position"]))
         fork_text = (
             f"; it is a fork of game {origin['game_id']} at version {origin['version']}: the copied history "
             f"re-executes with that game's revealed seed to its hash {origin['fingerprint']} there"
@@ -833,11 +862,17 @@ class _Checker:
             ) from None
 
     def _key_batch(self, match: Match, data: Any, position: int) -> list[Record]:
-        """Register the key the record at ``position`` registers for its seat."""
-        if not isinstance(data, dict) or set(data) != SEAT_KEYED_KEYS or not _is_int(data["seat"]):
-            raise Problem(position, f"position {position}: SeatKeyed holds exactly seat, public_key and game_id", "")
+        """Register the key the record at ``position`` registers for its seat (or the organiser's re-keying)."""
+        if (
+            not isinstance(data, dict)
+            or set(data) not in (SEAT_KEYED_KEYS, SEAT_KEYED_KEYS | {"by"})
+            or not _is_int(data["seat"])
+        ):
+            raise Problem(
+                position, f"position {position}: SeatKeyed holds exactly seat, public_key and game_id (and by)", ""
+            )
         try:
-            return match.register_key(data["seat"], data["public_key"], data["game_id"])
+            return match.register_key(data["seat"], data["public_key"], data["game_id"], data.get("by"))
         except RuleViolation as refusal:
             raise Problem(
                 position, f"position {position}: the recorded key is refused on re-execution ({refusal})", ""

@@ -46,6 +46,7 @@ from domain.tournament.log import (
     PLAYER_WITHDRAWN,
     RECORD_FIELDS,
     REGISTRATION_CLOSED,
+    REPLACE_PLAYER,
     RESULT_RECORDED,
     REVEAL_WITHHELD,
     ROUND_SEATED,
@@ -233,6 +234,8 @@ class _BundleChecker:
         self.forfeits_at: list[tuple[int, str, int]] = []  # adjudicated forfeits: (at, game_id, player)
         self.voids: dict[str, tuple[int, dict[str, Any]]] = {}
         self.seat_keys: dict[str, dict[int, str]] = {}  # game id -> its seats' keys: the players' when seated
+        # game id -> seat -> the keys of the replacements ruled while the game was played, in order
+        self.replacement_keys: dict[str, dict[int, list[str]]] = {}
         self.replayable = 0  # records in order, from the first
         self.replayed = False  # every record was replayed: the tournament's state is whole
 
@@ -574,6 +577,14 @@ class _BundleChecker:
             raise self._stop(position, f"{', '.join(sorted(extra))} is no field of a {data['kind']} ruling")
         if data["kind"] == FORFEIT_GAME:
             self.forfeits_at.append((data["at"], data["game_id"], data["player"]))
+        if data["kind"] == REPLACE_PLAYER and "public_key" in data:
+            # The games still being played may hand the player's seat to the replacement's key.
+            state = self.log.state
+            done = set(state.results) | state.voided()
+            for table in state.tables():
+                if data["player"] in table.players and table.game_id not in done:
+                    seat = table.players.index(data["player"])
+                    self.replacement_keys.setdefault(table.game_id, {}).setdefault(seat, []).append(data["public_key"])
 
     # -- the games ---------------------------------------------------------------------------------
 
@@ -630,8 +641,23 @@ class _BundleChecker:
         if game.match is None:
             return
         wanted = self.seat_keys.get(table.game_id, {})
+        replacements = self.replacement_keys.get(table.game_id, {})
         for seat in range(len(table.players)):
             found, expected = game.match.keys.get(seat), wanted.get(seat)
+            rekeys = [r for r in game.records if r.type == SEAT_KEYED and r.data.get("seat") == seat and "by" in r.data]
+            allowed = replacements.get(seat, [])
+            stray = next((r for r in rekeys if r.data["public_key"] not in allowed), None)
+            if stray is not None:
+                game.ok = False
+                self.on_game(
+                    table,
+                    stray.position,
+                    f"seat {seat} is handed to key {_short(stray.data['public_key'])} by the organiser, but no "
+                    f"replacement of player {table.players[seat]} ruled while the game was played has that key",
+                )
+                return
+            if rekeys:
+                expected = rekeys[-1].data["public_key"]
             if found != expected:
                 where = next(
                     (

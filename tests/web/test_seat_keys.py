@@ -100,3 +100,26 @@ def test_two_browsers_join_with_keys_play_to_the_end_by_clicking_and_the_export_
     assert report.keyed_seats == [0, 1] and report.acts == []
     commands = [r for r in site.api.get(f"/games/{game_id}/events").json() if r["type"] == "CommandAccepted"]
     assert len(commands) == moves and all("signature" in r["data"] for r in commands)
+
+
+def test_a_seat_taken_through_its_link_keys_itself_in_the_browser_before_its_first_move(
+    contexts: Any, site: Site
+) -> None:
+    created = site.service.create_game("alexandros", 2, None, b"keyed-link", keys_required=True)
+    board = site.board(created)
+    seat = int(sorted(board["awaited"])[0])
+    page = contexts()
+    page.goto(viewer_url(site, created, fragment=f"token={created.tokens[seat]}"))  # the seat's link
+    page.wait_for_selector('#seat-key[data-keyed="false"]')
+    assert "no key yet" in page.inner_text("#seat-key-state")
+    page.click("#key-register-form button[type=submit]")
+    page.wait_for_selector('#seat-key[data-keyed="true"][data-held="true"]')
+    records = site.api.get(f"/games/{created.game_id}/events").json()
+    (keyed,) = [r for r in records if r["type"] == "SeatKeyed"]
+    assert keyed["data"]["seat"] == seat and keyed["data"]["public_key"][:10] in page.inner_text("#seat-key-state")
+    assert page.is_hidden("#key-register-form")  # once only
+    at_version(page, keyed["position"])
+    play_one_move_by_clicking(page, random.Random(3))
+    at_version(page, site.board(created)["version"])
+    commands = [r for r in site.api.get(f"/games/{created.game_id}/events").json() if r["type"] == "CommandAccepted"]
+    assert len(commands) == 1 and commands[0]["data"]["seat"] == seat and "signature" in commands[0]["data"]

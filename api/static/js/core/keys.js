@@ -7,6 +7,7 @@
 // another device either. Only an exportable key can be exported (with the seat's token, as one
 // text to paste on the other device); an imported key is kept exportable, since a copy exists.
 
+import { post } from './api.js';
 import { rememberToken } from './perspectives.js';
 
 const DB_NAME = 'alexandria-keys';
@@ -61,14 +62,12 @@ export function canonical(value) {
   return JSON.stringify(value);
 }
 
-/** Whether this browser signs Ed25519 (WebCrypto). */
-export async function keysSupported() {
-  try {
-    await crypto.subtle.generateKey(ALGORITHM, false, ['sign', 'verify']);
-    return true;
-  } catch {
-    return false;
-  }
+let supported = null;
+
+/** Whether this browser signs Ed25519 (WebCrypto); tried once per page. */
+export function keysSupported() {
+  supported ??= crypto.subtle.generateKey(ALGORITHM, false, ['sign', 'verify']).then(() => true, () => false);
+  return supported;
 }
 
 /** A new key pair; the private key non-extractable unless ``exportable``. */
@@ -133,10 +132,10 @@ export async function importSeatKey(text) {
   return { gameId: parsed.game_id, seat: parsed.seat, token: parsed.token || null };
 }
 
-/** The seat's recorded public key (its SeatTaken or SeatKeyed record), or null. */
+/** The seat's recorded public key (its latest SeatTaken or SeatKeyed record: a replacement's re-keying wins), or null. */
 export function recordedKey(records, seat) {
-  const keyed = records.find((r) => (r.type === 'SeatTaken' || r.type === 'SeatKeyed') && r.data && r.data.seat === seat && r.data.public_key);
-  return keyed ? keyed.data.public_key : null;
+  const keyed = records.filter((r) => (r.type === 'SeatTaken' || r.type === 'SeatKeyed') && r.data && r.data.seat === seat && r.data.public_key);
+  return keyed.length ? keyed[keyed.length - 1].data.public_key : null;
 }
 
 // -- the viewer's seat key panel ------------------------------------------------------------------
@@ -150,21 +149,53 @@ export async function commandBody(gameId, seat, version, move) {
   return key ? signedBody(key, version, move) : { ...move, expected_version: version };
 }
 
+/** Whether the seat may still take a key of its own: no key recorded, no command sent, the game not over. */
+function keyableLater(records, seat) {
+  return !records.some((r) => r.type === 'GameEnded' || (r.type === 'CommandAccepted' && r.data && r.data.seat === seat));
+}
+
+/** Key a seat taken with a token (a seat link, or a game created with tokens): a key made here, its
+ * public key registered for the seat (POST /games/{id}/key, once, before the seat's first command). */
+export async function registerSeatKey(gameId, seat, token, { exportable = false } = {}) {
+  const key = await newSeatKey({ exportable });
+  await post(`/games/${encodeURIComponent(gameId)}/key`, { public_key: key.publicKey }, { token });
+  await keepSeatKey(gameId, seat, key, token);
+  return key;
+}
+
 /** Say whether the perspective's seat is keyed, whose key signs its moves here, and offer export/import. */
 export async function showSeatKey(gameId, seat, records, token) {
   const panel = el('seat-key');
   if (!panel) return;
   const recorded = seat === null ? null : recordedKey(records, seat);
   const key = seat === null ? null : await seatKey(gameId, seat);
-  const state = `${gameId}:${seat}:${recorded}:${key ? key.publicKey : ''}`;
+  const later = seat !== null && token && !recorded && keyableLater(records, seat) && (await keysSupported());
+  const state = `${gameId}:${seat}:${recorded}:${key ? key.publicKey : ''}:${later}`;
   if (state === shownFor) return;
   shownFor = state;
+  const form = el('key-register-form');
+  form.hidden = !later;
+  form.onsubmit = async (e) => {
+    e.preventDefault();
+    form.querySelector('button').disabled = true;
+    try {
+      const made = await registerSeatKey(gameId, seat, token, { exportable: el('key-register-exportable').checked });
+      const keyed = { type: 'SeatKeyed', data: { seat, public_key: made.publicKey } };
+      await showSeatKey(gameId, seat, [...records, keyed], token);
+    } catch (err) {
+      el('seat-key-state').textContent = `The seat was not keyed: ${err.message}`;
+    } finally {
+      form.querySelector('button').disabled = false;
+    }
+  };
   panel.hidden = false;
   panel.dataset.keyed = recorded ? 'true' : 'false';
   panel.dataset.held = key && key.publicKey === recorded ? 'true' : 'false';
   const short = (text) => `${text.slice(0, 10)}…`;
   el('seat-key-state').textContent = seat === null
     ? 'To play a seat of this game from this device, import the key exported on the other one.'
+    : !recorded && later
+    ? 'This seat has no key yet: key it here before its first move, and this browser signs each of its moves.'
     : !recorded
     ? 'This seat has no key: the record holds its moves on the server\'s word.'
     : key && key.publicKey === recorded
