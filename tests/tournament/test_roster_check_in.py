@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,11 +17,22 @@ from domain.tournament.verification import verify_bundle
 from infra.service import GameService
 from infra.tournament_service import TournamentService
 from tests.tournament.bundles import reseal_log
+from tests.tournament.conftest import FakeClock
 
 
 @pytest.fixture
 def client(games: GameService, tournaments: TournamentService) -> TestClient:
     return TestClient(create_app(games, tournaments=tournaments))
+
+
+@pytest.fixture
+def served(file_games: GameService, clock: FakeClock) -> Iterator[TestClient]:
+    """The embedded default as ``serve`` runs it (a file store: the bot seats play in a thread of
+    their own), for the tournaments with bot players."""
+    tournaments = TournamentService(file_games, now=clock)
+    with TestClient(create_app(file_games, tournaments=tournaments)) as client:
+        yield client
+    tournaments.close()
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -185,7 +197,8 @@ def test_the_verifier_refuses_a_roster_closed_over_a_missing_check_in(client: Te
 # -- bot players ------------------------------------------------------------------------------------
 
 
-def test_bot_players_play_a_tournament_to_its_end_over_http(client: TestClient) -> None:
+def test_bot_players_play_a_tournament_to_its_end_over_http(served: TestClient) -> None:
+    client = served
     tid, organiser, tokens = tournament(client, ("Ada", "Bo"), rounds=2)
     bots: list[int] = []
     for name, bot in (("Greedy Gus", "greedy"), ("Rand Al", "random")):
