@@ -573,6 +573,10 @@ def adjudicated(
             )
         record["player"] = player
     if kind == REPLACE_PLAYER:
+        if player in state.bots:
+            raise RuleViolation(
+                BAD_ADJUDICATION, f"player {player} is a bot player: withdraw it instead of replacing it"
+            )
         name = _name(request.get("name"), (n for i, n in enumerate(state.names) if i != player))
         record["name"] = name
         # The one who plays on signs with their own key (in the games seated from now on; a running

@@ -276,5 +276,11 @@ def test_bot_player_refusals_record_nothing(client: TestClient) -> None:
         assert answer.status_code == status and error_code(answer) == code, answer.json()
         assert version(client, where) == before
     code = client.get(f"/tournaments/{tid}/registration-code", headers=bearer(organiser)).json()["registration_code"]
+    gus = client.post(f"/tournaments/{tid}/players", json={"name": "Gus", "bot": "greedy"}, headers=bearer(organiser))
+    before = version(client, tid)
+    replace = {"kind": "replace", "player": gus.json()["player"], "name": "Eve", "reason": "a person instead"}
+    replaced = client.post(f"/tournaments/{tid}/adjudications", json=replace, headers=bearer(organiser))
+    assert replaced.status_code == 422 and error_code(replaced) == "BAD_ADJUDICATION"
+    assert version(client, tid) == before
     joined = client.post(f"/tournaments/{tid}/join", json={"name": "Y", "code": code, "bot": "greedy"})
     assert joined.status_code == 400 and error_code(joined) == "BAD_INPUT"  # a bot is the organiser's entry only
