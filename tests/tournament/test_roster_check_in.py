@@ -284,3 +284,18 @@ def test_bot_player_refusals_record_nothing(client: TestClient) -> None:
     assert version(client, tid) == before
     joined = client.post(f"/tournaments/{tid}/join", json={"name": "Y", "code": code, "bot": "greedy"})
     assert joined.status_code == 400 and error_code(joined) == "BAD_INPUT"  # a bot is the organiser's entry only
+
+
+def test_a_server_started_later_plays_the_bot_tables_seated_before(file_games: GameService, clock: FakeClock) -> None:
+    tournaments = TournamentService(file_games, now=clock)
+    created = tournaments.create("peloponnes", {"table_size": 2, "rounds": 1})
+    tid, organiser = created.tournament_id, created.organiser_token
+    for name in ("Gus", "Rand"):
+        tournaments.register_bot(tid, organiser, name, "random")
+    # Seated with no server about (nobody plays the bots yet): a restart finds the table in the lobby.
+    tournaments.seat_next_round(tid, organiser, manual={"tables": [[0, 1]], "reason": "bots only"})
+    with TestClient(create_app(file_games, tournaments=tournaments)) as client:
+        wait_for_round(client, tid, 1)
+        assert client.post(f"/tournaments/{tid}/end", headers=bearer(organiser)).status_code == 200
+        assert verify_bundle(client.get(f"/tournaments/{tid}/bundle").json(), GAMES.get).ok
+    tournaments.close()
