@@ -39,6 +39,7 @@ from api.seat_routes import seat_router
 from api.tournament_routes import tournament_router
 from api.watching import WATCHING, spectators_for
 from domain.catalog import GAMES
+from domain.kernel.bots import bot_of_seat_name
 from domain.kernel.log import canonical, for_viewer
 from domain.kernel.seats import Viewer
 from domain.kernel.verification import verify_records
@@ -197,6 +198,14 @@ def create_app(
         served without its lifespan still plays its bots, as it still projects its reads)."""
         bot_seats.start(lambda: resume_bot_seats(reads, bot_seats))
 
+    def watch_bot_tables(game_ids: list[str]) -> None:
+        """A tournament's tables where bot players sit: played by the same bot seats."""
+        start_bot_seats()
+        for game_id in game_ids:
+            bot_seats.watch(game_id)
+
+    tournaments.on_bot_tables(watch_bot_tables)
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         reads.start()  # the embedded projector (reads and writes start it too, lifespan or not)
@@ -260,8 +269,8 @@ def create_app(
 
     def named(board: dict[str, Any], game_id: str, names: dict[str, str] | None = None) -> dict[str, Any]:
         """A view of a tournament table's game names its players (the names they registered with)."""
-        if board.get("names"):
-            return board
+        if board.get("names") and not any(bot_of_seat_name(n) for n in board["names"].values()):
+            return board  # (a tournament's table is named by its players only where a bot player sits)
         names = tournaments.table_names(game_id) if names is None else names
         return {**board, "names": names} if names else board
 

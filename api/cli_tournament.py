@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 
 from domain.catalog import GAMES
+from domain.kernel.bots import BOT_NAMES
 from domain.kernel.errors import RuleViolation
 from domain.tournament.config import FORMATS, TIMEOUT_RULES
 from domain.tournament.rules import standings_view
@@ -320,25 +321,67 @@ def create(
 @tournament.command()
 @click.argument("tournament_id")
 @click.argument("names", nargs=-1, required=True)
+@click.option(
+    "--bot",
+    type=click.Choice(BOT_NAMES),
+    default=None,
+    help="register bot players: the server's bot plays each one's seat (no token; before round 1)",
+)
 @server_options
 @as_json_option
-def register(tournament_id: str, names: tuple[str, ...], url: str, token: str | None, as_json: bool) -> None:
+def register(
+    tournament_id: str, names: tuple[str, ...], bot: str | None, url: str, token: str | None, as_json: bool
+) -> None:
     """Register players by NAME (the organiser is handed each one's token): before round 1 a
     registration, after it a late entry seated from the next round."""
     server = Server(url, token)
     view = server.call("GET", f"/tournaments/{tournament_id}")
     path = "late-entries" if view["rounds"] else "players"
-    answers = [server.call("POST", f"/tournaments/{tournament_id}/{path}", {"name": n}, organiser=True) for n in names]
+    extra = {} if bot is None else {"bot": bot}
+    answers = [
+        server.call("POST", f"/tournaments/{tournament_id}/{path}", {"name": n, **extra}, organiser=True) for n in names
+    ]
 
     def human(console: Console, rows: list[dict[str, Any]]) -> None:
         table = RichTable(title="registered" if path == "players" else "late entries")
         for column in ("player", "name", "token"):
             table.add_column(column)
         for row in rows:
-            table.add_row(str(row["player"]), escape(row["name"]), row["token"])
+            played = f"(the server's {row['bot']} bot)" if row.get("bot") else row["token"]
+            table.add_row(str(row["player"]), escape(row["name"]), played)
         console.print(table)
 
     show(answers, as_json, human)
+
+
+@tournament.command("check-in")
+@click.argument("tournament_id")
+@click.option("--open", "open_", is_flag=True, help="ask for check-in now (before registration closes)")
+@server_options
+@as_json_option
+def check_in(tournament_id: str, open_: bool, url: str, token: str | None, as_json: bool) -> None:
+    """Check-in before round 1: ``--open`` asks for it; then (and without it) who has checked in and
+    who has not. Whoever has not when registration closes (or round 1 is seated) is withdrawn."""
+    server = Server(url, token)
+    if open_:
+        server.call("POST", f"/tournaments/{tournament_id}/check-in/open", {}, organiser=True)
+    view = server.call("GET", f"/tournaments/{tournament_id}")
+    answer = {"check_in": view["check_in"], "players": view["players"]}
+
+    def human(console: Console, a: dict[str, Any]) -> None:
+        status = a["check_in"]
+        console.print(
+            "check-in is open" if status["open"] else "check-in has ended" if status["asked"] else "no check-in asked"
+        )
+        table = RichTable(title="check-in")
+        for column in ("player", "name", "checked in"):
+            table.add_column(column)
+        for p in a["players"]:
+            here = "bot" if p.get("bot") else "withdrawn" if p["withdrawn"] else "yes" if p["checked_in"] else "no"
+            table.add_row(str(p["player"]), escape(p["name"]), here)
+        console.print(table)
+
+    show(answer, as_json, human)
 
 
 @tournament.command()

@@ -56,6 +56,11 @@ RULE_STATUS = {
     tournament_rules.ROSTER_FROZEN: 409,
     tournament_rules.BAD_SEATING: 422,  # a seating the request spells but the rules refuse
     tournament_rules.WITHDRAWN_PLAYER: 409,
+    tournament_rules.CHECK_IN_OPEN: 409,
+    tournament_rules.CHECK_IN_NOT_OPEN: 409,
+    tournament_rules.CHECK_IN_CLOSED: 409,
+    tournament_rules.ALREADY_CHECKED_IN: 409,
+    tournament_rules.CHECK_IN_PENDING: 409,
 }
 SERVICE_STATUS: dict[type[service.ServiceError], int] = {
     service.GameNotFound: 404,

@@ -102,6 +102,14 @@ class RegisterPlayer(BaseModel):
     )
 
 
+class RegisterByOrganiser(RegisterPlayer):
+    bot: Literal["random", "greedy", "search"] | None = Field(
+        default=None,
+        description="a bot player: the server's bot of this name plays the entry's seat at every table it is "
+        "seated at (no token is handed out)",
+    )
+
+
 class JoinTournament(RegisterPlayer):
     code: str = Field(min_length=1, max_length=200, description="the registration code the organiser published")
 
@@ -152,7 +160,8 @@ class RevealSecret(BaseModel):
 class RegisteredPlayerOut(BaseModel):
     player: int
     name: str
-    token: str
+    token: str | None = Field(description="the player's token; null for a bot player (the server plays it)")
+    bot: str | None = Field(default=None, description="the server's bot that plays a bot player")
 
 
 class LateEntryOut(RegisteredPlayerOut):
@@ -204,10 +213,18 @@ def tournament_view(tournaments: TournamentService, tournament_id: str) -> dict[
                 "registered_by": state.registered_by.get(i),
                 "late_entry": state.late_entries.get(i),
                 "public_key": state.keys.get(i),
+                "bot": state.bots.get(i),
+                "checked_in": i in state.checked_in,
             }
             for i, n in enumerate(state.names)
         ],
         "registration_closed": state.registration_closed or bool(state.rounds),
+        # check-in: asked for (open: still taking check-ins, before the roster closes)
+        "check_in": {
+            "asked": state.check_in_open,
+            "open": state.check_in_taken,
+            "checked_in": state.checked_in,
+        },
         "rounds": [
             {
                 "round": i + 1,
@@ -302,7 +319,12 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
     @router.post(
         "/{tournament_id}/players", status_code=201, response_model=RegisteredPlayerOut, summary="Register a player"
     )
-    def register(tournament_id: str, body: RegisterPlayer, credentials: Token) -> RegisteredPlayerOut:
+    def register(tournament_id: str, body: RegisterByOrganiser, credentials: Token) -> RegisteredPlayerOut:
+        if body.bot is not None:
+            entry = tournaments.register_bot(
+                tournament_id, token_of(credentials), body.name, body.bot, body.commitment, body.public_key
+            )
+            return RegisteredPlayerOut(player=entry.player, name=entry.name, token=None, bot=entry.bot)
         registered = tournaments.register(
             tournament_id, token_of(credentials), body.name, body.commitment, body.public_key
         )
@@ -355,6 +377,19 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
     )
     def close_registration(tournament_id: str, credentials: Token) -> dict[str, Any]:
         return tournaments.close_registration(tournament_id, token_of(credentials))
+
+    @router.post(
+        "/{tournament_id}/check-in/open",
+        status_code=201,
+        summary="Ask for check-in before round 1: whoever has not checked in when registration closes "
+        "(or round 1 is seated) is withdrawn (organiser)",
+    )
+    def open_check_in(tournament_id: str, credentials: Token) -> dict[str, Any]:
+        return tournaments.open_check_in(tournament_id, token_of(credentials))
+
+    @router.post("/{tournament_id}/check-in", status_code=201, summary="Check in: the bearer player is here to play")
+    def check_in(tournament_id: str, credentials: Token) -> dict[str, Any]:
+        return tournaments.check_in(tournament_id, token_of(credentials))
 
     @router.post("/{tournament_id}/reveal", summary="Reveal the secret the bearer player committed to")
     def reveal(tournament_id: str, body: RevealSecret, credentials: Token) -> dict[str, Any]:
@@ -503,7 +538,7 @@ def tournament_router(tournaments: TournamentService, reads: ReadSide) -> APIRou
         # read side serves it from the event store if the projection is not there yet).
         view = reads.board(game_id, seat, min_version=games.load(game_id).version)
         clock = tournaments.clock_view(game_id)
-        names = {} if view.get("names") else tournaments.table_names(game_id)  # the players, by seat
+        names = tournaments.table_names(game_id)  # the players, by seat (a bot player's too)
         return {
             **view,
             "seat": seat,

@@ -131,7 +131,13 @@ def new_seed(creator_seed: bytes | None) -> bytes:
 BAD_BOTS = "BAD_BOTS"  # a game's bots that cannot be seated (a refusal of the request's content: 422)
 
 
-def check_bot_seats(bots: dict[Seat, str], players: int, keys_required: bool = False, open_seats: bool = True) -> None:
+def check_bot_seats(
+    bots: dict[Seat, str],
+    players: int,
+    keys_required: bool = False,
+    open_seats: bool = True,
+    every_seat_a_bot: bool = False,
+) -> None:
     """The server plays some seats, never every seat (a game nobody plays would only burn the server's
     time). In a game whose seats must all be keyed, a bot's seat is keyed with the key derived from
     the game's seed (``signatures.bot_key``), and every other seat is a person's who joins with their
@@ -147,7 +153,7 @@ def check_bot_seats(bots: dict[Seat, str], players: int, keys_required: bool = F
             raise RuleViolation(BAD_BOTS, f"bots: there is no seat {seat!r} in a game of {players}")
         if bot not in BOT_NAMES:
             raise RuleViolation(BAD_BOTS, f"bots: there is no bot {bot!r}; the bots are: {', '.join(BOT_NAMES)}")
-    if len(bots) >= players:
+    if len(bots) >= players and not every_seat_a_bot:
         raise RuleViolation(BAD_BOTS, "bots: at least one seat must be left to a player")
 
 
@@ -266,6 +272,7 @@ class GameService(Application[UUID]):
         bots: dict[Seat, str] | None = None,
         keys_required: bool = False,
         keys: dict[Seat, str] | None = None,
+        every_seat_a_bot: bool = False,
     ) -> CreatedGame:
         """A new game. Its seed is fresh secret salt, then ``seed`` if given (docs/trust.md: Seeds). Only an
         in-process simulation, whose records must come out the same on every run and hold no
@@ -275,15 +282,17 @@ class GameService(Application[UUID]):
         bot name) seats the server's bots: see ``_seat_bots``. With ``keys_required`` every seat
         must be keyed (with its join, or before its first command; a bot's with the key derived from
         the seed). ``keys`` (seat -> public key) keys seats of a game created with tokens at once, in
-        its creation (a tournament's table: each player's registered key)."""
+        its creation (a tournament's table: each player's registered key). ``every_seat_a_bot``: the
+        bots may hold every seat (a tournament's table of bot players; no route can ask for it)."""
         definition = GAMES.get(game)
         if options is not None and not isinstance(options, dict):
             raise Invalid("options must be a JSON object")
         game_seed = new_seed(seed) if salt is None else salted_seed(salt, seed)
         if bots:
-            check_bot_seats(bots, players, keys_required, open_seats)
+            check_bot_seats(bots, players, keys_required, open_seats, every_seat_a_bot)
             match, records = Match.create(definition, players, options, game_seed, True, keys_required)
-            return self._seat_bots(match, records, bots, open_seats, game_id, game_seed if keys_required else None)
+            key_seed = game_seed if keys_required else None
+            return self._seat_bots(match, records, bots, open_seats, game_id, key_seed, keys or {})
         match, records = Match.create(definition, players, options, game_seed, open_seats, keys_required)
         if keys and not open_seats:
             game_id = game_id or uuid4()
@@ -299,13 +308,15 @@ class GameService(Application[UUID]):
         open_seats: bool,
         game_id: UUID | None,
         key_seed: bytes | None = None,
+        keys: dict[Seat, str] | None = None,
     ) -> CreatedGame:
         """A game some of whose seats the server plays: created with open seats, each bot takes its
         seat by its name (``SeatTaken`` names the bot) and no token (nobody can send as it), then,
         unless ``open_seats``, the creator's seats are taken as "seat N" with tokens for the creator.
         The game starts with the last seat taken, as every game with open seats does. With
         ``key_seed`` (the game's seed, when every seat must be keyed) each bot's seat is keyed with
-        the key the server derives from it for the seat, and the bot signs its moves with it."""
+        the key the server derives from it for the seat, and the bot signs its moves with it.
+        ``keys``: the creator's seats keyed at once (a tournament's keyed players)."""
         aggregate = GameAggregate.start(game_id or uuid4(), match, [None] * match.players, records)
         tokens = [""] * match.players
         for seat in range(match.players):
@@ -314,7 +325,7 @@ class GameService(Application[UUID]):
                 aggregate.join(bot_seat_name(bots[seat], seat), seat, None, key)
             elif not open_seats:
                 tokens[seat] = secrets.token_urlsafe(24)
-                aggregate.join(f"seat {seat}", seat, token_hash(tokens[seat]))
+                aggregate.join(f"seat {seat}", seat, token_hash(tokens[seat]), (keys or {}).get(seat))
         self.save(aggregate)
         return CreatedGame(
             game_id=str(aggregate.id),

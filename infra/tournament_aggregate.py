@@ -99,6 +99,8 @@ class TournamentAggregate(Aggregate):
         self.seat_tokens.update(secrets.get("seat_tokens", {}))
 
     def player_of(self, token_hash: str) -> int | None:
+        if not token_hash:  # a bot player's place: no token is theirs
+            return None
         try:
             return self.player_token_hashes.index(token_hash)
         except ValueError:

@@ -48,6 +48,8 @@ from domain.tournament.log import (
     ADJUDICATED,
     BY_ORGANISER,
     BY_SELF,
+    CHECK_IN_OPENED,
+    CHECKED_IN,
     FORFEIT_GAME,
     LATE_ENTRY,
     PLAYER_REGISTERED,
@@ -137,6 +139,13 @@ class RegisteredPlayer:
     token: str
 
 
+@dataclass(frozen=True)
+class RegisteredBot:
+    player: int
+    name: str
+    bot: str  # the server's bot that plays the entry (no token exists for it)
+
+
 def parse_tournament_id(tournament_id: str) -> UUID:
     try:
         return UUID(tournament_id)
@@ -168,6 +177,7 @@ class TournamentService(EventSourcedProjection[UUID]):
         # recomputed from the record when it is needed again).
         self._clocks: OrderedDict[str, GameClock] = OrderedDict()
         self._clocks_lock = threading.Lock()
+        self._bot_table_listeners: list[Callable[[list[str]], None]] = []
 
     # -- creating and registering -----------------------------------------------------------------
 
@@ -223,6 +233,26 @@ class TournamentService(EventSourcedProjection[UUID]):
             self._check_organiser(aggregate, organiser_token)
             return self._register(aggregate, name, commitment, BY_ORGANISER, public_key)
 
+    def register_bot(
+        self,
+        tournament_id: str,
+        organiser_token: str | None,
+        name: Any,
+        bot: Any,
+        commitment: str | None = None,
+        public_key: str | None = None,
+    ) -> RegisteredBot:
+        """A bot player, the organiser's entry: the server's bot of that name plays its seat at each of
+        its tables (as a game's bot seats do); no token exists for it (nor a secret or a key: the
+        rules refuse them)."""
+        with self._changing(tournament_id) as aggregate:
+            self._check_organiser(aggregate, organiser_token)
+            data = rules.register(aggregate.log.state, name, self.now(), commitment, BY_ORGANISER, public_key, bot)
+            # Its place in the token list holds no hash: no token is the bot player's.
+            aggregate.append(PLAYER_REGISTERED, data, {"player_token_hash": ""})
+            self.save(aggregate)
+        return RegisteredBot(data["player"], data["name"], data["bot"])
+
     def join(
         self, tournament_id: str, name: Any, code: Any, commitment: str | None = None, public_key: str | None = None
     ) -> RegisteredPlayer:
@@ -240,7 +270,12 @@ class TournamentService(EventSourcedProjection[UUID]):
         return registration_code(aggregate.seed, tournament_id)
 
     def _register(
-        self, aggregate: TournamentAggregate, name: Any, commitment: str | None, by: str, public_key: str | None
+        self,
+        aggregate: TournamentAggregate,
+        name: Any,
+        commitment: str | None,
+        by: str,
+        public_key: str | None,
     ) -> RegisteredPlayer:
         data = rules.register(aggregate.log.state, name, self.now(), commitment, by, public_key)
         token = secrets.token_urlsafe(24)
@@ -281,10 +316,39 @@ class TournamentService(EventSourcedProjection[UUID]):
             self.save(aggregate)
         return RegisteredPlayer(data["player"], data["name"], token), data
 
-    def close_registration(self, tournament_id: str, organiser_token: str | None) -> dict[str, Any]:
-        """No more players or commitments: the committed players may reveal their secrets now."""
+    def open_check_in(self, tournament_id: str, organiser_token: str | None) -> dict[str, Any]:
+        """The organiser asks for check-in before round 1 (whoever has not checked in when
+        registration closes is withdrawn then)."""
         with self._changing(tournament_id) as aggregate:
             self._check_organiser(aggregate, organiser_token)
+            data = rules.check_in_opened(aggregate.log.state, self.now())
+            aggregate.append(CHECK_IN_OPENED, data)
+            self.save(aggregate)
+        return data
+
+    def check_in(self, tournament_id: str, player_token: str | None) -> dict[str, Any]:
+        """The bearer player checks in."""
+        with self._changing(tournament_id) as aggregate:
+            player = self.player_for_token(aggregate, player_token)
+            data = rules.checked_in(aggregate.log.state, player, self.now())
+            aggregate.append(CHECKED_IN, data)
+            self.save(aggregate)
+        return data
+
+    def _leave_out_missed_check_ins(self, aggregate: TournamentAggregate) -> list[dict[str, Any]]:
+        """Withdraw, in public, every player who has not checked in (when the roster closes);
+        recorded with what closes it or not at all."""
+        missed = rules.check_in_missed(aggregate.log.state, self.now())
+        for withdrawal in missed:
+            aggregate.append(PLAYER_WITHDRAWN, withdrawal)
+        return missed
+
+    def close_registration(self, tournament_id: str, organiser_token: str | None) -> dict[str, Any]:
+        """No more players or commitments: the committed players may reveal their secrets now.
+        With check-in open, everyone who has not checked in is withdrawn first."""
+        with self._changing(tournament_id) as aggregate:
+            self._check_organiser(aggregate, organiser_token)
+            self._leave_out_missed_check_ins(aggregate)
             data = rules.registration_closed(aggregate.log.state, self.now())
             aggregate.append(REGISTRATION_CLOSED, data)
             self.save(aggregate)
@@ -387,6 +451,12 @@ class TournamentService(EventSourcedProjection[UUID]):
             "name": state.names[player],
             "registered_by": state.registered_by.get(player),
             "withdrawn": player in state.withdrawn,
+            # check-in: asked (the organiser opened it), open (it still takes check-ins), checked_in
+            "check_in": {
+                "asked": state.check_in_open,
+                "open": state.check_in_taken,
+                "checked_in": player in state.checked_in,
+            },
             "round": number or None,
             "table": current,
             "bye": bool(number) and player in state.byes[number - 1],
@@ -452,6 +522,8 @@ class TournamentService(EventSourcedProjection[UUID]):
         with self._changing(tournament_id) as aggregate:
             self._check_organiser(aggregate, organiser_token)
             state = aggregate.log.state
+            # Before round 1 with registration open: whoever has not checked in is withdrawn.
+            self._leave_out_missed_check_ins(aggregate)
             # Before round 1: each reveal still missing is withheld, in public, and its entry
             # withdrawn; recorded with the seating or not at all.
             for withheld in rules.reveals_withheld(state, self.now()):
@@ -474,6 +546,9 @@ class TournamentService(EventSourcedProjection[UUID]):
                     **self._unsalted_game(aggregate, number, i),
                     keys_required=config.keys_required,
                     keys={s: state.keys[p] for s, p in enumerate(players) if p in state.keys},
+                    # A bot player's seat is the server's bot seat (as POST /games with "bots").
+                    bots={s: state.bots[p] for s, p in enumerate(players) if p in state.bots} or None,
+                    every_seat_a_bot=True,
                 )
                 for i, players in enumerate(seating.tables, start=1)
             ]
@@ -481,7 +556,16 @@ class TournamentService(EventSourcedProjection[UUID]):
             data = rules.round_seated(state, seating, [g.game_id for g in created], self.now(), commitments)
             aggregate.append(ROUND_SEATED, data, {"seat_tokens": {g.game_id: g.tokens for g in created}})
             self.save(aggregate, *(TableIndex.of(g.game_id, tournament_id) for g in created))
+        played_by_bots = [g.game_id for g in created if g.bots]
+        if played_by_bots:
+            for listener in self._bot_table_listeners:
+                listener(played_by_bots)
         return data
+
+    def on_bot_tables(self, listener: Callable[[list[str]], None]) -> None:
+        """Tell ``listener`` the games of every round seated from now on whose seats a bot player
+        holds (the server's bot seats then play them)."""
+        self._bot_table_listeners.append(listener)
 
     def adjudicate(self, tournament_id: str, organiser_token: str | None, request: dict[str, Any]) -> dict[str, Any]:
         """An organiser's ruling as a compensating record. Replacing a player issues a new player token."""

@@ -32,6 +32,8 @@ ADJUDICATED = "Adjudicated"
 TOURNAMENT_ENDED = "TournamentEnded"
 PLAYER_WITHDRAWN = "PlayerWithdrawn"
 LATE_ENTRY = "LateEntry"
+CHECK_IN_OPENED = "CheckInOpened"
+CHECKED_IN = "CheckedIn"
 
 
 @dataclass(frozen=True)
@@ -55,8 +57,11 @@ RECORD_FIELDS: dict[str, Fields] = {
     ),
     # commitment: the SHA-256 of the player's secret, when they contribute to the event's chance;
     # by: who registered the player (REGISTERED_BY), absent in logs from before self-registration;
-    # public_key: the player's Ed25519 key, which keys their seat in each of their games.
-    PLAYER_REGISTERED: Fields(frozenset({"player", "name", "at"}), frozenset({"commitment", "by", "public_key"})),
+    # public_key: the player's Ed25519 key, which keys their seat in each of their games;
+    # bot: the server's bot (BOT_NAMES) that plays the entry's seat at every table it is seated at.
+    PLAYER_REGISTERED: Fields(
+        frozenset({"player", "name", "at"}), frozenset({"commitment", "by", "public_key", "bot"})
+    ),
     REGISTRATION_CLOSED: Fields(frozenset({"players", "committed", "at"})),
     SECRET_REVEALED: Fields(frozenset({"player", "secret", "at"})),
     REVEAL_WITHHELD: Fields(frozenset({"player", "consequence", "at"})),
@@ -91,6 +96,11 @@ RECORD_FIELDS: dict[str, Fields] = {
     # a late entry gets for each round before it (MISSED_ROUND_RULES).
     PLAYER_WITHDRAWN: Fields(frozenset({"player", "reason", "from_round", "at"})),
     LATE_ENTRY: Fields(frozenset({"player", "name", "from_round", "missed_rounds", "at"}), frozenset({"public_key"})),
+    # Check-in before round 1: the organiser opens it, each player checks in; whoever has not by
+    # the close of registration (or round 1's seating) is withdrawn then (PlayerWithdrawn,
+    # reason CHECK_IN_MISSED).
+    CHECK_IN_OPENED: Fields(frozenset({"at"})),
+    CHECKED_IN: Fields(frozenset({"player", "at"})),
     # unfinished_seeds: the revealed seed of every table whose game never ended, by game id.
     TOURNAMENT_ENDED: Fields(frozenset({"standings", "master_seed", "at"}), frozenset({"unfinished_seeds"})),
 }
@@ -113,6 +123,9 @@ REGISTERED_BY = (BY_ORGANISER, BY_SELF)
 MISSED_AS_BYES = "bye"
 MISSED_AS_ZERO = "zero"
 MISSED_ROUND_RULES = (MISSED_AS_BYES, MISSED_AS_ZERO)
+
+# The reason recorded when a player who had not checked in is left out of the event.
+CHECK_IN_MISSED = "did not check in"
 
 # What a withheld reveal costs: the entry takes no further part, and the seed mixes without it.
 WITHDRAWN = "withdrawn"
@@ -148,6 +161,9 @@ class TournamentState:
     reveals: dict[int, str] = field(default_factory=dict)  # player -> the revealed secret (hex)
     withdrawn: list[int] = field(default_factory=list)  # players withdrawn (a withheld reveal, or by the organiser)
     late_entries: dict[int, dict[str, Any]] = field(default_factory=dict)  # player -> their LateEntry's data
+    bots: dict[int, str] = field(default_factory=dict)  # player -> the server's bot that plays them
+    check_in_open: bool = False  # the organiser asked for check-in before round 1
+    checked_in: list[int] = field(default_factory=list)  # players who checked in, in order
     rounds: list[list[Table]] = field(default_factory=list)
     round_times: list[int] = field(default_factory=list)
     byes: list[list[int]] = field(default_factory=list)
@@ -166,6 +182,18 @@ class TournamentState:
     def active_players(self) -> list[int]:
         """The players who are seated: every registered player but the withdrawn."""
         return [p for p in range(len(self.names)) if p not in self.withdrawn]
+
+    @property
+    def check_in_taken(self) -> bool:
+        """Check-in takes players now: the organiser opened it, and the roster has not closed."""
+        return self.check_in_open and not self.registration_closed and not self.rounds
+
+    def missing_check_ins(self) -> list[int]:
+        """While check-in is open (before the roster closes): the players still taking part who
+        have not checked in. A bot player needs no check-in: the server is there to play it."""
+        if not self.check_in_taken:
+            return []
+        return [p for p in self.active_players() if p not in self.checked_in and p not in self.bots]
 
     def pending_reveals(self) -> list[int]:
         """Committed players who have neither revealed nor been withdrawn for withholding."""
@@ -253,7 +281,15 @@ def evolve(state: TournamentState, record: Record) -> TournamentState:
             state.registered_by[len(state.names)] = data["by"]
         if data.get("public_key") is not None:
             state.keys[len(state.names)] = data["public_key"]
+        if data.get("bot") is not None:
+            state.bots[len(state.names)] = data["bot"]
         state.names.append(data["name"])
+    elif record.type == CHECK_IN_OPENED:
+        state.check_in_open = True
+    elif record.type == CHECKED_IN:
+        if data["player"] in state.checked_in:
+            raise ValueError(f"player {data['player']} has checked in already")
+        state.checked_in.append(data["player"])
     elif record.type == REGISTRATION_CLOSED:
         state.registration_closed = True
     elif record.type == SECRET_REVEALED:

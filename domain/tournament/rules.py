@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from domain.kernel.bots import BOT_NAMES
 from domain.kernel.chance import CONTRIBUTION_MAX_BYTES, CONTRIBUTION_MIN_BYTES, Chance, seed_commitment
 from domain.kernel.errors import RuleViolation
 from domain.kernel.game import GameDefinition, Scoreboard
@@ -18,6 +19,8 @@ from domain.tournament import pairing, pairing_v2
 from domain.tournament.config import BALANCED, PAIRING_V1, TournamentConfig, finite_number, normalize_config
 from domain.tournament.log import (
     ADJUDICATION_KINDS,
+    BY_ORGANISER,
+    CHECK_IN_MISSED,
     CORRECT_RESULT,
     FORBID_PAIR,
     FORFEIT_GAME,
@@ -53,6 +56,11 @@ NO_ROUND_SEATED = "NO_ROUND_SEATED"
 ROSTER_FROZEN = "ROSTER_FROZEN"
 BAD_SEATING = "BAD_SEATING"
 WITHDRAWN_PLAYER = "WITHDRAWN_PLAYER"
+CHECK_IN_OPEN = "CHECK_IN_OPEN"
+CHECK_IN_NOT_OPEN = "CHECK_IN_NOT_OPEN"
+CHECK_IN_CLOSED = "CHECK_IN_CLOSED"
+ALREADY_CHECKED_IN = "ALREADY_CHECKED_IN"
+CHECK_IN_PENDING = "CHECK_IN_PENDING"
 MAX_NAME = 60
 MAX_TOURNAMENT_NAME = 100
 MAX_PLAYERS = 512
@@ -109,16 +117,25 @@ def _commitment(value: Any) -> str:
 
 
 def register(
-    state: TournamentState, name: Any, at: int, commitment: Any = None, by: Any = None, public_key: Any = None
+    state: TournamentState,
+    name: Any,
+    at: int,
+    commitment: Any = None,
+    by: Any = None,
+    public_key: Any = None,
+    bot: Any = None,
 ) -> dict[str, Any]:
     """A new player, with their commitment to a secret if they send one (contributing is optional:
     a player who contributes nothing relies on the others), and who registered them (``by``: the
     organiser or the player; None only in logs from before self-registration). With a
     ``public_key`` (required when the tournament requires keys) the player's seat in each of their
-    games is keyed with it: every move of theirs must then carry their signature."""
+    games is keyed with it: every move of theirs must then carry their signature. ``bot``: the
+    entry is one of the server's bots (``bot_entry``), which plays its seat at every table."""
     _open(state)
     if by is not None and by not in REGISTERED_BY:
         raise RuleViolation(BAD_REGISTRATION, f"a player is registered by one of {', '.join(REGISTERED_BY)}")
+    if bot is not None:
+        bot_entry(state, bot, by, commitment, public_key)
     if state.rounds:
         raise RuleViolation(REGISTRATION_CLOSED, "registration closed when the first round was seated")
     if state.registration_closed:
@@ -134,7 +151,67 @@ def register(
         data["by"] = by
     if key is not None:
         data["public_key"] = key
+    if bot is not None:
+        data["bot"] = bot
     return {**data, "at": stamp(state, at)}
+
+
+def bot_entry(state: TournamentState, bot: Any, by: Any, commitment: Any, public_key: Any) -> None:
+    """A bot player is the organiser's entry, played by the server's bot of that name at every
+    table it is seated at; it holds no secret and no key, and its moves are stamped by nobody, so
+    a tournament with a time control or that requires keys takes none (BAD_REGISTRATION)."""
+    if bot not in BOT_NAMES:
+        raise RuleViolation(BAD_REGISTRATION, f"there is no bot {bot!r}; the bots are: {', '.join(BOT_NAMES)}")
+    if by != BY_ORGANISER:
+        raise RuleViolation(BAD_REGISTRATION, "only the organiser registers a bot player")
+    if commitment is not None or public_key is not None:
+        raise RuleViolation(BAD_REGISTRATION, "a bot player commits to no secret and registers no public_key")
+    if state.settings.time_control is not None:
+        raise RuleViolation(BAD_REGISTRATION, "a tournament with a time control takes no bot players")
+    if state.settings.keys_required:
+        raise RuleViolation(BAD_REGISTRATION, "a tournament that requires keys takes no bot players")
+
+
+def check_in_opened(state: TournamentState, at: int) -> dict[str, Any]:
+    """The organiser asks every player to check in before round 1: whoever has not checked in when
+    registration closes (or round 1 is seated) is left out of the event (``check_in_missed``)."""
+    _open(state)
+    if state.registration_closed or state.rounds:
+        raise RuleViolation(REGISTRATION_CLOSED, "check-in is held while registration is open, before round 1")
+    if state.check_in_open:
+        raise RuleViolation(CHECK_IN_OPEN, "check-in is open already")
+    return {"at": stamp(state, at)}
+
+
+def checked_in(state: TournamentState, player: int, at: int) -> dict[str, Any]:
+    """A registered player says they are here to play. Check-in ends with registration: the roster
+    must stand before the players reveal against it."""
+    _open(state)
+    if state.registration_closed or state.rounds:
+        raise RuleViolation(CHECK_IN_CLOSED, "check-in ended when registration closed")
+    if not state.check_in_open:
+        raise RuleViolation(CHECK_IN_NOT_OPEN, "the organiser has not opened check-in")
+    if player in state.withdrawn:
+        raise RuleViolation(WITHDRAWN_PLAYER, f"player {player} is withdrawn")
+    if player in state.checked_in:
+        raise RuleViolation(ALREADY_CHECKED_IN, f"player {player} has checked in already")
+    return {"player": player, "at": stamp(state, at)}
+
+
+def check_in_missed(state: TournamentState, at: int) -> list[dict[str, Any]]:
+    """When registration closes (or round 1 is seated while it is open): a withdrawal of every
+    player still taking part who has not checked in, recorded just before."""
+    return [
+        {"player": p, "reason": CHECK_IN_MISSED, "from_round": 1, "at": stamp(state, at)}
+        for p in state.missing_check_ins()
+    ]
+
+
+def _check_check_ins(state: TournamentState) -> None:
+    """The roster closes only once everyone who has not checked in is withdrawn."""
+    missing = state.missing_check_ins()
+    if missing:
+        raise RuleViolation(CHECK_IN_PENDING, f"players {missing} have not checked in and are not withdrawn")
 
 
 def player_key(state: TournamentState, public_key: Any, replacing: int | None = None) -> str | None:
@@ -156,6 +233,7 @@ def registration_closed(state: TournamentState, at: int) -> dict[str, Any]:
     _open(state)
     if state.registration_closed or state.rounds:
         raise RuleViolation(REGISTRATION_CLOSED, "registration is closed already")
+    _check_check_ins(state)
     return {"players": len(state.names), "committed": sorted(state.commitments), "at": stamp(state, at)}
 
 
@@ -205,6 +283,8 @@ def player_withdrawn(state: TournamentState, player: Any, reason: Any, at: int) 
         # The reveals are made against the closed roster: a withdrawal after reading them would let
         # the organiser pick round 1's seating among those the roster's subsets give.
         raise RuleViolation(ROSTER_FROZEN, "between the close of registration and round 1 the roster stands")
+    if reason == CHECK_IN_MISSED and player not in state.missing_check_ins():
+        raise RuleViolation(BAD_ROSTER_CHANGE, f"player {player} is not one who failed to check in")
     return {"player": player, "reason": _reason(reason), "from_round": len(state.rounds) + 1, "at": stamp(state, at)}
 
 
@@ -254,6 +334,7 @@ def check_can_seat(state: TournamentState) -> None:
         raise RuleViolation(
             REGISTRATION_OPEN, "players have committed to secrets: close registration and let them reveal first"
         )
+    _check_check_ins(state)
     if not state.rounds and state.pending_reveals():
         raise RuleViolation(REVEALS_PENDING, f"players {state.pending_reveals()} have neither revealed nor withheld")
     players = len(state.active_players())
@@ -492,6 +573,10 @@ def adjudicated(
             )
         record["player"] = player
     if kind == REPLACE_PLAYER:
+        if player in state.bots:
+            raise RuleViolation(
+                BAD_ADJUDICATION, f"player {player} is a bot player: withdraw it instead of replacing it"
+            )
         name = _name(request.get("name"), (n for i, n in enumerate(state.names) if i != player))
         record["name"] = name
         # The one who plays on signs with their own key (in the games seated from now on; a running

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.kernel.bots import RandomBot
+from domain.kernel.bots import RandomBot, bot_of_seat_name
 from domain.kernel.chance import Chance, creator_seed_of, seed_commitment
 from domain.kernel.errors import RuleViolation
 from domain.kernel.game import GameDefinition
@@ -40,6 +40,8 @@ from domain.tournament.clock import GameClock, Stamped, check_clock
 from domain.tournament.config import PAIRING_V1, normalize_config
 from domain.tournament.log import (
     ADJUDICATED,
+    CHECK_IN_OPENED,
+    CHECKED_IN,
     FORFEIT_GAME,
     LATE_ENTRY,
     PLAYER_REGISTERED,
@@ -445,9 +447,13 @@ class _BundleChecker:
                 raise self._stop(position, "name is not a tournament name as the rules record it")
         elif kind == PLAYER_REGISTERED:
             expected = rules.register(
-                state, data["name"], at, data.get("commitment"), data.get("by"), data.get("public_key")
+                state, data["name"], at, data.get("commitment"), data.get("by"), data.get("public_key"), data.get("bot")
             )
             self._same(kind, data, expected, position, expected)
+        elif kind == CHECK_IN_OPENED:
+            self._same(kind, data, rules.check_in_opened(state, at), position)
+        elif kind == CHECKED_IN:
+            self._same(kind, data, rules.checked_in(state, data["player"], at), position)
         elif kind == REGISTRATION_CLOSED:
             self._same(kind, data, rules.registration_closed(state, at), position)
         elif kind == SECRET_REVEALED:
@@ -634,6 +640,28 @@ class _BundleChecker:
             self.on_game(table, 1, "its keys_required is not the tournament's")
         else:
             self._check_keys(table, game)
+            self._check_bot_seats(table, game)
+
+    def _check_bot_seats(self, table: Table, game: _Game) -> None:
+        """A bot player's seat is the server's seat of its bot (named by it in ``SeatTaken``), and
+        no other seat is: nobody's moves pass for a bot's, nor a bot's for a person's."""
+        if game.match is None:
+            return
+        bots = self.log.state.bots
+        for seat, player in enumerate(table.players):
+            found, expected = bot_of_seat_name(game.match.names.get(seat)), bots.get(player)
+            if found != expected:
+                game.ok = False
+                where = next(
+                    (r.position for r in game.records if r.type == SEAT_TAKEN and r.data.get("seat") == seat), None
+                )
+                self.on_game(
+                    table,
+                    where,
+                    f"seat {seat} is played by {_short(found or 'a person')}, but its player {player} is "
+                    f"{_short(expected or 'a person')}",
+                )
+                return
 
     def _check_keys(self, table: Table, game: _Game) -> None:
         """Each seat is keyed with its player's registered key, and only a keyed player's seat is:

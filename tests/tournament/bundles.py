@@ -118,7 +118,8 @@ def reexecuted_with_stamps(records: list[dict[str, Any]], stamps: dict[int, int]
 
 def _clocked_with_contributions(tournaments: TournamentService, clock: FakeClock) -> tuple[str, str, list[str]]:
     """A clocked tournament of one table of three whose seating mixes two players' secrets; a fourth
-    player committed and withheld their reveal (so is withdrawn): every kind of chance record."""
+    player committed and withheld their reveal (so is withdrawn): every kind of chance record. Check-in
+    was asked for, and a fifth player who did not check in is withdrawn when registration closes."""
     settings = {"rounds": 2, "table_size": 3, "time_control": {"base_seconds": 2, "increment_seconds": 0.01}}
     created = tournaments.create("peloponnes", settings, master_seed=b"clock-contributions", salted=False)
     tid, organiser = created.tournament_id, created.organiser_token
@@ -127,6 +128,11 @@ def _clocked_with_contributions(tournaments: TournamentService, clock: FakeClock
         tournaments.register(tid, organiser, f"p{i}", None if s is None else seed_commitment(bytes.fromhex(s))).token
         for i, s in enumerate(secrets)
     ]
+    tokens.append(tournaments.register(tid, organiser, "p4").token)
+    tournaments.open_check_in(tid, organiser)
+    for token in tokens[:4]:
+        clock.advance(10)
+        tournaments.check_in(tid, token)
     tournaments.close_registration(tid, organiser)
     for token, secret in zip(tokens[1:3], secrets[1:3], strict=True):
         clock.advance(10)

@@ -117,3 +117,29 @@ def test_refusals_are_one_line_with_the_servers_code(server: tuple[str, Tourname
 
     nobody = run(f"http://127.0.0.1:{free_port()}", "standings", tid)
     assert nobody.exit_code == 1 and "cannot reach the server" in nobody.output
+
+
+def test_the_organiser_asks_for_check_in_and_registers_bot_players_from_the_command_line(
+    server: tuple[str, TournamentService],
+) -> None:
+    url, tournaments = server
+    created = answer(run(url, "create", "peloponnes", "--table-size", "2", "--rounds", "1", "--json"))
+    tid, organiser = created["tournament_id"], created["organiser_token"]
+    ann = answer(run(url, "register", tid, "Ann", "Bob", "--json", token=organiser))[0]
+    bots = answer(run(url, "register", tid, "Gus", "--bot", "greedy", "--json", token=organiser))
+    assert bots == [{"player": 2, "name": "Gus", "token": None, "bot": "greedy"}]
+    shown = run(url, "register", tid, "Rand", "--bot", "random", token=organiser)
+    assert shown.exit_code == 0 and "the server's random bot" in shown.output
+    opened = answer(run(url, "check-in", tid, "--open", "--json", token=organiser))
+    assert opened["check_in"] == {"asked": True, "open": True, "checked_in": []}
+    tournaments.check_in(tid, ann["token"])
+    status = run(url, "check-in", tid)
+    assert status.exit_code == 0 and "check-in is open" in status.output
+    rows = {
+        line.split("│")[2].strip(): line.split("│")[3].strip()
+        for line in status.output.splitlines()
+        if line.count("│") == 4
+    }
+    assert rows == {"Ann": "yes", "Bob": "no", "Gus": "bot", "Rand": "bot"}
+    again = run(url, "check-in", tid, "--open", token=organiser)
+    assert again.exit_code == 1 and "CHECK_IN_OPEN" in again.output

@@ -184,6 +184,9 @@ def test_every_tournament_record_type_is_sent_as_it_was_hashed(
     tid, organiser = created.tournament_id, created.organiser_token
     names = ("Ann", "Bob", "Cy", "Di", "Eve")
     tokens = [tournaments.register(tid, organiser, n, commitment_of(n)).token for n in names]
+    tournaments.open_check_in(tid, organiser)
+    for token in tokens:
+        tournaments.check_in(tid, token)
     tournaments.close_registration(tid, organiser)
     for name, token in zip(names[:4], tokens[:4], strict=True):
         tournaments.reveal(tid, token, secret_of(name).hex())

@@ -275,3 +275,19 @@ def test_axe_finds_no_violation_on_the_join_page_and_the_players_and_organisers_
     page.wait_for_selector('#me[data-round="1"]')
     page.wait_for_selector("#seat-round")
     assert axe_violations(page) == []
+
+
+def test_the_organiser_asks_for_check_in_and_the_player_checks_in_by_clicking(page: Any, site: Site) -> None:
+    created = site.api.post("/tournaments", json={"game": "alexandros", "settings": {"rounds": 1, "table_size": 2}})
+    tid = created.json()["tournament_id"]
+    page.goto(f"{site.url}/join?id={tid}&code={created.json()['registration_code']}")
+    page.fill("#join-name", "Ada")
+    page.click("#join-button")
+    page.wait_for_selector('#me-name:has-text("Ada")')
+    page.goto(f"{site.url}/tournament?id={tid}#organiser={created.json()['organiser_token']}")
+    page.click("#open-check-in")
+    page.wait_for_selector('#check-in-status:has-text("0 of 1 players have checked in")')
+    page.click("#me-check-in")  # the player's panel shows the button once check-in is open
+    page.wait_for_selector("#me-checked-in")
+    page.wait_for_selector('#check-in-status:has-text("1 of 1 players have checked in")')
+    assert site.api.get(f"/tournaments/{tid}").json()["check_in"]["checked_in"] == [0]

@@ -3,7 +3,7 @@
 // turn", told live by the table's own game stream; and "Play" beside the player's seat, which opens
 // the viewer acting with the player's token (kept for that game's seat, as a seat link's is).
 
-import { get } from './api.js';
+import { get, post } from './api.js';
 import { coalesced } from './coalesce.js';
 import { h, seatColour, seatInk } from './dom.js';
 import { rememberToken } from './perspectives.js';
@@ -47,6 +47,22 @@ export function playerPanel(tournamentId, entry, { onError, byePoints }) {
     box.dataset.status = table ? table.status : '';
     const lines = [h('p', { id: 'me-name' }, 'You play as ', h('strong', {}, me.name), me.registered_by === 'organiser' ? ' (registered by the organiser)' : '')];
     if (me.withdrawn) lines.push(h('p', { id: 'me-withdrawn' }, 'You are withdrawn: no later round seats you.'));
+    else if (me.check_in?.open && me.check_in.checked_in) lines.push(h('p', { id: 'me-checked-in' }, 'You have checked in.'));
+    else if (me.check_in?.open) {
+      // Whoever has not checked in when registration closes is left out of the event.
+      const button = h('button', { id: 'me-check-in', type: 'button' }, 'Check in');
+      button.onclick = async () => {
+        button.disabled = true;
+        try {
+          await post(`${base}/check-in`, {}, { token: entry.token });
+          await refresh();
+        } catch (err) {
+          onError(`Refused (${err.code}): ${err.message}`);
+          button.disabled = false;
+        }
+      };
+      lines.push(h('p', { id: 'me-check-in-line' }, 'Check-in is open: check in, or you are left out when registration closes. ', button));
+    }
     if (!me.round) lines.push(h('p', {}, 'Round 1 is not seated yet: this page tells you your table when it is.'));
     else if (me.bye) lines.push(h('p', { id: 'me-bye' }, `Round ${me.round}: you have the bye (${byePoints()} points). No table for you this round.`));
     else if (!table) lines.push(h('p', {}, `Round ${me.round}: you have no table this round.`));

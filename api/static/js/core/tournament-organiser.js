@@ -7,7 +7,7 @@ import { get, post } from './api.js';
 import { h } from './dom.js';
 
 const $ = (id) => document.getElementById(id);
-const KEPT = ['withdraw-player', 'withdraw-reason', 'late-name', 'late-missed'];
+const KEPT = ['withdraw-player', 'withdraw-reason', 'late-name', 'late-missed', 'late-bot'];
 
 export function organiserPanel(tournamentId, token, { onDone }) {
   const base = `/tournaments/${encodeURIComponent(tournamentId)}`;
@@ -65,17 +65,19 @@ export function organiserPanel(tournamentId, token, { onDone }) {
     const lateName = h('input', { id: 'late-name', type: 'text', maxlength: 60, autocomplete: 'off' });
     const missed = h('select', { id: 'late-missed' }, h('option', { value: 'zero' }, 'nothing'), h('option', { value: 'bye' }, "a bye's points"));
     const enter = h('button', { id: 'late-enter', type: 'submit' }, open ? 'Register' : 'Enter late');
-    const lateForm = h('form', { id: 'late-form', class: 'organiser-form' }, field('Name', lateName), seated ? field('Each round missed counts', missed) : null, enter);
+    const bot = h('select', { id: 'late-bot' }, h('option', { value: '' }, 'a person'), ['greedy', 'search', 'random'].map((b) => h('option', { value: b }, `the ${b} bot`)));
+    const lateForm = h('form', { id: 'late-form', class: 'organiser-form' }, field('Name', lateName), seated ? field('Each round missed counts', missed) : field('Played by', bot), enter);
     lateForm.onsubmit = (e) => {
       e.preventDefault();
       const name = lateName.value.trim();
       const send = seated
         ? () => post(`${base}/late-entries`, { name, missed_rounds: missed.value }, { token })
-        : () => post(`${base}/players`, { name }, { token });
+        : () => post(`${base}/players`, bot.value ? { name, bot: bot.value } : { name }, { token });
       act(enter, send, (a) => {
+        lateName.value = '';
+        if (a.bot) { panel.handed = null; return `${a.name} is registered: the server's ${a.bot} bot plays them.`; }
         // A player the organiser registers gets their token here, to hand over as a link.
         panel.handed = { name: a.name, link: `${location.origin}/tournament?id=${encodeURIComponent(tournamentId)}#player=${a.token}` };
-        lateName.value = '';
         return a.from_round ? `${a.name} is entered, seated from round ${a.from_round}.` : `${a.name} is registered.`;
       });
     };
@@ -84,6 +86,13 @@ export function organiserPanel(tournamentId, token, { onDone }) {
         h('input', { id: 'handed-link', type: 'text', readonly: true, value: panel.handed.link, 'aria-label': `${panel.handed.name}'s link`, size: 60 }))
       : null;
 
+    const checkIn = tournament.check_in;
+    const askCheckIn = h('button', { id: 'open-check-in', type: 'button' }, 'Ask for check-in');
+    askCheckIn.onclick = () => act(askCheckIn, () => post(`${base}/check-in/open`, {}, { token }), () => 'Check-in is open: whoever has not checked in when registration closes is withdrawn.');
+    const humans = active.filter((p) => !p.bot);
+    const checkInLine = checkIn.open
+      ? h('p', { id: 'check-in-status' }, `Check-in is open: ${humans.filter((p) => p.checked_in).length} of ${humans.length} players have checked in.`)
+      : null;
     const close = h('button', { id: 'close-registration', type: 'button' }, 'Close registration');
     close.onclick = () => act(close, () => post(`${base}/close-registration`, {}, { token }), () => 'Registration is closed.');
     const end = h('button', { id: 'end-tournament', type: 'button', disabled: Boolean(tournament.ended) }, 'End the tournament');
@@ -103,7 +112,8 @@ export function organiserPanel(tournamentId, token, { onDone }) {
       open
         ? h('div', { class: 'organiser-row' }, h('p', {}, 'Publish this registration link: whoever opens it enters a name and plays from their own browser.'), linkBox, copy)
         : h('p', {}, 'Registration is closed: enter a late player below.'),
-      h('div', { class: 'organiser-row' }, seat, open ? close : null, end),
+      checkInLine,
+      h('div', { class: 'organiser-row' }, seat, open && !checkIn.asked ? askCheckIn : null, open ? close : null, end),
       h('h3', {}, 'Withdraw a player'), active.length ? withdrawForm : h('p', {}, 'Nobody to withdraw.'),
       h('h3', {}, open ? 'Register a player yourself' : 'A late entry'), lateForm, handed,
       h('h3', {}, 'Exports'), h('p', { class: 'exports' }, exports.flatMap((a, i) => (i ? [' · ', a] : [a]))),
