@@ -125,9 +125,10 @@ def measure(log: TournamentLog, orders: list[list[int]]) -> Quality:
 def perfect_seats_exist(tables: list[list[int]], counted: dict[int, int]) -> bool:
     """Whether some seat order of every one of ``tables`` (the same players at each) gives each
     ``counted`` player every seat of their tables exactly ``counted[player]`` times (the others
-    anywhere). With every table of one size such orders always exist (König's edge-colouring
-    theorem: the players and tables form a bipartite graph); with mixed sizes they may not. A
-    search too long to finish counts as finding them."""
+    anywhere), by a search (one too long to finish counts as finding them). Since a counted
+    player plays at tables of one size only, such orders always exist: the counted players and
+    the tables of each size form a bipartite graph, whose edges König's theorem colours with as
+    many colours (seats) as a table has; the search confirms it event by event."""
     left = {p: Counter({s: n for s in range(len(next(t for t in tables if p in t)))}) for p, n in counted.items()}
     # The most constrained tables (most counted players) first.
     ordered = sorted(tables, key=lambda t: -sum(1 for p in t if p in counted))
