@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
 
 import pytest
 
@@ -63,9 +64,14 @@ def test_rule_2_seats_as_it_did() -> None:
     """The tournaments recorded with rule 2 verify by re-seating: its seatings of four shapes are
     pinned (a digest of every round's tables, in seat order, as rule 2 seated them when rule 3
     was added)."""
-    shapes = ((16, 4, 4, "swiss", {}), (18, 4, 4, "swiss", {"min_table": 3}), (16, 5, 2, "swiss", {}))
+    shapes: list[tuple[int, int, int, str, dict[str, Any]]] = [
+        (16, 4, 4, "swiss", {}),
+        (18, 4, 4, "swiss", {"min_table": 3}),
+        (16, 5, 2, "swiss", {}),
+        (16, 4, 4, "balanced", {}),
+    ]
     seatings = []
-    for players, rounds_, size, format_, extra in (*shapes, (16, 4, 4, "balanced", {})):
+    for players, rounds_, size, format_, extra in shapes:
         log = simulate(players, rounds_, size, format_, "pinned", pairing=PAIRING_V2, **extra)
         seatings.append([[t.players for t in tables] for tables in log.state.rounds])
     digest = hashlib.sha256(json.dumps(seatings).encode()).hexdigest()
