@@ -35,9 +35,10 @@ MAX_ROUNDS = 50
 # The pairing rule a tournament's seatings follow, recorded in its settings so the verifier seats
 # every round again by the rule the tournament was created with. 1: the first rule (records
 # without the field); 2: repeat-free with a round of lookahead, seats balanced as an assignment,
-# the colour rule of 2-player tables, mixed table sizes, manual seatings and forbidden pairs.
-PAIRING_V1, PAIRING_V2 = 1, 2
-PAIRING_VERSIONS = (PAIRING_V1, PAIRING_V2)
+# the colour rule of 2-player tables, mixed table sizes, manual seatings and forbidden pairs; 3: rule 2
+# with a lookahead that plans this round's seats for the next and keeps two rounds repeat-free.
+PAIRING_V1, PAIRING_V2, PAIRING_V3 = 1, 2, 3
+PAIRING_VERSIONS = (PAIRING_V1, PAIRING_V2, PAIRING_V3)
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,7 @@ def normalize_config(game: GameDefinition[Any], raw: dict[str, Any]) -> Tourname
     table_size = _integer(raw.get("table_size", min(4, game.max_players)), "table_size", MIN_TABLE, MAX_TABLE)
     if not game.min_players <= table_size <= game.max_players:
         raise _refuse(f"{game.id} is played by {game.min_players} to {game.max_players}, not {table_size}")
-    pairing = raw.get("pairing", PAIRING_V2)
+    pairing = raw.get("pairing", PAIRING_V3)
     if isinstance(pairing, bool) or pairing not in PAIRING_VERSIONS:
         raise _refuse(f"pairing must be one of {', '.join(map(str, PAIRING_VERSIONS))}, not {pairing!r}")
     low, high = _table_range(game, raw, table_size, pairing)

@@ -1,10 +1,11 @@
-"""Seating a round by pairing rule 2: tables of mixed sizes instead of byes, no repeat meeting a
-repeat-free seating of the round avoids (nor one a round of lookahead avoids), forbidden pairs
-honoured, seats balanced as an assignment, and the colour rule of 2-player tables.
+"""Seating a round by pairing rules 2 and 3: tables of mixed sizes instead of byes, no repeat
+meeting a repeat-free seating of the round avoids (nor one a round of lookahead avoids),
+forbidden pairs honoured, seats balanced as an assignment, and the colour rule of 2-player tables.
 
 Every choice is a pure function of the tournament so far and the round's seed, as in rule 1
 (``domain.tournament.pairing``, kept as it is for the tournaments recorded with it), so the
-verifier seats every round again and compares.
+verifier seats every round again and compares. Rule 2 is kept as it was for the tournaments
+recorded with it; rule 3 (``rule=3``) is rule 2 with a lookahead that sees further:
 
 The search, in the spirit of FIDE's Dutch system and lichess Swiss (absolute criteria first, then
 the closest pairing in the standings): the players in order (the standings, or a seeded order),
@@ -12,11 +13,20 @@ each table anchored by the first player left and filled with the nearest players
 a grouping is taken from the first of these tiers that has one:
 
 1. no repeat meeting, no forbidden pair, every seat a seat the player has had least, and (when a
-   round follows) a repeat-free seating of the next round still possible;
-2. the same with seats relaxed to the colour rule only (no seat three rounds running at 2);
-3. and 4. the same two without the lookahead;
-5. any repeat-free seating (the hardest-placed player seated first), with the colour rule, then without;
-6. fewest repeat meetings (a bounded branch and bound), forbidden pairs as a heavy cost.
+   round follows) a repeat-free seating of the next round with every seat least used still possible;
+2. the same with the next round repeat-free only; then with this round's seats relaxed to the
+   colour rule (no seat three rounds running at 2, none more than one above perfect);
+3. the same without the lookahead;
+4. any repeat-free seating (the hardest-placed player seated first), with the colour rule, then without;
+5. fewest repeat meetings (a bounded branch and bound), forbidden pairs as a heavy cost.
+
+Rule 3's lookahead (tiers 1 and 2) first asks, when a round follows the next, that the next
+round's repeat-free seating leave the round after it repeat-free too (with every seat least used
+in the tier that asks for it); then as rule 2. Where seats are to come out perfectly balanced
+(rounds a multiple of the table size), it tries this round's equally good seat orders (up to
+SEAT_ALTERNATIVES), not only the first, so that the next round's tables can seat each player at
+their missing seat, and checks the next round's seats within one of perfect, as that round will
+need them (rule 2 checks only that it is repeat-free).
 """
 
 from __future__ import annotations
@@ -24,7 +34,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import combinations, permutations
+from itertools import combinations, permutations, product
 
 from domain.kernel.chance import Chance
 from domain.tournament.pairing import Seating, meetings
@@ -37,6 +47,8 @@ Fits = Callable[[Sequence[Player]], bool]
 SEARCH_NODES = 30_000  # per tier: enough to prove a 16-player round has no repeat-free seating
 LOOKAHEAD_NODES = 20_000  # each tier with lookahead, its next-round searches included
 FALLBACK_NODES = 8_000  # the fewest-repeats search when no repeat-free seating turned up
+SEAT_ALTERNATIVES = 64  # (rule 3) seat orders of a grouping the lookahead tries for the next round's seats
+SEAT_LOOKAHEAD_NODES = 100_000  # (rule 3) each lookahead tier that plans this round's seats for the next's
 SEAT_PLAN_NODES = 200_000  # a balanced schedule's seats planned across its remaining rounds
 WINDOW = 12  # the fewest-repeats search fills a table from the next WINDOW players
 FALLBACK_OPTIONS = 12  # fillings tried per table there, fewest repeats first
@@ -174,10 +186,11 @@ def _assignable(options: list[frozenset[int]], taken: frozenset[int]) -> bool:
     return any(_assignable(rest, taken | {seat}) for seat in first - taken)
 
 
-def seat_order(table: Sequence[Player], history: History, rng: Chance, purpose: str) -> list[Player]:
-    """The table's players in seat order, as an assignment of players to seats at least cost:
-    no seat three rounds running at 2, then every player at a seat they have had least, then the
-    lowest seat count, the fewest seats a player had last time, then a seeded shuffle."""
+def seat_orders(table: Sequence[Player], history: History, rng: Chance, purpose: str) -> list[list[Player]]:
+    """The table's seat orders (permutations of its players) at least cost first: no seat three
+    rounds running at 2, then every player at a seat they have had least, then the lowest seat
+    count, the fewest seats a player had last time, then a seeded shuffle; only those as good as
+    the first on the first two (the alternatives a seat plan may choose among)."""
     orders: list[tuple[Player, ...]] = rng.shuffle(purpose, list(permutations(table)))
     size = len(table)
     rows = {p: [history.counts(p)[s] for s in range(size)] for p in table}
@@ -192,8 +205,15 @@ def seat_order(table: Sequence[Player], history: History, rng: Chance, purpose: 
         again = sum(1 for seat, p in enumerate(order) if last[p] == seat)
         return thirds, max(extra), sum(extra), max(counts) * 100 + again, sum(c * c for c in counts)
 
-    best: tuple[Player, ...] = min(orders, key=cost)
-    return list(best)
+    ranked = sorted(orders, key=cost)  # stable: the first in the shuffle among equals
+    best = cost(ranked[0])[:2]
+    return [list(order) for order in ranked if cost(order)[:2] == best]
+
+
+def seat_order(table: Sequence[Player], history: History, rng: Chance, purpose: str) -> list[Player]:
+    """The table's players in seat order, as an assignment of players to seats at least cost
+    (``seat_orders``' first)."""
+    return seat_orders(table, history, rng, purpose)[0]
 
 
 def partitions(
@@ -292,10 +312,16 @@ def fewest_repeats(
 
 @dataclass(frozen=True)
 class NextRound:
-    """What the lookahead assumes of the next round: who plays it, at which table sizes."""
+    """What the lookahead assumes of the next round: who plays it, at which table sizes, and
+    (rule 3) whether another round follows it (played by the same players, as far as the
+    lookahead can tell)."""
 
     players: list[Player]
     sizes: list[int]
+    more: bool = False
+
+
+Grouping = list[list[Player]]
 
 
 def group_round(
@@ -306,9 +332,10 @@ def group_round(
     following: NextRound | None,
     seed: bytes,
     balance_seats: bool = True,
-) -> list[list[Player]]:
-    """The round's tables (seat order not yet chosen), by the tiers of the module's docstring
-    (the strict seat tiers only with ``balance_seats``)."""
+    rule: int = 2,
+) -> tuple[Grouping, Grouping | None]:
+    """The round's tables by the tiers of the module's docstring (the strict seat tiers only with
+    ``balance_seats``), and their seat orders when the lookahead chose them (rule 3), else None."""
     met = history.met
 
     def free(a: Player, b: Player) -> bool:
@@ -318,70 +345,125 @@ def group_round(
     colour = fits(history, strict=False)
     strict = fits(history, strict=True) if balance_seats else colour
     if following is not None:
-        # The next round repeat-free with its seats balanced too, then repeat-free only.
-        known: dict[tuple[int, tuple[Player, ...]], list[Player]] = {}
-        for fit, next_strict in ((strict, True), (strict, False), (colour, False)):
-            budget = Budget(LOOKAHEAD_NODES)
+        known: dict[tuple[int, tuple[Player, ...]], list[list[Player]]] = {}
+        for fit, next_strict, deep in _lookahead_tiers(strict, colour, rule, following.more):
+            planned = rule >= 3 and next_strict and balance_seats  # this round's seats chosen for the next's
+            budget = Budget(SEAT_LOOKAHEAD_NODES if planned else LOOKAHEAD_NODES)
             for grouping in partitions(order, sizes, free, fit, budget):
-                seated = seat_tables(grouping, history, seed, known)
-                if _next_round_free(following, seated, history, forbidden, next_strict, budget):
-                    return grouping
+                for seated in _seatings(grouping, history, seed, known, planned):
+                    if _next_round_free(
+                        following, seated, history, forbidden, next_strict, budget, rule, deep, planned, seed
+                    ):
+                        return grouping, seated if rule >= 3 else None
+                    if budget.spent:
+                        break
                 if budget.spent:
                     break
     for fit in (strict, colour):
         found = next(partitions(order, sizes, free, fit, Budget(SEARCH_NODES)), None)
         if found is not None:
-            return found
+            return found, None
     # Any repeat-free seating at all, the hardest-placed player first, before accepting a repeat.
     for fit in (colour, lambda _: True):
         found = next(partitions(order, sizes, free, fit, Budget(SEARCH_NODES), constrained=True), None)
         if found is not None:
-            return found
+            return found, None
 
     def cost_of(table: Sequence[Player]) -> float:
         pairs = [pair(a, b) for a, b in combinations(table, 2)]
         repeats = sum(FORBIDDEN_COST if key in forbidden else met[key] for key in pairs)
         return repeats + (0 if colour(table) else UNFIT_COST)
 
-    return fewest_repeats(order, sizes, cost_of, Budget(FALLBACK_NODES))
+    return fewest_repeats(order, sizes, cost_of, Budget(FALLBACK_NODES)), None
+
+
+def _lookahead_tiers(strict: Fits, colour: Fits, rule: int, more: bool) -> list[tuple[Fits, bool, bool]]:
+    """The lookahead's tiers: this round's fit, whether the next round must seat everybody at a
+    least-used seat, and whether the round after it must stay repeat-free too (rule 3, when one
+    follows; then the same without that)."""
+    tiers = [(strict, True), (strict, False), (colour, False)]
+    if rule < 3:
+        return [(fit, next_strict, False) for fit, next_strict in tiers]
+    deep = [(fit, next_strict, True) for fit, next_strict in tiers] if more else []
+    return [*deep, *((fit, next_strict, False) for fit, next_strict in tiers)]
+
+
+def _seatings(
+    grouping: Grouping,
+    history: History,
+    seed: bytes,
+    known: dict[tuple[int, tuple[Player, ...]], list[list[Player]]],
+    alternatives: bool,
+) -> Iterator[Grouping]:
+    """The grouping in seat order (``seat_tables``), then (``alternatives``) up to
+    SEAT_ALTERNATIVES other orders as good for this round, for a lookahead that needs the next
+    round's seats balanced too."""
+    options = table_orders(grouping, history, seed, known)
+    if not alternatives:
+        yield [orders[0] for orders in options]
+        return
+    for count, seated in enumerate(product(*options)):
+        if count >= SEAT_ALTERNATIVES:
+            return
+        yield list(seated)
 
 
 def _next_round_free(
     nxt: NextRound,
-    seated: list[list[Player]],
+    seated: Grouping,
     history: History,
     forbidden: frozenset[Pair],
     strict: bool,
     budget: Budget,
+    rule: int = 2,
+    deep: bool = False,
+    planned: bool = False,
+    seed: bytes = b"lookahead",
 ) -> bool:
-    """Whether the next round has a repeat-free seating (with every seat least used: ``strict``)
-    once this round's tables are ``seated``."""
+    """Whether the next round has a repeat-free seating (with every seat least used: ``strict``;
+    rule 3: else with seats within one of perfect, as the next round will need) once this
+    round's tables are ``seated``; ``deep``: one that leaves a repeat-free round after it."""
     later = history.after(seated)
 
     def free(a: Player, b: Player) -> bool:
         key = pair(a, b)
         return not later.met[key] and key not in forbidden
 
-    fit = fits(later, strict=True) if strict else (lambda _: True)
-    return next(partitions(nxt.players, nxt.sizes, free, fit, budget, constrained=True), None) is not None
+    fit = fits(later, strict=True) if strict else fits(later, strict=False) if rule >= 3 else (lambda _: True)
+    for grouping in partitions(nxt.players, nxt.sizes, free, fit, budget, constrained=True):
+        if not deep:
+            return True
+        # The round after: repeat-free (``strict``: with every seat least used; ``planned``: for
+        # some seat orders of the next round as good as its best).
+        for seated_next in _seatings(grouping, later, seed, {}, planned):
+            if _next_round_free(nxt, seated_next, later, forbidden, strict, budget, rule):
+                return True
+            if budget.spent:
+                return False
+    return False
 
 
-def seat_tables(
+def table_orders(
     tables: Sequence[Sequence[Player]],
     history: History,
     seed: bytes,
-    known: dict[tuple[int, tuple[Player, ...]], list[Player]] | None = None,
-) -> list[list[Player]]:
-    """Every table of the round in seat order (``seat_order``, each table its own seeded stream:
+    known: dict[tuple[int, tuple[Player, ...]], list[list[Player]]] | None = None,
+) -> list[list[list[Player]]]:
+    """Every table's seat orders, best first (``seat_orders``, each table its own seeded stream:
     the same table at the same place is seated alike, so ``known`` may keep them)."""
     known = {} if known is None else known
-    seated = []
+    options = []
     for i, table in enumerate(tables):
         key = (i, tuple(table))
         if key not in known:
-            known[key] = seat_order(table, history, Chance(seed), f"seats:{i}")
-        seated.append(known[key])
-    return seated
+            known[key] = seat_orders(table, history, Chance(seed), f"seats:{i}")
+        options.append(known[key])
+    return options
+
+
+def seat_tables(tables: Sequence[Sequence[Player]], history: History, seed: bytes) -> Grouping:
+    """Every table of the round in seat order: each table's best (``table_orders``)."""
+    return [orders[0] for orders in table_orders(tables, history, seed)]
 
 
 def seat_round(
@@ -393,6 +475,7 @@ def seat_round(
     seed: bytes,
     following: NextRound | None = None,
     balance_seats: bool = True,
+    rule: int = 2,
 ) -> Seating:
     """Seat one round of players in ``order`` (those in ``byes`` sit out) at tables of ``sizes``;
     ``following`` (None in the last round) is who would play the next round, at which sizes;
@@ -400,8 +483,8 @@ def seat_round(
     (else seats are only kept within one of perfect)."""
     history = History.of(tables_so_far)
     playing = [p for p in order if p not in byes]
-    tables = group_round(playing, sizes, history, forbidden, following, seed, balance_seats)
-    return Seating(tables=seat_tables(tables, history, seed), byes=list(byes))
+    tables, seated = group_round(playing, sizes, history, forbidden, following, seed, balance_seats, rule)
+    return Seating(tables=seated if seated is not None else seat_tables(tables, history, seed), byes=list(byes))
 
 
 def plan_seats(

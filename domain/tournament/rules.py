@@ -397,11 +397,11 @@ def _round_v2(state: TournamentState, config: TournamentConfig, mixed: bytes, nu
     if number < config.rounds:
         after = byes_so_far + Counter(byes)
         sitting_out = set(pairing_v2.choose_byes(order, bye_count, after))
-        following = pairing_v2.NextRound([p for p in order if p not in sitting_out], sizes)
+        following = pairing_v2.NextRound([p for p in order if p not in sitting_out], sizes, number + 1 < config.rounds)
     # Perfectly balanced seats are possible only when the rounds are a multiple of the seats, and
     # at 2-player tables the standings come before the colour preference (as in FIDE's Dutch system).
     balance = config.table_size > 2 and config.rounds % config.table_size == 0
-    return pairing_v2.seat_round(order, sizes, byes, tables_so_far, forbidden, seed, following, balance)
+    return pairing_v2.seat_round(order, sizes, byes, tables_so_far, forbidden, seed, following, balance, config.pairing)
 
 
 def _balanced_plan(

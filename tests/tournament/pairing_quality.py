@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import permutations
 from typing import Any
 
 from domain.tournament.log import TournamentLog
@@ -15,6 +16,7 @@ from domain.tournament.pairing_v2 import Budget, pair, partitions
 from tests.tournament.simulated import simulate
 
 CHECK_NODES = 400_000  # the measure's own searches: far beyond the seating's budgets
+PERFECT_NODES = 2_000_000  # the search for a perfect seat assignment over an event's tables
 
 
 @dataclass
@@ -25,6 +27,8 @@ class Quality:
     players: int = 0
     off_by_more: int = 0  # players with a seat count more than one from perfect (games / seats)
     imperfect: int = 0  # players who played a multiple of the table size, not every seat equally often
+    perfect_exists: bool = True  # some seat orders of the same tables give all those players every seat equally
+    imperfect_avoidable: int = 0  # the imperfect players when perfect_exists, else 0
     three_running: int = 0  # at 2-player tables: a player in the same seat three games running
     spread: list[int] = field(default_factory=list)  # each table's spread in the standings before its round
     byes: int = 0
@@ -98,6 +102,7 @@ def measure(log: TournamentLog, orders: list[list[int]]) -> Quality:
         for seat, player in enumerate(table.players):
             seats.setdefault(player, []).append(seat)
             sizes_of.setdefault(player, set()).add(len(table.players))
+    counted: dict[int, int] = {}  # the players perfect balance applies to: games per seat
     for player, history in seats.items():
         if len(sizes_of[player]) != 1:
             continue  # seats at tables of different sizes are not compared
@@ -105,9 +110,48 @@ def measure(log: TournamentLog, orders: list[list[int]]) -> Quality:
         counts = Counter(history)
         spread = max(counts[s] for s in range(size)) - min(counts[s] for s in range(size))
         quality.off_by_more += any(abs(counts[s] - len(history) / size) > 1 for s in range(size))
-        quality.imperfect += len(history) % size == 0 and spread > 0
+        if len(history) % size == 0:
+            counted[player] = len(history) // size
+            quality.imperfect += spread > 0
         if size == 2:
             quality.three_running += any(
                 history[i] == history[i + 1] == history[i + 2] for i in range(len(history) - 2)
             )
+    quality.perfect_exists = perfect_seats_exist([t.players for t in state.tables()], counted)
+    quality.imperfect_avoidable = quality.imperfect if quality.perfect_exists else 0
     return quality
+
+
+def perfect_seats_exist(tables: list[list[int]], counted: dict[int, int]) -> bool:
+    """Whether some seat order of every one of ``tables`` (the same players at each) gives each
+    ``counted`` player every seat of their tables exactly ``counted[player]`` times (the others
+    anywhere), by a search (one too long to finish counts as finding them). Since a counted
+    player plays at tables of one size only, such orders always exist: the counted players and
+    the tables of each size form a bipartite graph, whose edges König's theorem colours with as
+    many colours (seats) as a table has; the search confirms it event by event."""
+    left = {p: Counter({s: n for s in range(len(next(t for t in tables if p in t)))}) for p, n in counted.items()}
+    # The most constrained tables (most counted players) first.
+    ordered = sorted(tables, key=lambda t: -sum(1 for p in t if p in counted))
+    budget = Budget(PERFECT_NODES)
+
+    def search(index: int) -> bool:
+        if index == len(ordered):
+            return True
+        table = ordered[index]
+        for order in permutations(table):
+            if not budget.tick():
+                return True
+            if any(p in left and not left[p][seat] for seat, p in enumerate(order)):
+                continue
+            for seat, p in enumerate(order):
+                if p in left:
+                    left[p][seat] -= 1
+            found = search(index + 1)
+            for seat, p in enumerate(order):
+                if p in left:
+                    left[p][seat] += 1
+            if found:
+                return True
+        return False
+
+    return search(0)

@@ -1,16 +1,23 @@
-"""Pairing rule 2's targets on a fixed set of seeded events (the figures over 100 events of each
+"""The pairing rules' targets on a fixed set of seeded events (the figures over 100 events of each
 shape are the pairing benchmark's, ``tests/benchmarks/bench_pairings.py``): no repeat meeting a
-repeat-free seating of the round or a round of lookahead avoids, seats within one of perfect
-(perfect in a balanced schedule), no seat three games running at 2-player tables, mixed tables
-instead of byes, and rule 1 still seating the tournaments that name no rule."""
+repeat-free seating of the round or a round of lookahead avoids, seats within one of perfect and
+perfect where a perfect assignment of the same tables exists (rule 3, the default), no seat three
+games running at 2-player tables, mixed tables instead of byes, and rules 1 and 2 still seating
+the tournaments recorded with them as they did."""
 
 from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
 
 import pytest
 
 from domain.tournament import rules
+from domain.tournament.config import PAIRING_V2, PAIRING_V3
 from domain.tournament.pairing_v2 import table_sizes
-from tests.tournament.pairing_quality import play
+from tests.tournament.pairing_quality import perfect_seats_exist, play
+from tests.tournament.simulated import simulate
 
 SEEDS = [f"quality-{i}" for i in range(6)]
 
@@ -20,6 +27,55 @@ def test_sixteen_players_at_tables_of_four_meet_nobody_twice_where_a_round_of_lo
     quality = play(16, 4, 4, seed).quality
     assert (quality.avoidable, quality.lookahead_avoidable) == (0, 0)
     assert quality.off_by_more == 0
+
+
+@pytest.mark.parametrize("seed", ["bench-46", "bench-57"])
+def test_rule_3_avoids_the_repeats_rule_2_seats_where_a_round_of_lookahead_avoids_them(seed: str) -> None:
+    """Rule 2 seated round 3 with seats that left round 4 no repeat-free seating (its lookahead
+    checked round 4 ignoring the seats round 3 needs); rule 3 looks two rounds ahead from round 2."""
+    assert play(16, 4, 4, seed, pairing=PAIRING_V2).quality.lookahead_avoidable == 4
+    quality = play(16, 4, 4, seed, pairing=PAIRING_V3).quality
+    assert quality.repeats == 0 and quality.off_by_more == 0
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_sixteen_players_over_four_rounds_get_every_seat_once_where_a_perfect_assignment_exists(seed: str) -> None:
+    """Swiss at tables of 4 over 4 rounds: rule 3 plans each round's seats for the rounds after,
+    so every player has every seat once; rule 2 leaves some players with a seat twice although the
+    same tables had a perfect assignment."""
+    old = play(16, 4, 4, seed, pairing=PAIRING_V2).quality
+    assert old.perfect_exists and old.imperfect_avoidable > 0
+    quality = play(16, 4, 4, seed).quality
+    assert quality.perfect_exists
+    assert quality.imperfect == quality.imperfect_avoidable == 0
+    assert quality.repeats == 0
+
+
+def test_a_perfect_seat_assignment_is_found_for_tables_seated_unevenly() -> None:
+    """The measure's search: three players meeting at three tables of 3, seated so that player 0
+    has seat 0 twice, still have a perfect assignment (a Latin square); a player who played two
+    games at tables of 3 is not held to one."""
+    tables = [[0, 1, 2], [0, 2, 1], [1, 0, 2]]
+    assert perfect_seats_exist(tables, {0: 1, 1: 1, 2: 1})
+    assert perfect_seats_exist([[0, 1, 2], [0, 1, 2]], {})
+
+
+def test_rule_2_seats_as_it_did() -> None:
+    """The tournaments recorded with rule 2 verify by re-seating: its seatings of four shapes are
+    pinned (a digest of every round's tables, in seat order, as rule 2 seated them when rule 3
+    was added)."""
+    shapes: list[tuple[int, int, int, str, dict[str, Any]]] = [
+        (16, 4, 4, "swiss", {}),
+        (18, 4, 4, "swiss", {"min_table": 3}),
+        (16, 5, 2, "swiss", {}),
+        (16, 4, 4, "balanced", {}),
+    ]
+    seatings = []
+    for players, rounds_, size, format_, extra in shapes:
+        log = simulate(players, rounds_, size, format_, "pinned", pairing=PAIRING_V2, **extra)
+        seatings.append([[t.players for t in tables] for tables in log.state.rounds])
+    digest = hashlib.sha256(json.dumps(seatings).encode()).hexdigest()
+    assert digest == "cabc78aff6cbe5237f55fb0f03756b43373ec30c932157ad2ca6b9cc51e36ea6"
 
 
 def test_rule_1_seats_the_avoidable_repeats_rule_2_avoids() -> None:
