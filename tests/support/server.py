@@ -14,7 +14,7 @@ import httpx
 
 REPO = Path(__file__).resolve().parents[2]
 # Generous: it bounds a hang, not a speed (a loaded 2-core machine may be slow to start a server).
-START_SECONDS = 60
+START_SECONDS = 120
 
 
 def free_port(host: str = "127.0.0.1") -> int:

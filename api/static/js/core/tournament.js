@@ -156,6 +156,8 @@ async function load() {
     await Promise.all([page.player?.refresh(), page.organiser?.refresh(tournament)]);
     page.version = tournament.version;
     document.body.dataset.version = tournament.version;
+    // An ended tournament is final whichever tells the page first: the end record or the stream's end.
+    if (tournament.ended) setLive('ended', 'final');
     document.body.dataset.ended = tournament.ended ? 'true' : 'false';
     $('layout').hidden = false;
   }
@@ -183,7 +185,7 @@ function followTournament(after) {
     onRecord: () => reload(),
     async onEnd() {
       await reload();
-      setLive('ended', 'final');
+      if (page.tournament?.ended) setLive('ended', 'final');
     },
   });
 }
@@ -264,10 +266,7 @@ async function start() {
     $('pick').hidden = err.status !== 404;
     return;
   }
-  if (tournament.ended) {
-    setLive('ended', 'final');
-    return;
-  }
+  if (tournament.ended) return;
   followTournament(tournament.version);
 }
 
