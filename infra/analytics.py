@@ -715,15 +715,15 @@ class AnalyticsProjector:
                 connection.execute(
                     f"DELETE FROM {RECORDS_TABLE} WHERE private AND list_contains(?, game_id)", [list(replaced)]
                 )
+            if rows.columns[0]:
+                insert_columns(connection, RECORDS_TABLE, rows.columns)
             for table, table_rows in rows.rows.items():
                 if table_rows:
-                    insert_rows(connection, table, table_rows)
+                    insert_columns(connection, table, list(zip(*table_rows, strict=True)))
             running = [(g, json.dumps(c)) for g, c in contexts.items() if c is not None]
             if running:
                 frame = pa.table({"game_id": [g for g, _ in running], "context": [c for _, c in running]})
-                connection.register("_contexts", frame)
-                connection.execute(f"INSERT INTO {CONTEXT_TABLE} SELECT * FROM _contexts")
-                connection.unregister("_contexts")
+                connection.from_arrow(frame).insert_into(CONTEXT_TABLE)
             connection.execute("COMMIT")
         except BaseException:
             connection.execute("ROLLBACK")
@@ -731,19 +731,14 @@ class AnalyticsProjector:
         return True
 
 
-def insert_rows(connection: duckdb.DuckDBPyConnection, table: str, rows: list[tuple[Any, ...]]) -> None:
-    """Rows (values in the order of the table's columns) into ``table`` as one Arrow table: the
-    columns made at C speed (``zip(*rows)``, ``pa.array``), one ``INSERT ... SELECT`` for all."""
-    columns = list(zip(*rows, strict=True))
+def insert_columns(connection: duckdb.DuckDBPyConnection, table: str, columns: Sequence[Sequence[Any]]) -> None:
+    """Rows given as their columns (in the order of the table's) into ``table`` as one Arrow
+    table: each column made at C speed (``pa.array``), one insert for all."""
     frame = pa.Table.from_arrays(
         [pa.array(column, type=kind) for column, (_, kind) in zip(columns, ARROW_COLUMNS[table], strict=True)],
         schema=ARROW_SCHEMAS[table],
     )
-    connection.register("_rows", frame)
-    try:
-        connection.execute(f"INSERT INTO {table} SELECT * FROM _rows")
-    finally:
-        connection.unregister("_rows")
+    connection.from_arrow(frame).insert_into(table)  # half the cost of register + INSERT ... SELECT
 
 
 # -- the facade the API and the CLI use ---------------------------------------------------------

@@ -20,7 +20,7 @@ they exist only for ended games (a running game's state cannot be rebuilt from p
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from operator import itemgetter, methodcaller
@@ -38,10 +38,9 @@ from domain.catan_alexander.data import (
     TERRAIN_PRODUCT,
     Geometry,
 )
-from domain.kernel.chance import Chance
 from domain.kernel.game import Scoreboard
 from domain.kernel.log import COMMAND_ACCEPTED, GAME_CREATED, GAME_ENDED, Record, canonical
-from domain.kernel.match import SEAT_TAKEN, Match
+from domain.kernel.match import SEAT_KEYED, SEAT_TAKEN
 
 # -- the schema ---------------------------------------------------------------------------------
 # Column types are DuckDB's; ``docs/analytics.md`` explains every column.
@@ -268,10 +267,12 @@ def record_json(data: dict[str, Any]) -> bytes:
 
 class Rows:
     """Rows to insert, by table: each row its values in the order of the table's columns (so
-    that a batch becomes columns at C speed, ``zip(*rows)``)."""
+    that a batch becomes columns at C speed, ``zip(*rows)``); ``records``, one row per record,
+    straight as its columns (``columns``: one list per column), with no tuple per row."""
 
     def __init__(self) -> None:
-        self.rows: dict[str, list[Values]] = {name: [] for name in TABLES}
+        self.rows: dict[str, list[Values]] = {name: [] for name in TABLES if name != RECORDS_TABLE}
+        self.columns: tuple[list[Any], ...] = tuple([] for _ in TABLES[RECORDS_TABLE])
 
     def add(self, table: str, row: Row) -> None:
         """A row given by column name (the fact tables: a few rows a game)."""
@@ -280,10 +281,14 @@ class Rows:
     @property
     def tables(self) -> dict[str, list[Row]]:
         """The rows as dicts by column name (for reading them in tests)."""
-        return {
+        found = {
             table: [dict(zip(_NAMES[table], values, strict=True)) for values in rows]
             for table, rows in self.rows.items()
         }
+        found[RECORDS_TABLE] = [
+            dict(zip(_NAMES[RECORDS_TABLE], values, strict=True)) for values in zip(*self.columns, strict=True)
+        ]
+        return found
 
 
 # -- per game: the facts players ask about ------------------------------------------------------
@@ -770,29 +775,25 @@ def moves_table(game: str) -> str:
 Getter = Callable[[dict[str, Any]], Any]
 
 
-def _getter(how: str | Callable[[dict[str, Any]], Any] | None) -> Getter:
+def _getter(how: str | Callable[[dict[str, Any]], Any]) -> Getter:
     """How a ``Move`` reads a field, as one call: ``data.get(name)`` at C speed for a field name."""
-    if how is None:
-        return _nothing
     if callable(how):
         return how
     return methodcaller("get", how)
-
-
-def _nothing(data: dict[str, Any]) -> None:
-    return None
 
 
 MoveRow = Callable[[str, int, datetime, Any, Any, dict[str, Any]], Values]
 
 
 def _move_maker(spec: Move) -> MoveRow:
-    """The function that makes ``spec``'s row of ``<game>_moves`` (its getters looked up once)."""
-    seat, item, place, other = _getter(spec.seat), _getter(spec.item), _getter(spec.place), _getter(spec.other_seat)
-    amount_of, gave, received, move = _getter(spec.amount), _getter(spec.gave), _getter(spec.received), spec.move
+    """The function that makes ``spec``'s row of ``<game>_moves`` (its getters looked up once;
+    a field the move has not is no call at all)."""
+    seat, move = _getter(spec.seat), spec.move
+    item, place, other = _optional(spec.item), _optional(spec.place), _optional(spec.other_seat)
+    amount_of, gave, received = _optional(spec.amount), _optional(spec.gave), _optional(spec.received)
 
     def row(game_id: str, position: int, at: datetime, turn: Any, round_: Any, data: dict[str, Any]) -> Values:
-        amount = amount_of(data)
+        amount = None if amount_of is None else amount_of(data)
         return (
             game_id,
             position,
@@ -801,15 +802,20 @@ def _move_maker(spec: Move) -> MoveRow:
             round_,
             seat(data),
             move,
-            _text(item(data)),
-            _place(place(data)),
-            other(data),
+            None if item is None else _text(item(data)),
+            None if place is None else _place(place(data)),
+            None if other is None else other(data),
             amount if type(amount) is int else None,
-            _goods(gave(data)),
-            _goods(received(data)),
+            None if gave is None else _goods(gave(data)),
+            None if received is None else _goods(received(data)),
         )
 
     return row
+
+
+def _optional(how: str | Callable[[dict[str, Any]], Any] | None) -> Getter | None:
+    """``_getter`` of a field a move may not have (None: it has not)."""
+    return None if how is None else _getter(how)
 
 
 def _text(value: Any) -> str | None:
@@ -871,77 +877,155 @@ def name_tournament(ctx: Context, tournament: str | None, players: TablePlayers 
         ctx["table_players"] = [list(p) for p in players]
 
 
-def record_row(ctx: Context, record: Record, at: datetime, revealed: bool) -> Values:
-    """A record's row in ``records``: in full once the game has ended (``revealed``), else as a
-    spectator sees it (the public form of a private record)."""
-    private = record.viewers is not None
-    data = record.data if revealed or not private else record.public or {}
-    seat = data.get("seat")
-    return (
-        ctx["game_id"],
-        ctx["game"],
-        record.position,
-        record.type,
-        seat if type(seat) is int else None,
-        private,
-        at,
-        record_json(data),
-        ctx.get("turn"),
-        ctx.get("round"),
-    )
-
-
-def add_records(ctx: Context, records: Iterable[tuple[Record, datetime]], revealed: bool, out: Rows) -> datetime | None:
+def add_records(ctx: Context, records: Sequence[tuple[Record, datetime]], revealed: bool, out: Rows) -> datetime | None:
     """Records of the game of ``ctx``, in order: their rows in ``records``, in ``<game>_moves``
-    and in the fact tables; the time of the last one (None: none). One loop over the records
-    with everything it needs looked up once (a record costs a few microseconds).
+    and in the fact tables; the time of the last one (None: none).
+
+    ``records`` is made a column at a time (a list comprehension per column, a run of equal
+    values per turn and round): no Python tuple per record. One loop visits only the records
+    that move the clock, name a seat, or make a move or a fact (a record costs about a
+    microsecond here, its JSON half of it).
 
     Facts come from public records only, so that a fact row never changes when its game ends
     (what a private record holds is in ``records`` once the game has ended); so do moves (from
     the public form of a private record).
     """
+    if not records:
+        return None
     game_id, game = ctx["game_id"], ctx["game"]
-    add_row = out.rows[RECORDS_TABLE].append
-    add_move = out.rows[moves_table(game)].append if game in MOVE_ROWS else None
+    items = [record for record, _ in records]
+    times = [at for _, at in records]
+    kinds = [record.type for record in items]
+    private = [record.viewers is not None for record in items]
+    publics = [record.data if record.viewers is None else (record.public or {}) for record in items]
+    datas = [record.data for record in items] if revealed else publics
+    turns, rounds = _clock_columns(ctx, game, items, kinds, times, publics, out)
+    _record_columns(out, game_id, game, items, kinds, private, times, datas, turns, rounds)
+    ctx["version"] = items[-1].position
+    ctx["commands"] += kinds.count(COMMAND_ACCEPTED)
+    return times[-1]
+
+
+def _record_columns(
+    out: Rows,
+    game_id: str,
+    game: str,
+    items: list[Record],
+    kinds: list[str],
+    private: list[bool],
+    times: list[datetime],
+    datas: list[dict[str, Any]],
+    turns: list[Any],
+    rounds: list[Any],
+) -> None:
+    """Rows of ``records`` onto ``out``'s columns, a column at a time."""
+    count = len(items)
+    (c_game_id, c_game, c_position, c_type, c_seat, c_private, c_at, c_data, c_turn, c_round) = out.columns
+    c_game_id += [game_id] * count
+    c_game += [game] * count
+    c_position += [record.position for record in items]
+    c_type += kinds
+    c_seat += [seat if type(seat) is int else None for seat in map(_SEAT_OF, datas)]
+    c_private += private
+    c_at += times
+    c_data += record_jsons(datas)
+    c_turn += turns
+    c_round += rounds
+
+
+def _rewrite_private(ctx: Context, earlier: list[tuple[Record, datetime]], out: Rows) -> None:
+    """The private records among ``earlier`` (stored as a spectator saw them) again, in full,
+    at the turn and round they were recorded in."""
+    clock: Context = {**ctx, "turn": None, "round": None}
+    turns: list[Any] = []
+    rounds: list[Any] = []
+    chosen: list[tuple[Record, datetime]] = []
+    for record, at in earlier:
+        if record.type in CLOCK_KINDS:
+            advance_clock(clock, record)
+        if record.viewers is not None:
+            chosen.append((record, at))
+            turns.append(clock.get("turn"))
+            rounds.append(clock.get("round"))
+    if not chosen:
+        return
+    items = [record for record, _ in chosen]
+    datas = [record.data for record in items]
+    kinds = [record.type for record in items]
+    times = [at for _, at in chosen]
+    _record_columns(out, ctx["game_id"], ctx["game"], items, kinds, [True] * len(items), times, datas, turns, rounds)
+
+
+_SEAT_OF = methodcaller("get", "seat")
+
+
+def record_jsons(datas: list[dict[str, Any]]) -> list[bytes]:
+    """``record_json`` of each (orjson called directly: one call a record)."""
+    dumps, sort = orjson.dumps, orjson.OPT_SORT_KEYS
+    try:
+        return [dumps(data, option=sort) for data in datas]
+    except TypeError:  # an integer beyond 64 bits somewhere: that record by the standard encoder
+        return [record_json(data) for data in datas]
+
+
+def _clock_columns(
+    ctx: Context,
+    game: str,
+    items: list[Record],
+    kinds: list[str],
+    times: list[datetime],
+    publics: list[dict[str, Any]],
+    out: Rows,
+) -> tuple[list[Any], list[Any]]:
+    """The ``turn`` and ``round`` columns of the records (a record that starts one is in it),
+    advancing ``ctx``'s clock; with the moves and facts of the records that make them, at the
+    turn and round they were made in."""
+    game_id = ctx["game_id"]
     moves = MOVE_ROWS.get(game, {})
+    add_move = out.rows[moves_table(game)].append if moves else None
     facts, fact_kinds = FACTS.get(game, no_facts), FACT_KINDS.get(game, frozenset())
-    get = ctx.get
-    at: datetime | None = None
-    for record, at in records:
-        kind, position = record.type, record.position
+    visited = _VISITED.get(game) or _visited(game)
+    turns: list[Any] = []
+    rounds: list[Any] = []
+    turn, round_ = ctx.get("turn"), ctx.get("round")
+    done = 0  # the records whose turn and round are in the columns
+    for index, kind in enumerate(kinds):
+        if kind not in visited:
+            continue
+        record = items[index]
         if kind in CLOCK_KINDS:
             advance_clock(ctx, record)
-        private = record.viewers is not None
-        public = (record.public or {}) if private else record.data
-        data = record.data if revealed else public
-        seat = data.get("seat")
-        add_row(
-            (
-                game_id,
-                game,
-                position,
-                kind,
-                seat if type(seat) is int else None,
-                private,
-                at,
-                record_json(data),
-                get("turn"),
-                get("round"),
-            )
-        )
-        ctx["version"] = position
-        if kind == COMMAND_ACCEPTED:
-            ctx["commands"] += 1
-        elif kind == SEAT_TAKEN:
+            if ctx.get("turn") != turn or ctx.get("round") != round_:
+                turns += [turn] * (index - done)
+                rounds += [round_] * (index - done)
+                done = index
+                turn, round_ = ctx.get("turn"), ctx.get("round")
+        if kind == SEAT_TAKEN:
             ctx.setdefault("names", {})[str(record.data["seat"])] = record.data["name"]
-        elif kind != GAME_CREATED:
-            move = moves.get(kind)
-            if move is not None and add_move is not None:
-                add_move(move(game_id, position, at, get("turn"), get("round"), public))
-            if not private and kind in fact_kinds:
-                facts(ctx, game_id, position, at, kind, record.data, out)
-    return at
+            continue
+        move = moves.get(kind)
+        if move is not None and add_move is not None:
+            add_move(move(game_id, record.position, times[index], turn, round_, publics[index]))
+        if kind in fact_kinds and record.viewers is None:
+            facts(ctx, game_id, record.position, times[index], kind, record.data, out)
+    turns += [turn] * (len(kinds) - done)
+    rounds += [round_] * (len(kinds) - done)
+    return turns, rounds
 
+
+_VISITED: dict[str, frozenset[str]] = {}
+
+
+def _visited(game: str) -> frozenset[str]:
+    """The record types ``add_records`` looks at one by one in ``game`` (every other is only
+    its row of ``records``)."""
+    kinds = CLOCK_KINDS | {SEAT_TAKEN} | set(MOVE_ROWS.get(game, {})) | FACT_KINDS.get(game, frozenset())
+    _VISITED[game] = frozenset(kinds - {GAME_CREATED, COMMAND_ACCEPTED})
+    return _VISITED[game]
+
+
+# The kernel's records: they change a match's bookkeeping (seats, commands), never the game's state.
+KERNEL_KINDS = frozenset({GAME_CREATED, COMMAND_ACCEPTED, SEAT_TAKEN, SEAT_KEYED})
 
 # The records that start a turn or a round (``advance_clock``): every other leaves the clock as it is.
 CLOCK_KINDS = frozenset({"TurnStarted", "RoundStarted", "CampaignStarted"})
@@ -1093,28 +1177,27 @@ def ended_game(
     the scores of each round come from its own scoreboard.
     """
     ctx = _records_of(ctx, game_id, records, True, out, tournament, table_players)
-    clock: Context = {**ctx, "turn": None, "round": None}  # the turn and round of each earlier record
-    add_row = out.rows[RECORDS_TABLE].append
-    for record, at in earlier:
-        if record.type in CLOCK_KINDS:
-            advance_clock(clock, record)
-        if record.viewers is not None:
-            add_row(record_row(clock, record, at, revealed=True))
+    _rewrite_private(ctx, earlier, out)
     whole = earlier + records
     created, last = whole[0][0], whole[-1][0]
     assert created.type == GAME_CREATED and last.type == GAME_ENDED, f"{game_id}: not a whole ended game"
     game = GAMES.get(ctx["game"])
-    match = Match(game, ctx["players"], ctx["options"], Chance(b"analytics-replay"))
+    players = ctx["players"]
+    state = game.initial_state(players, ctx["options"])
+    evolve, event_types = game.evolve, game.event_types
     unit = SCORE_UNITS.get(game.id, "round")
     period: int | None = None
     for record, _ in whole:
-        started = period_started(game.id, ctx["players"], record) if record.type in CLOCK_KINDS else None
-        if started is not None and period is not None:
-            _score_rows(ctx, unit, period, record.position - 1, False, game.scoreboard(match.state), out)
-        if started is not None:
-            period = started
-        match.apply_record(record)
-    scoreboard = game.scoreboard(match.state)
+        kind = record.type
+        if kind in CLOCK_KINDS:
+            started = period_started(game.id, players, record)
+            if started is not None and period is not None:
+                _score_rows(ctx, unit, period, record.position - 1, False, game.scoreboard(state), out)
+            if started is not None:
+                period = started
+        if kind not in KERNEL_KINDS:  # the game's own event (``Match.apply_record``, the state alone)
+            state = evolve(state, event_types[kind].from_dict(record.data))
+    scoreboard = game.scoreboard(state)
     _score_rows(ctx, unit, period, last.position, True, scoreboard, out)
     seed = last.data.get("seed")
     ended = Ended(whole[-1][1], scoreboard, last.hash, seed if isinstance(seed, str) else None)

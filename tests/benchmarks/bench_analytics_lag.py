@@ -1,39 +1,56 @@
 """The embedded server's analytics lag under a steady stream of commands, and what it costs them.
 
-``alexandria serve`` (SQLite event store) runs in a process of its own; a load generator in
-another process sends commands over HTTP at a steady rate (``--rate``, 100 commands/s by default,
-random legal moves of real Peloponnes games, a new game whenever one ends) for ``--seconds``.
-Twice, on a new server each time: first with the background projection off
-(``ALEXANDRIA_ANALYTICS_BACKGROUND=false``), then on. With it on, every half second this process
-reads how far the analytics snapshot (what a notebook reads) is behind the event store's last
-notification, in notifications and in seconds (since the store had reached the snapshot's
-position). It reports the commands' median and 99th-percentile latency in both runs, the lag's
-maximum, 99th percentile and median, and the rate the load generator reached (a loaded machine
-may not reach the rate asked for).
+``alexandria serve`` (SQLite event store) runs pinned to one core (``taskset -c 0``); the load
+generator (``load_generator.py``: pre-built requests on raw keep-alive sockets, no reads) runs
+pinned to the other (``taskset -c 1``) and sends commands at a steady rate (``--rate``, 100
+commands/s in all by default, over ``--lanes`` connections) for about ``--seconds``: real
+Peloponnes games (3 seats) pre-played by the random bot on the pure kernel, created in the file
+before the server starts (``bench_real_games``), so the client never reads to know its next
+command. This process (on the client's core too) reads every half second how far the analytics
+snapshot (what a notebook reads) is behind the event store's last notification, in
+notifications and in seconds (since the store had the first notification the snapshot lacks).
 
-Run: ``python -m tests.benchmarks.bench_analytics_lag [--rate 100] [--seconds 30] [--clients 10]``.
+Each round runs two servers, each on a new file: background projection off
+(``ALEXANDRIA_ANALYTICS_BACKGROUND=false``), then on. Reported per run: the rate reached, the
+commands' median and 99th-percentile latency, the server's CPU per command (``/proc``, counted
+until it has settled, its background work done), and with the projection on the lag's maximum,
+99th percentile and median after the first 5 s.
+
+Run: ``python -m tests.benchmarks.bench_analytics_lag [--rate 100] [--seconds 60] [--lanes 10]
+[--rounds 1]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
+import os
+import pickle
 import statistics
+import subprocess
+import sys
 import tempfile
-import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
-import httpx
 
-from domain.kernel.chance import Chance
 from infra.analytics import default_snapshot_path
 from infra.bootstrap import build_service
 from infra.settings import Settings
-from tests.support.http import auth
-from tests.support.server import start_server, stop
+from tests.benchmarks.bench_embedded import cpu_seconds, percentile
+from tests.benchmarks.bench_real_games import (
+    CLIENT_CORE,
+    REPO,
+    PlayedGame,
+    pinned_server,
+    plan,
+    prepare_alexandria,
+    settle,
+)
+
+WARM_UP_SECONDS = 5.0  # lag samples before this are not counted: the keeper's first batches
 
 
 def snapshot_position(path: str) -> int:
@@ -44,120 +61,114 @@ def snapshot_position(path: str) -> int:
         return 0
 
 
-def client(url: str, rate: float, until: float, latencies: list[float], number: int) -> None:
-    """One client: Peloponnes games played with random legal moves, at ``rate`` commands/s."""
-    rng = Chance(f"lag-{number}".encode())
-    with httpx.Client(base_url=url, timeout=60) as http:
-        while time.monotonic() < until:
-            created = http.post("/games", json={"game": "peloponnes", "players": 3}).json()
-            tokens, game, version = [s["token"] for s in created["seats"]], created["game_id"], created["version"]
-            next_at = time.monotonic()
-            while time.monotonic() < until:
-                view = http.get(f"/games/{game}", params={"min_version": version}).json()
-                if view["status"] == "ended":
-                    break
-                seat = int(rng.choice("seat", sorted(view["awaited"])))
-                listed = http.get(f"/games/{game}/legal-moves", headers=auth(tokens[seat])).json()
-                move = rng.choice("move", listed["moves"])
-                sleep = next_at - time.monotonic()
-                if sleep > 0:
-                    time.sleep(sleep)
-                started = time.perf_counter()
-                answer = http.post(
-                    f"/games/{game}/commands",
-                    json={**move, "expected_version": listed["version"]},
-                    headers=auth(tokens[seat]),
-                )
-                if answer.status_code == 200:
-                    latencies.append(time.perf_counter() - started)
-                    version = answer.json()["version"]
-                next_at += 1 / rate
+@dataclass
+class Run:
+    commands: int = 0
+    seconds: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    cpu_ms: float = 0.0  # the server's CPU per command
+    lag_seconds: list[float] = field(default_factory=list)
+    lag_notifications: list[int] = field(default_factory=list)
 
 
-def load(url: str, rate: float, seconds: float, clients: int, out: str) -> None:
-    """The load generator (a process of its own): ``clients`` threads at ``rate`` commands/s in
-    all; the accepted commands' latencies (seconds) into the file ``out``, as JSON."""
-    latencies: list[float] = []
-    until = time.monotonic() + seconds
-    threads = [
-        threading.Thread(target=client, args=(url, rate / clients, until, latencies, n), daemon=True)
-        for n in range(clients)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=seconds + 60)
-    Path(out).write_text(json.dumps(latencies))
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
-
-
-def run(directory: Path, arguments: argparse.Namespace, background: bool) -> tuple[list[float], list[float], list[int]]:
-    """One server, one load: the commands' latencies, and (background on) the snapshot's lag every
-    half second in seconds and in notifications."""
+def run(directory: Path, games: list[PlayedGame], arguments: argparse.Namespace, background: bool) -> Run:
     directory.mkdir()
     events = directory / "events.sqlite"
+    lanes = prepare_alexandria(events, {arguments.lanes: games}, REPO, arguments.lanes)[arguments.lanes]
     store = build_service(Settings(database_url=f"sqlite:///{events}"))
-    env = {"ALEXANDRIA_ANALYTICS_BACKGROUND": "true" if background else "false"}
-    server, url = start_server(events, directory / "server.log", env)
     snapshot = default_snapshot_path(str(directory / "analytics.duckdb"))
-    out = directory / "latencies.json"
-    generator = multiprocessing.get_context("spawn").Process(
-        target=load, args=(url, arguments.rate, arguments.seconds, arguments.clients, str(out))
-    )
-    reached: dict[int, float] = {}  # notification -> when the store had it
-    behind: list[int] = []
-    seconds_behind: list[float] = []
+    os.environ["ALEXANDRIA_ANALYTICS_BACKGROUND"] = "true" if background else "false"
+    result = Run()
     try:
-        generator.start()
-        until = time.monotonic() + arguments.seconds
-        while time.monotonic() < until:
-            if background:
+        with (
+            pinned_server("alexandria", events, REPO) as (port, process),
+            tempfile.NamedTemporaryFile() as file,
+            tempfile.TemporaryFile("w+") as answers,  # not a pipe: its every latency fills one
+        ):
+            if background:  # the created games in the tables first
+                deadline = time.monotonic() + 120
+                while snapshot_position(snapshot) < (store.recorder.max_notification_id() or 0):
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("the analytics snapshot did not catch up with the created games")
+                    time.sleep(0.2)
+                settle(process.pid)
+            file.write(pickle.dumps(lanes))
+            file.flush()
+            cpu_before = cpu_seconds(process.pid)
+            generator_command = [sys.executable, "-m", "tests.benchmarks.load_generator", str(port), file.name]
+            generator = subprocess.Popen(
+                ["taskset", "-c", CLIENT_CORE, *generator_command, str(arguments.rate)],
+                cwd=REPO,
+                stdout=answers,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            started = time.monotonic()
+            reached: dict[int, float] = {}  # notification -> when this process first saw the store have it
+            while generator.poll() is None:
+                time.sleep(0.5)
+                if not background:
+                    continue
                 now = time.monotonic()
                 latest = store.recorder.max_notification_id() or 0
                 reached.setdefault(latest, now)
                 seen = snapshot_position(snapshot)
-                behind.append(latest - seen)
+                if now - started < WARM_UP_SECONDS:
+                    continue
                 since = [at for position, at in reached.items() if position > seen]
-                seconds_behind.append(now - min(since) if since else 0.0)
-            time.sleep(0.5)
-        generator.join(timeout=120)
+                result.lag_seconds.append(now - min(since) if since else 0.0)
+                result.lag_notifications.append(latest - seen)
+            _, err = generator.communicate()
+            if generator.returncode != 0:
+                raise RuntimeError(err[-2000:])
+            answers.seek(0)
+            out = answers.read()
+            cpu_after = settle(process.pid)
+            answer = json.loads(out)
+            result.latencies = answer["latencies"]
+            result.seconds = answer["seconds"]
+            result.commands = len(result.latencies)
+            result.cpu_ms = 1000 * (cpu_after - cpu_before) / max(1, result.commands)
     finally:
-        if generator.is_alive():
-            generator.terminate()
-        stop(server)
         store.close()
-    latencies = json.loads(out.read_text()) if out.exists() else []
-    return latencies, seconds_behind, behind
+        os.environ.pop("ALEXANDRIA_ANALYTICS_BACKGROUND", None)
+    return result
+
+
+def report(background: bool, result: Run, rate: float) -> None:
+    print(
+        f"analytics in the background {'on' if background else 'off'}: {result.commands} commands in "
+        f"{result.seconds:.1f} s, {result.commands / result.seconds:.1f} commands/s (asked: {rate:.0f}); "
+        f"latency median {statistics.median(result.latencies) * 1000:.1f} ms, 99th percentile "
+        f"{percentile(result.latencies, 0.99) * 1000:.1f} ms; server CPU {result.cpu_ms:.2f} ms a command"
+    )
+    if background and result.lag_seconds:
+        lag = result.lag_seconds
+        print(
+            f"  snapshot behind the store (after {WARM_UP_SECONDS:.0f} s, {len(lag)} samples): "
+            f"at most {max(lag):.1f} s "
+            f"({max(result.lag_notifications)} notifications), 99th percentile {percentile(lag, 0.99):.1f} s, "
+            f"median {statistics.median(lag):.1f} s"
+        )
 
 
 def main() -> None:
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]  # each line as it comes
     parser = argparse.ArgumentParser()
     parser.add_argument("--rate", type=float, default=100.0, help="commands per second, in all")
-    parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--clients", type=int, default=10)
+    parser.add_argument("--seconds", type=float, default=60.0, help="about this long: rate x seconds commands")
+    parser.add_argument("--lanes", type=int, default=10, help="connections, each its own games")
+    parser.add_argument("--rounds", type=int, default=1)
     arguments = parser.parse_args()
-    with tempfile.TemporaryDirectory() as name:
-        for background in (False, True):
-            latencies, lag, behind = run(Path(name) / ("on" if background else "off"), arguments, background)
-            rate = len(latencies) / arguments.seconds
-            print(f"analytics in the background {'on' if background else 'off'}: {len(latencies)} commands in ", end="")
-            print(f"{arguments.seconds:.0f} s, {rate:.1f} commands/s (asked: {arguments.rate:.0f})")
-            if latencies:
-                print(
-                    f"  command latency median {statistics.median(latencies) * 1000:.1f} ms, "
-                    f"99th percentile {percentile(latencies, 0.99) * 1000:.1f} ms"
-                )
-            if background:
-                half = lag[len(lag) // 2 :]  # the second half: past the start (the projection waits 2 s)
-                print(
-                    f"  snapshot behind the store (second half): at most {max(half):.1f} s "
-                    f"({max(behind[len(behind) // 2 :])} notifications), 99th percentile "
-                    f"{percentile(half, 0.99):.1f} s, median {statistics.median(half):.1f} s"
-                )
+    os.sched_setaffinity(0, {int(CLIENT_CORE)})  # this process samples on the client's core
+    print(f"load average {os.getloadavg()[0]:.1f}")
+    for round_ in range(arguments.rounds):
+        games = plan("peloponnes", 3, [arguments.lanes], int(arguments.rate * arguments.seconds))[arguments.lanes]
+        with tempfile.TemporaryDirectory() as name:
+            for background in (False, True):
+                label = f"{round_}-{'on' if background else 'off'}"
+                report(background, run(Path(name) / label, games, arguments, background), arguments.rate)
+    print(f"load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

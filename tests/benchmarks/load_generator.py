@@ -4,9 +4,11 @@ sent on raw keep-alive sockets, one connection per lane, each lane's requests on
 does not use (``bench_real_games`` pins both), so the client's work never competes with the
 server's.
 
-``python -m tests.benchmarks.load_generator PORT REQUESTS.pickle``: ``REQUESTS.pickle`` holds a
+``python -m tests.benchmarks.load_generator PORT REQUESTS.pickle [RATE]``: ``REQUESTS.pickle`` holds a
 list of lanes, each a list of request bytes; prints JSON: the seconds the whole run took and every
-request's latency (seconds), or exits non-zero at the first answer that is not 2xx.
+request's latency (seconds), or exits non-zero at the first answer that is not 2xx. ``RATE``:
+requests per second in all, spread evenly over the lanes (each lane sends its next request at its
+next tick, at once if it is behind); unset, as fast as the server answers.
 """
 
 from __future__ import annotations
@@ -19,10 +21,15 @@ import time
 from pathlib import Path
 
 
-async def lane(port: int, requests: list[bytes], latencies: list[float]) -> None:
+async def lane(port: int, requests: list[bytes], latencies: list[float], interval: float = 0.0) -> None:
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    tick = time.perf_counter()
     try:
         for request in requests:
+            if interval:
+                tick += interval
+                if (wait := tick - time.perf_counter()) > 0:
+                    await asyncio.sleep(wait)
             started = time.perf_counter()
             writer.write(request)
             head = await reader.readuntil(b"\r\n\r\n")
@@ -39,17 +46,19 @@ async def lane(port: int, requests: list[bytes], latencies: list[float]) -> None
         writer.close()
 
 
-async def run(port: int, lanes: list[list[bytes]]) -> dict[str, object]:
+async def run(port: int, lanes: list[list[bytes]], rate: float | None = None) -> dict[str, object]:
     latencies: list[float] = []
+    interval = len(lanes) / rate if rate else 0.0
     started = time.perf_counter()
-    await asyncio.gather(*(lane(port, requests, latencies) for requests in lanes))
+    await asyncio.gather(*(lane(port, requests, latencies, interval) for requests in lanes))
     return {"seconds": time.perf_counter() - started, "latencies": latencies}
 
 
 def main() -> None:
     port, path = int(sys.argv[1]), Path(sys.argv[2])
     lanes: list[list[bytes]] = pickle.loads(path.read_bytes())
-    print(json.dumps(asyncio.run(run(port, lanes))))
+    rate = float(sys.argv[3]) if len(sys.argv) > 3 else None
+    print(json.dumps(asyncio.run(run(port, lanes, rate))))
 
 
 if __name__ == "__main__":

@@ -284,18 +284,18 @@ def test_a_batch_that_fails_to_commit_changes_nothing(service: GameService, monk
     with analytics.database.connect() as connection:  # no catching up (``reading`` would)
         before = tables(connection)
     calls = {"n": 0}
-    real_insert = analytics_module.insert_rows
+    real_insert = analytics_module.insert_columns
 
-    def failing_insert(connection: duckdb.DuckDBPyConnection, table: str, rows: list[dict[str, Any]]) -> None:
+    def failing_insert(connection: duckdb.DuckDBPyConnection, table: str, columns: Any) -> None:
         calls["n"] += 1
         if calls["n"] == 2:  # the first table's rows are in; the second's fail
             raise OSError("disk full")
-        real_insert(connection, table, rows)
+        real_insert(connection, table, columns)
 
-    monkeypatch.setattr(analytics_module, "insert_rows", failing_insert)
+    monkeypatch.setattr(analytics_module, "insert_columns", failing_insert)
     with pytest.raises(OSError):
         analytics.projector.step()
-    monkeypatch.setattr(analytics_module, "insert_rows", real_insert)
+    monkeypatch.setattr(analytics_module, "insert_columns", real_insert)
     assert analytics.database.position() == 50
     with analytics.database.connect() as connection:
         assert tables(connection) == before
