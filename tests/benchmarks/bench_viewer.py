@@ -29,10 +29,11 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Response, sync_playwright
 
 from domain.kernel.bots import RandomBot
 from infra.simulation import play_with_bot
@@ -80,6 +81,16 @@ def steps(pages: list[Any], cdps: list[Any], count: int, key: str) -> list[tuple
     return timed
 
 
+def log_sizes(sizes: list[int]) -> Callable[[Response], None]:
+    """A response handler noting the size of each read of the log."""
+
+    def note(response: Response) -> None:
+        if "/events" in response.url:
+            sizes.append(int(response.headers.get("content-length", 0)))
+
+    return note
+
+
 def served_from(folder: Path) -> Any:
     """A route handler answering the page's static files from another checkout's web client."""
 
@@ -122,19 +133,14 @@ def main(argv: list[str]) -> None:
             size = PHONE if args.phone else VIEWPORT
             pages, cdps = [], []
             for name, checkout in clients:
-                context = browser.new_context(viewport=size, is_mobile=args.phone, has_touch=args.phone)
+                context = browser.new_context(viewport=size, is_mobile=args.phone, has_touch=args.phone)  # type: ignore[arg-type]
                 no_undo_window(context)
                 if checkout is not None:
                     context.route("**/static/**", served_from(checkout))
                 page = context.new_page()
                 page.set_default_timeout(120_000)
                 log_bytes: list[int] = []
-                page.on(
-                    "response",
-                    lambda r, sizes=log_bytes: (
-                        sizes.append(int(r.headers.get("content-length", 0))) if "/events" in r.url else None
-                    ),
-                )
+                page.on("response", log_sizes(log_bytes))
                 started = time.perf_counter()
                 page.goto(f"{url}/viewer?game={created.game_id}")
                 page.wait_for_selector(f'body[data-version="{latest}"]')
