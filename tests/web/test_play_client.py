@@ -689,3 +689,45 @@ def test_what_a_move_adds_fades_in_and_stepping_back_shows_the_board_as_it_is(pa
     page.keyboard.press("ArrowLeft")
     at_version(page, board["version"])
     assert page.get_attribute("#board", "data-appeared") == "0"
+
+
+# -- a light timeline step ------------------------------------------------------------------------
+
+# The nodes of the board and the panels that a step took out of the page and put back (a node moved
+# or re-attached is restyled and laid out anew, as if new), and how many nodes it added in all.
+STEP_MUTATIONS = """async () => {
+    const removed = new Set();
+    const moved = new Set();
+    let added = 0;
+    const observer = new MutationObserver((records) => {
+      for (const r of records) {
+        for (const n of r.removedNodes) removed.add(n);
+        for (const n of r.addedNodes) { added += 1; if (removed.has(n)) moved.add(n); }
+      }
+    });
+    for (const id of ['board', 'details', 'scores', 'turn']) {
+      observer.observe(document.getElementById(id), { childList: true, subtree: true });
+    }
+    const before = window.alexandria.version;
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+    await window.alexandria.stepping;
+    for (const r of observer.takeRecords()) {
+      for (const n of r.removedNodes) removed.add(n);
+      for (const n of r.addedNodes) { added += 1; if (removed.has(n)) moved.add(n); }
+    }
+    observer.disconnect();
+    return { stepped: window.alexandria.version > before, moved: moved.size, added,
+             nodes: document.querySelectorAll('#board *, #details *').length };
+}"""
+
+
+def test_a_timeline_step_keeps_in_the_page_what_it_did_not_change(page: Any, site: Site, ended: dict[str, Any]) -> None:
+    created = ended["catan_alexander"]
+    middle = site.board(created)["version"] // 2
+    page.goto(viewer_url(site, created, middle))
+    at_version(page, middle)
+    for _ in range(5):
+        step = page.evaluate(STEP_MUTATIONS)
+        assert step["stepped"]
+        assert step["moved"] == 0  # nothing the step kept was taken out and put back
+        assert step["added"] < step["nodes"] / 4  # only what changed is new
