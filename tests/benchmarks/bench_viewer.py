@@ -1,6 +1,6 @@
 """The replay viewer's timeline step, in Chromium (Playwright), over a long Catan game.
 
-``python -m tests.benchmarks.bench_viewer [steps] [--players 4] [--seed S] [--phone]``
+``python -m tests.benchmarks.bench_viewer [steps] [--players 4] [--seed S] [--phone] [--baseline DIR]``
 
 A Catan "Alexander the Great" game is played to its end by random bots through the service (a
 4-player game has well over a thousand records), served by uvicorn in this process, and opened in
@@ -15,6 +15,11 @@ that while (Chrome's ``Performance.getMetrics`` TaskDuration with thread ticks),
 machine inflates far less than the wall clock. Reported: the page's load (to the last version
 drawn) and the log's download, then median, p95 and the worst step in each direction. The
 figures in docs/web-client.md come from this script; tests never time anything.
+
+``--baseline DIR`` opens the same game a second time, in its own browser context, with the web
+client of another checkout (``DIR/api/static``, e.g. ``git worktree add /tmp/base HEAD~3``): the
+two pages take their steps in turn, one each, so that both meet the same load of the machine, and
+each page's figures are reported beside the other's.
 """
 
 from __future__ import annotations
@@ -24,10 +29,11 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Response, sync_playwright
 
 from domain.kernel.bots import RandomBot
 from infra.simulation import play_with_bot
@@ -55,19 +61,44 @@ def task_seconds(cdp: Any) -> float:
     return float(metrics["TaskDuration"])
 
 
-def steps(page: Any, cdp: Any, count: int, key: str) -> tuple[list[float], list[float]]:
-    """Wall-clock and main-thread CPU milliseconds of up to ``count`` steps, a person's pause apart."""
-    wall: list[float] = []
-    cpu: list[float] = []
+def steps(pages: list[Any], cdps: list[Any], count: int, key: str) -> list[tuple[list[float], list[float]]]:
+    """For each page, the wall-clock and main-thread CPU milliseconds of up to ``count`` steps: the
+    pages step in turn, one step each, a person's pause after each."""
+    timed: list[tuple[list[float], list[float]]] = [([], []) for _ in pages]
     for _ in range(count):
-        before = task_seconds(cdp)
-        took, moved = page.evaluate(STEP, key)
-        if not moved:
+        moved_any = False
+        for page, cdp, (wall, cpu) in zip(pages, cdps, timed, strict=True):
+            before = task_seconds(cdp)
+            took, moved = page.evaluate(STEP, key)
+            if not moved:
+                continue
+            moved_any = True
+            cpu.append((task_seconds(cdp) - before) * 1000)
+            wall.append(took)
+            page.wait_for_timeout(PAUSE_MS)
+        if not moved_any:
             break
-        cpu.append((task_seconds(cdp) - before) * 1000)
-        wall.append(took)
-        page.wait_for_timeout(PAUSE_MS)
-    return wall, cpu
+    return timed
+
+
+def log_sizes(sizes: list[int]) -> Callable[[Response], None]:
+    """A response handler noting the size of each read of the log."""
+
+    def note(response: Response) -> None:
+        if "/events" in response.url:
+            sizes.append(int(response.headers.get("content-length", 0)))
+
+    return note
+
+
+def served_from(folder: Path) -> Any:
+    """A route handler answering the page's static files from another checkout's web client."""
+
+    def handle(route: Any) -> None:
+        relative = route.request.url.split("/static/", 1)[1].split("?", 1)[0]
+        route.fulfill(path=str(folder / "api" / "static" / relative))
+
+    return handle
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -88,6 +119,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", default="bench-viewer")
     parser.add_argument("--phone", action="store_true", help="a 390x844 phone instead of 1280x800")
+    parser.add_argument("--baseline", type=Path, help="another checkout whose web client steps in turn with this one")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder, live_server(Path(folder)) as (url, service, _):
         created = service.create_game("catan_alexander", args.players, None, args.seed.encode())
@@ -95,39 +127,48 @@ def main(argv: list[str]) -> None:
         with service.reading(created.game_id) as aggregate:
             latest = aggregate.version
         print(f"Catan ({args.players} players, seed {args.seed!r}): {latest} records")
+        clients = [("this checkout", None)] + ([(f"baseline {args.baseline}", args.baseline)] if args.baseline else [])
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
             size = PHONE if args.phone else VIEWPORT
-            context = browser.new_context(viewport=size, is_mobile=args.phone, has_touch=args.phone)
-            no_undo_window(context)
-            page = context.new_page()
-            page.set_default_timeout(120_000)
-            log_bytes: list[int] = []
-            page.on(
-                "response",
-                lambda r: log_bytes.append(int(r.headers.get("content-length", 0))) if "/events" in r.url else None,
-            )
-            started = time.perf_counter()
-            page.goto(f"{url}/viewer?game={created.game_id}")
-            page.wait_for_selector(f'body[data-version="{latest}"]')
-            loaded = time.perf_counter() - started
-            page.wait_for_selector("#log li[data-position]")
-            print(
-                f"{'1280x800' if not args.phone else '390x844 phone'}: opened at the end in {loaded * 1000:.0f} ms; "
-                f"the log read: {sum(log_bytes) / 1024:.0f} KB in {len(log_bytes)} request(s), "
-                f"{page.locator('#log li[data-position]').count()} records held"
-            )
-            page.focus("body")
-            cdp = context.new_cdp_session(page)
-            cdp.send("Performance.enable", {"timeDomain": "threadTicks"})
-            back, back_cpu = steps(page, cdp, args.steps, "ArrowLeft")
-            forward, forward_cpu = steps(page, cdp, len(back), "ArrowRight")
-            print("wall clock, keydown to the step drawn and laid out:")
-            for name, times in (("back", back), ("forward", forward), ("all", back + forward)):
-                print(summary(name, times))
-            print("the page's main thread, CPU time a step:")
-            for name, times in (("back", back_cpu), ("forward", forward_cpu), ("all", back_cpu + forward_cpu)):
-                print(summary(name, times))
+            pages, cdps = [], []
+            for name, checkout in clients:
+                context = browser.new_context(viewport=size, is_mobile=args.phone, has_touch=args.phone)  # type: ignore[arg-type]
+                no_undo_window(context)
+                if checkout is not None:
+                    context.route("**/static/**", served_from(checkout))
+                page = context.new_page()
+                page.set_default_timeout(120_000)
+                log_bytes: list[int] = []
+                page.on("response", log_sizes(log_bytes))
+                started = time.perf_counter()
+                page.goto(f"{url}/viewer?game={created.game_id}")
+                page.wait_for_selector(f'body[data-version="{latest}"]')
+                loaded = time.perf_counter() - started
+                page.wait_for_selector("#log li[data-position]")
+                print(
+                    f"{name}, {'1280x800' if not args.phone else '390x844 phone'}: opened at the end in "
+                    f"{loaded * 1000:.0f} ms; the log read: {sum(log_bytes) / 1024:.0f} KB in {len(log_bytes)} "
+                    f"request(s), {page.locator('#log li[data-position]').count()} records held"
+                )
+                page.focus("body")
+                cdp = context.new_cdp_session(page)
+                cdp.send("Performance.enable", {"timeDomain": "threadTicks"})
+                pages.append(page)
+                cdps.append(cdp)
+            back = steps(pages, cdps, args.steps, "ArrowLeft")
+            forward = steps(pages, cdps, max(len(wall) for wall, _ in back), "ArrowRight")
+            for (name, _), (back_wall, back_cpu), (ahead_wall, ahead_cpu) in zip(clients, back, forward, strict=True):
+                print(f"{name}: wall clock, keydown to the step drawn and laid out:")
+                for label, times in (("back", back_wall), ("forward", ahead_wall), ("all", back_wall + ahead_wall)):
+                    print(summary(label, times))
+                print(f"{name}: the page's main thread, CPU time a step:")
+                for label, times in (("back", back_cpu), ("forward", ahead_cpu), ("all", back_cpu + ahead_cpu)):
+                    print(summary(label, times))
+            if len(clients) == 2:
+                ours = statistics.median(back[0][1] + forward[0][1])
+                theirs = statistics.median(back[1][1] + forward[1][1])
+                print(f"median CPU a step, this checkout / baseline: {ours:.1f} / {theirs:.1f} ms: {ours / theirs:.2f}")
             browser.close()
 
 

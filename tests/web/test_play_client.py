@@ -77,39 +77,28 @@ def texts_wrong(text: str) -> list[str]:
 # -- broken text ----------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("game", list(GAMES))
-def test_no_broken_text_anywhere_over_a_whole_timeline(page: Any, site: Site, ended: dict[str, Any], game: str) -> None:
+def test_no_broken_text_anywhere_over_a_whole_timeline(
+    browser: Any, site: Site, ended: dict[str, Any], game: str, size: str
+) -> None:
     created = ended[game]
     latest = site.board(created)["version"]
-    page.goto(viewer_url(site, created, fragment="tokens=" + created.tokens[0]))
-    at_version(page, latest)
-    # every page of the timeline (a sample of ~60 versions and the last): board, details, turn, scores
-    step = max(1, latest // 60)
-    found: list[str] = page.evaluate(
-        """async ([latest, step]) => {
-            const wrong = [];
-            const versions = [];
-            for (let v = 1; v <= latest; v += step) versions.push(v);
-            versions.push(latest);
-            for (const v of versions) {
-              await window.alexandria.showVersion(v);
-              const board = [...document.querySelectorAll('#board text')].map((t) => t.textContent).join('\\n');
-              const text = `${document.body.innerText}\\n${board}`;
-              const cut = [...document.querySelectorAll('#board text')].filter((t) => t.textContent.includes('…'));
-              if (cut.length) wrong.push(`version ${v}: cut label ${cut[0].textContent}`);
-              const patterns = [/undefined|NaN|\\[object Object\\]/, /Seat \\d+Seat/,
-                /\\b1 (cards|steps|armies|spaces|players|governors|tiles|coins|knights|tasks|walls)\\b/];
-              wrong.push(...patterns.flatMap((re) => (re.test(text) ? [`version ${v}: ${text.match(re)[0]}`] : [])));
-            }
-            return wrong;
-        }""",
-        [latest, step],
-    )
-    assert found == []
-    # the log (all of it, read when the page went back to the start) says every record in words
-    log = page.inner_text("#log")
-    assert page.locator("#log li[data-position]").count() == latest
-    assert texts_wrong(log) == []
+    page = new_page(browser, SIZES[size])
+    try:
+        page.goto(viewer_url(site, created, fragment="tokens=" + created.tokens[0]))
+        at_version(page, latest)
+        # every page of the timeline (a sample of ~60 versions and the last): board, details, turn,
+        # scores; and at each, nothing but the board (which pans) wider than the screen
+        step = max(1, latest // 60)
+        found: list[str] = page.evaluate(TIMELINE_DEFECTS, [latest, step, SIZES[size]["width"], size == "phone"])
+        assert found == []
+        # the log (all of it, read when the page went back to the start) says every record in words
+        log = page.inner_text("#log")
+        assert page.locator("#log li[data-position]").count() == latest
+        assert texts_wrong(log) == []
+    finally:
+        close(page)
 
 
 def test_another_seats_sealed_allocation_is_told_without_numbers(page: Any, site: Site) -> None:
@@ -434,10 +423,71 @@ def test_axe_finds_no_violation_in_the_lobby_and_a_tournament(browser: Any, site
 
 # -- a phone --------------------------------------------------------------------------------------
 
-WIDER_THAN_THE_SCREEN = """(width) => [...document.querySelectorAll('body *')]
-    .filter((n) => !n.closest('#board-scroll') && n.getClientRects().length)
+# Whether a node is drawn for a person to see: laid out, and not in a folded <details> (whose content
+# Chromium still lays out) unless in its summary.
+SHOWN = """(n) => {
+    if (!n.getClientRects().length) return false;
+    const folded = n.closest('details:not([open])');
+    return !folded || n.closest('summary')?.parentElement === folded;
+}"""
+
+WIDER_THAN_THE_SCREEN = (
+    """(width) => [...document.querySelectorAll('body *')]
+    .filter((n) => !n.closest('#board-scroll') && ("""
+    + SHOWN
+    + """)(n))
     .filter((n) => n.getBoundingClientRect().right > width + 1)
     .map((n) => n.tagName + (n.id ? '#' + n.id : '') + '.' + n.className)"""
+)
+
+
+# The page's controls (the board's places aside: their own tests measure them) that a finger does not
+# hit: less than 44 px either way (a box with a label: the label, which a touch on it ticks).
+SMALL_TARGETS = (
+    """() => [...document.querySelectorAll(
+        'button, select, input:not([type=hidden]), textarea, summary, a[href], [role=button]')]
+    .filter((n) => !n.closest('#board') && ("""
+    + SHOWN
+    + """)(n))
+    .map((n) => [n, (n.matches('input[type=checkbox], input[type=radio]') && n.closest('label')) || n])
+    .map(([n, box]) => [n, box.getBoundingClientRect()])
+    .filter(([, r]) => r.width && (r.width < 44 || r.height < 44))
+    .map(([n, r]) => `${n.tagName}#${n.id}.${n.className} "${(n.textContent || n.value || '').trim().slice(0, 20)}"`
+      + ` ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+)
+
+# The defects a page of the timeline may show, at each of a sample of versions: broken text, a cut
+# board label, something wider than the screen (the board excepted: its pane pans).
+TIMELINE_DEFECTS = (
+    """async ([latest, step, width, phone]) => {
+            const wider = """
+    + WIDER_THAN_THE_SCREEN
+    + """;
+            const small = """
+    + SMALL_TARGETS
+    + """;
+            const wrong = [];
+            const versions = [];
+            for (let v = 1; v <= latest; v += step) versions.push(v);
+            versions.push(latest);
+            for (const v of versions) {
+              await window.alexandria.showVersion(v);
+              const board = [...document.querySelectorAll('#board text')].map((t) => t.textContent).join('\\n');
+              const text = `${document.body.innerText}\\n${board}`;
+              const cut = [...document.querySelectorAll('#board text')].filter((t) => t.textContent.includes('…'));
+              if (cut.length) wrong.push(`version ${v}: cut label ${cut[0].textContent}`);
+              const patterns = [/undefined|NaN|\\[object Object\\]/, /Seat \\d+Seat/,
+                /\\b1 (cards|steps|armies|spaces|players|governors|tiles|coins|knights|tasks|walls)\\b/];
+              wrong.push(...patterns.flatMap((re) => (re.test(text) ? [`version ${v}: ${text.match(re)[0]}`] : [])));
+              const wide = wider(width);
+              if (wide.length) wrong.push(`version ${v}: wider than the screen: ${wide[0]}`);
+              if (document.documentElement.scrollWidth > width) wrong.push(`version ${v}: the page scrolls sideways`);
+              const tiny = phone ? small() : [];
+              if (tiny.length) wrong.push(`version ${v}: a touch target under 44 px: ${tiny[0]}`);
+            }
+            return wrong;
+        }"""
+)
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -456,7 +506,8 @@ def test_a_phone_shows_the_game_readable_touchable_and_no_wider_than_the_screen(
                 parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a))"""
         )
         assert smallest >= 10
-        # the moves are buttons a finger hits
+        # every control, the moves among them, is a target a finger hits
+        assert page.evaluate(SMALL_TARGETS) == []
         heights = page.eval_on_selector_all(
             "#move-list button.move", "bs => bs.map(b => b.getBoundingClientRect().height)"
         )
@@ -576,9 +627,19 @@ INSIDE = """([inner, outer]) => [...document.querySelectorAll(inner)].filter((n)
 }).map((n) => n.textContent)"""
 
 
+@pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("game", list(GAMES))
-def test_the_boards_labels_and_pieces_do_not_overlap(page: Any, site: Site, ended: dict[str, Any], game: str) -> None:
-    created = ended[game]
+def test_the_boards_labels_and_pieces_do_not_overlap(
+    browser: Any, site: Site, ended: dict[str, Any], game: str, size: str
+) -> None:
+    page = new_page(browser, SIZES[size])
+    try:
+        board_labels_apart(page, site, ended[game], game)
+    finally:
+        close(page)
+
+
+def board_labels_apart(page: Any, site: Site, created: CreatedGame, game: str) -> None:
     middle = site.board(created)["version"] // 2
     page.goto(viewer_url(site, created, middle, fragment="tokens=" + ",".join(created.tokens)))
     at_version(page, middle)
@@ -628,3 +689,45 @@ def test_what_a_move_adds_fades_in_and_stepping_back_shows_the_board_as_it_is(pa
     page.keyboard.press("ArrowLeft")
     at_version(page, board["version"])
     assert page.get_attribute("#board", "data-appeared") == "0"
+
+
+# -- a light timeline step ------------------------------------------------------------------------
+
+# The nodes of the board and the panels that a step took out of the page and put back (a node moved
+# or re-attached is restyled and laid out anew, as if new), and how many nodes it added in all.
+STEP_MUTATIONS = """async () => {
+    const removed = new Set();
+    const moved = new Set();
+    let added = 0;
+    const observer = new MutationObserver((records) => {
+      for (const r of records) {
+        for (const n of r.removedNodes) removed.add(n);
+        for (const n of r.addedNodes) { added += 1; if (removed.has(n)) moved.add(n); }
+      }
+    });
+    for (const id of ['board', 'details', 'scores', 'turn']) {
+      observer.observe(document.getElementById(id), { childList: true, subtree: true });
+    }
+    const before = window.alexandria.version;
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+    await window.alexandria.stepping;
+    for (const r of observer.takeRecords()) {
+      for (const n of r.removedNodes) removed.add(n);
+      for (const n of r.addedNodes) { added += 1; if (removed.has(n)) moved.add(n); }
+    }
+    observer.disconnect();
+    return { stepped: window.alexandria.version > before, moved: moved.size, added,
+             nodes: document.querySelectorAll('#board *, #details *').length };
+}"""
+
+
+def test_a_timeline_step_keeps_in_the_page_what_it_did_not_change(page: Any, site: Site, ended: dict[str, Any]) -> None:
+    created = ended["catan_alexander"]
+    middle = site.board(created)["version"] // 2
+    page.goto(viewer_url(site, created, middle))
+    at_version(page, middle)
+    for _ in range(5):
+        step = page.evaluate(STEP_MUTATIONS)
+        assert step["stepped"]
+        assert step["moved"] == 0  # nothing the step kept was taken out and put back
+        assert step["added"] < step["nodes"] / 4  # only what changed is new

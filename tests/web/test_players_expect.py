@@ -7,6 +7,7 @@ window of a long game's log)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -39,6 +40,30 @@ window.AudioContext = class {
 };
 Object.defineProperty(Document.prototype, 'hidden', { get: () => window.inBackground === true });
 """
+
+
+@pytest.fixture(scope="module")
+def read_only_pages(browser: Any) -> Iterator[dict[str, Any]]:
+    """One page a size, opened once for the module's tests that only read ended games."""
+    pages: dict[str, Any] = {}
+    yield pages
+    for page in pages.values():
+        close(page)
+
+
+@pytest.fixture
+def reader(browser: Any, site: Site, read_only_pages: dict[str, Any], size: str) -> Iterator[Any]:
+    """The module's page of this test's size, as a fresh one would be for what the test reads (no
+    tokens or settings of an earlier test in its storage); what it raised is checked after the test."""
+    if size not in read_only_pages:
+        read_only_pages[size] = new_page(browser, SIZES[size])
+    page = read_only_pages[size]
+    page.goto(f"{site.url}/static/app.css")  # the site's origin, to empty its storage
+    page.evaluate("localStorage.clear(); localStorage.setItem('alexandria:undo-ms', '0')")
+    yield page
+    errors = list(page.errors)
+    page.errors.clear()
+    assert not errors, f"the page raised: {errors}"
 
 
 def move_ends(records: list[dict[str, Any]]) -> list[int]:
@@ -122,60 +147,54 @@ ON_THE_BOARD = "keys => keys.filter((k) => document.querySelector(`#board [data-
 @BOTH_SIZES
 @EVERY
 def test_the_last_move_is_marked_on_the_board(
-    browser: Any, site: Site, ended: dict[str, CreatedGame], game: str, size: str
+    reader: Any, site: Site, ended: dict[str, CreatedGame], game: str, size: str
 ) -> None:
     created = ended[game]
     records = records_of(site, created)
     ends = move_ends(records)
     commands = [(r["position"], r["data"]["command"]) for r in records if r["type"] == "CommandAccepted"]
     candidates = [(p, LAST_MOVE_PLACES[game](c)) for p, c in reversed(commands[: len(commands) // 2])]
-    page = new_page(browser, SIZES[size])
-    try:
-        for position, keys in [(p, k) for p, k in candidates if k][:8]:
-            end = next(v for v in ends if v >= position)
-            page.goto("about:blank")
-            page.goto(viewer_url(site, created, end, fragment="tokens=" + ",".join(created.tokens)))
-            at_version(page, end)
-            present = page.evaluate(ON_THE_BOARD, keys)  # a place the move emptied may be gone (a won tile)
-            if not present:
-                continue
-            drawn = page.eval_on_selector_all(
-                "#board [data-last-move]", "ns => [...new Set(ns.map(n => n.dataset.target))]"
-            )
-            assert sorted(drawn) == sorted(present)
-            assert page.get_attribute("#board", "data-last-move") == str(position)
-            return
-        raise AssertionError("no move whose places are on the board")
-    finally:
-        close(page)
+    page = reader
+    for position, keys in [(p, k) for p, k in candidates if k][:8]:
+        end = next(v for v in ends if v >= position)
+        page.goto("about:blank")
+        page.goto(viewer_url(site, created, end, fragment="tokens=" + ",".join(created.tokens)))
+        at_version(page, end)
+        present = page.evaluate(ON_THE_BOARD, keys)  # a place the move emptied may be gone (a won tile)
+        if not present:
+            continue
+        drawn = page.eval_on_selector_all(
+            "#board [data-last-move]", "ns => [...new Set(ns.map(n => n.dataset.target))]"
+        )
+        assert sorted(drawn) == sorted(present)
+        assert page.get_attribute("#board", "data-last-move") == str(position)
+        return
+    raise AssertionError("no move whose places are on the board")
 
 
 @BOTH_SIZES
 @EVERY
 def test_the_timeline_steps_by_move_a_command_and_its_consequences(
-    browser: Any, site: Site, ended: dict[str, CreatedGame], game: str, size: str
+    reader: Any, site: Site, ended: dict[str, CreatedGame], game: str, size: str
 ) -> None:
     created = ended[game]
     ends = move_ends(records_of(site, created))
     assert len(ends) > 14
-    page = new_page(browser, SIZES[size])
-    try:
-        page.goto(viewer_url(site, created, ends[10]))
-        at_version(page, ends[10])
-        page.focus("body")
-        for expected in ends[11:14]:
-            page.keyboard.press("ArrowRight")
-            at_version(page, expected)
-        page.keyboard.press("ArrowLeft")
-        at_version(page, ends[12])
-        page.click("#back")  # the timeline's own buttons, on a phone too
-        at_version(page, ends[11])
-        page.click("#forward")
-        at_version(page, ends[12])
-        page.keyboard.press("Shift+ArrowRight")  # one record
-        at_version(page, ends[12] + 1)
-    finally:
-        close(page)
+    page = reader
+    page.goto(viewer_url(site, created, ends[10]))
+    at_version(page, ends[10])
+    page.focus("body")
+    for expected in ends[11:14]:
+        page.keyboard.press("ArrowRight")
+        at_version(page, expected)
+    page.keyboard.press("ArrowLeft")
+    at_version(page, ends[12])
+    page.click("#back")  # the timeline's own buttons, on a phone too
+    at_version(page, ends[11])
+    page.click("#forward")
+    at_version(page, ends[12])
+    page.keyboard.press("Shift+ArrowRight")  # one record
+    at_version(page, ends[12] + 1)
 
 
 # -- a misclick undone ----------------------------------------------------------------------------
@@ -287,13 +306,18 @@ LOG_WINDOW = 300  # api/static/js/core/viewer.js
 @BOTH_SIZES
 @EVERY
 def test_a_games_page_reads_a_window_of_a_long_log_and_the_rest_when_asked(
-    browser: Any, site: Site, ended: dict[str, CreatedGame], game: str, size: str
+    reader: Any, site: Site, ended: dict[str, CreatedGame], game: str, size: str
 ) -> None:
     created = ended[game]
     latest = site.board(created)["version"]
-    page = new_page(browser, SIZES[size])
+    page = reader
     asked: list[str] = []
-    page.on("request", lambda r: asked.append(r.url.split("/events")[1]) if "/events" in r.url else None)
+
+    def note(request: Any) -> None:
+        if "/events" in request.url:
+            asked.append(request.url.split("/events")[1])
+
+    page.on("request", note)
     try:
         page.goto(viewer_url(site, created))
         at_version(page, latest)
@@ -311,4 +335,4 @@ def test_a_games_page_reads_a_window_of_a_long_log_and_the_rest_when_asked(
         at_version(page, before_the_window)
         assert page.locator("#log li[data-position]").count() == latest
     finally:
-        close(page)
+        page.remove_listener("request", note)

@@ -4,11 +4,12 @@
 // own seat, now. A running game with people (or a tournament's) shows nothing here.
 
 import { get } from './api.js';
-import { h, seatChip, words } from './dom.js';
+import { h, morphChildren, seatChip, words } from './dom.js';
 
 const PLAYOUTS = 300;
 const LINES_SHOWN = 5;
 const BOT_NAME = /^bot:/;
+const STEPPING_PAUSE_MS = 150; // how long a version stays shown before its analysis is asked for
 
 let panel = null;
 let asked = 0; // the latest request: an answer to an older one is dropped
@@ -86,11 +87,15 @@ export async function updateAnalysis({ gameId, view, ended, latest, seat, token,
   if (ended) {
     const awaited = Object.keys(view.awaited || {}).map(Number);
     const key = `${view.version}:${awaited[0] ?? ''}`;
-    ensurePanel().replaceChildren(h('h3', { id: 'analysis-heading' }, 'Analysis'), h('p', {}, awaited.length ? 'The search bot is thinking…' : 'Nobody moves at this version.'));
+    // the same words as the step before are left as they are (a step restyles only what changed)
+    morphChildren(ensurePanel(), [h('h3', { id: 'analysis-heading' }, 'Analysis'), h('p', {}, awaited.length ? 'The search bot is thinking…' : 'Nobody moves at this version.')]);
     panel.dataset.state = awaited.length ? 'thinking' : 'shown';
     panel.dataset.version = String(view.version);
     if (!awaited.length) return;
     try {
+      // asked once the person stops stepping: a version stepped past is not searched for
+      if (!answers.has(key)) await new Promise((resolve) => setTimeout(resolve, STEPPING_PAUSE_MS));
+      if (request !== asked) return;
       const analysis = answers.get(key) || (await ask(gameId, view.version, null, null));
       answers.set(key, analysis);
       if (request === asked) render(analysis, say, 'Analysis');

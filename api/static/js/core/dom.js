@@ -12,10 +12,17 @@ export function s(tag, attrs = {}, ...children) {
   return build(document.createElementNS(SVG_NS, tag), attrs, children);
 }
 
+// Nodes given a listener by h() or s(): morphChildren never reuses one for another (its listener
+// would act on what the node was built for).
+const LISTENING = new WeakSet();
+
 function build(node, attrs, children) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
-    if (key.startsWith('on') && typeof value === 'function') node.addEventListener(key.slice(2), value);
+    if (key.startsWith('on') && typeof value === 'function') {
+      node.addEventListener(key.slice(2), value);
+      LISTENING.add(node);
+    }
     else if (key === 'dataset') Object.assign(node.dataset, value);
     // Through the CSSOM, never as a style attribute: the page's Content-Security-Policy may refuse those.
     else if (key === 'style') setStyle(node, String(value));
@@ -33,6 +40,59 @@ function setStyle(node, text) {
     const at = rule.indexOf(':');
     if (at > 0) node.style.setProperty(rule.slice(0, at).trim(), rule.slice(at + 1).trim());
   }
+}
+
+/** The children of `parent` made `nodes`, in order, moving nothing that is already in place: a node
+ * kept from the drawing before stays attached (the browser restyles and lays out only what is new),
+ * a node not among `nodes` is removed. */
+export function placeChildren(parent, nodes) {
+  const wanted = new Set(nodes);
+  for (const child of [...parent.childNodes]) if (!wanted.has(child)) child.remove();
+  let at = parent.firstChild;
+  for (const node of nodes) {
+    if (node === at) at = at.nextSibling;
+    else parent.insertBefore(node, at);
+  }
+}
+
+/** The children of `parent` made to look like `nodes` (freshly built, not in the page) by changing
+ * only what differs: an element of the same tag keeps its place and gets the new one's attributes,
+ * style and children, a text node gets the new text, the rest is replaced. A panel drawn again at
+ * each timeline step then restyles and lays out only what changed. */
+export function morphChildren(parent, nodes) {
+  const old = [...parent.childNodes];
+  nodes.forEach((node, i) => {
+    const was = old[i];
+    if (!was) parent.append(node);
+    else if (sameKind(was, node)) morph(was, node);
+    else parent.replaceChild(node, was);
+  });
+  for (const extra of old.slice(nodes.length)) extra.remove();
+}
+
+function sameKind(was, node) {
+  return was.nodeType === node.nodeType && was.nodeName === node.nodeName && !LISTENING.has(was) && !LISTENING.has(node)
+    && (was.nodeType === Node.TEXT_NODE || was.nodeType === Node.ELEMENT_NODE);
+}
+
+function morph(was, node) {
+  if (was.nodeType === Node.TEXT_NODE) {
+    if (was.data !== node.data) was.data = node.data;
+    return;
+  }
+  for (const name of was.getAttributeNames()) if (name !== 'style' && !node.hasAttribute(name)) was.removeAttribute(name);
+  for (const name of node.getAttributeNames()) {
+    if (name !== 'style') setAttributeIfChanged(was, name, node.getAttribute(name));
+  }
+  // through the CSSOM, as setStyle writes it (the pages' policy may refuse style attributes)
+  if (was.style.cssText !== node.style.cssText) was.style.cssText = node.style.cssText;
+  morphChildren(was, [...node.childNodes]);
+}
+
+/** An attribute set only when its value changes: the same value written again still makes the
+ * browser restyle the element (and, for a class or a tabindex, what depends on it). */
+export function setAttributeIfChanged(node, name, value) {
+  if (node.getAttribute(name) !== String(value)) node.setAttribute(name, value);
 }
 
 /** A tooltip for an SVG shape (read by screen readers as the shape's name). */

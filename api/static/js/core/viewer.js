@@ -3,7 +3,7 @@
 // board from the catalog's static data and the view, and words its events and moves.
 
 import { ApiError, gameData, get, post } from './api.js';
-import { chips, h, labelCells, listNames, seatChip, seatLabel, seatName, setSeatNames, words } from './dom.js';
+import { chips, h, labelCells, listNames, morphChildren, placeChildren, seatChip, seatLabel, seatName, setAttributeIfChanged, setSeatNames, words } from './dom.js';
 import {
   addToken,
   perspectiveFromFragment,
@@ -207,7 +207,7 @@ async function show(version) {
   updateUrl();
   await refreshMoves();
   highlightLog(); // again: the moves panel may have changed the log's height
-  prefetchNext();
+  setTimeout(prefetchNext, 0); // after this step's drawing: the neighbours' views are read meanwhile
   const describe = (move) => app.module.describeMove(move, app.data, view);
   updateAnalysis({ gameId: app.gameId, view, ended: app.status === 'ended', latest: app.latest, seat: seatOf(app.perspective), token: token(), describe });
 }
@@ -232,13 +232,32 @@ function prefetchNext() {
   });
 }
 
+/** What a game module draws the board on: the board's top-level nodes are collected and placed
+ * after the drawing, so that nodes a module keeps from one version to the next (a board's fixed
+ * layers) stay attached, and its attributes are written only when they change. A timeline step
+ * then restyles and lays out only what the step changed. */
+function boardCanvas(board) {
+  const nodes = [];
+  const dataset = new Proxy(board.dataset, {
+    set(target, name, value) {
+      if (target[name] !== String(value)) target[name] = value;
+      return true;
+    },
+  });
+  return {
+    nodes,
+    dataset,
+    append: (...children) => nodes.push(...children),
+    setAttribute: (name, value) => setAttributeIfChanged(board, name, value),
+  };
+}
+
 function draw(view) {
   const board = $('board');
-  const details = $('details');
-  board.replaceChildren();
-  details.replaceChildren();
+  const details = document.createElement('section'); // drawn apart, then morphed into the page's
+  const canvas = boardCanvas(board);
   const ctx = {
-    svg: board,
+    svg: canvas,
     panel: details,
     data: app.data,
     view,
@@ -252,10 +271,12 @@ function draw(view) {
   // the game's own headings (h3) sit under this one
   details.append(h('h2', { class: 'sr-only' }, 'Details of the game'));
   app.module.draw(ctx);
+  placeChildren(board, canvas.nodes);
   clearPreview(); // a node a game module draws again keeps no preview of a move hovered before
   for (const table of details.querySelectorAll('table')) labelCells(table); // one block a row on a phone
-  board.dataset.version = view.version;
-  board.dataset.perspective = app.perspective;
+  morphChildren($('details'), [...details.childNodes]);
+  canvas.dataset.version = view.version;
+  canvas.dataset.perspective = app.perspective;
   document.body.dataset.version = view.version;
   document.body.dataset.latest = app.latest;
   document.body.dataset.status = app.status;
@@ -268,8 +289,20 @@ function draw(view) {
   applyZoom();
 }
 
+// A drawn node's piece key, worked out once: a game module may draw the same node again.
+const PIECE_KEYS = new WeakMap();
+
 /** A piece drawn by one's identity: what it is and where (its attributes, not its classes). */
 function pieceKey(node) {
+  let key = PIECE_KEYS.get(node);
+  if (key === undefined) {
+    key = attributesKey(node);
+    PIECE_KEYS.set(node, key);
+  }
+  return key;
+}
+
+function attributesKey(node) {
   return node.getAttributeNames().filter((n) => n !== 'class' && n !== 'tabindex' && n !== 'data-last-move').sort().map((n) => `${n}=${node.getAttribute(n)}`).join(' ');
 }
 
@@ -406,7 +439,7 @@ function renderTurn(view) {
   if (view.clock && view.status === 'running') rows.push(clockLine(view.clock));
   const summary = app.module.summary ? app.module.summary(view, app.data) : null;
   if (summary) rows.push(h('p', { class: 'summary' }, summary));
-  pane.replaceChildren(...rows);
+  morphChildren(pane, rows);
   pane.dataset.yourTurn = mine ? 'true' : 'false';
   updateDocumentTitle(view);
   noteTurn(view, mine);
@@ -506,7 +539,7 @@ function renderScores(view) {
       ),
     ),
   );
-  $('scores').replaceChildren(table);
+  morphChildren($('scores'), [table]);
 }
 
 // -- log ----------------------------------------------------------------------------------------
@@ -942,11 +975,15 @@ function markPlayable() {
     keys.add(box.dataset.boardKey);
     if (box.checked) ticked.add(box.dataset.boardKey);
   }
-  for (const node of board.querySelectorAll('[data-target]')) {
+  // Nothing to mark (a spectator, a seat not to play): only the places marked before are unmarked.
+  const nodes = keys.size || app.target
+    ? board.querySelectorAll('[data-target]')
+    : board.querySelectorAll('[data-target].playable, [data-target].chosen, [data-target][tabindex="0"]');
+  for (const node of nodes) {
     const key = node.getAttribute('data-target');
     node.classList.toggle('playable', keys.has(key));
     node.classList.toggle('chosen', key === app.target || ticked.has(key));
-    node.setAttribute('tabindex', keys.has(key) ? '0' : '-1');
+    setAttributeIfChanged(node, 'tabindex', keys.has(key) ? '0' : '-1');
   }
 }
 

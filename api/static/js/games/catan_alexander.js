@@ -2,7 +2,7 @@
 // cities, the robber, Alexander's route and position, the open auction, hand counts (a seat's own
 // cards in its perspective, every hand after the end), development cards, Longest Road, Largest Army.
 
-import { bundle, h, plural, s, seatChip, seatColour, seatName, target, textLines, title, words, wrapWords } from '../core/dom.js';
+import { bundle, h, placeChildren, plural, s, seatChip, seatColour, seatName, target, textLines, title, words, wrapWords } from '../core/dom.js';
 import { checkField, checkedValues, countField, counts, formsBox, moveForm } from '../core/forms.js';
 
 const TRADE_GOODS = ['brick', 'grain', 'lumber', 'ore', 'wool', 'gold']; // what a domestic trade moves (R37)
@@ -15,8 +15,16 @@ const PRODUCT_COLOURS = {
 const hexKey = (hx) => hx.join(',');
 const edgeKey = (edge) => [...edge].sort().join('|');
 
+// A board's geometry, worked out once per board: a timeline step only looks it up.
+const LAYOUTS = new WeakMap();
+
 function layout(data, boardName) {
   const board = data.static.boards[boardName];
+  if (!LAYOUTS.has(board)) LAYOUTS.set(board, boardLayout(board));
+  return LAYOUTS.get(board);
+}
+
+function boardLayout(board) {
   const vertices = new Map(board.vertices.map((v) => [v.vertex, v.xy]));
   const xs = board.vertices.map((v) => v.xy[0]);
   const ys = board.vertices.map((v) => v.xy[1]);
@@ -25,7 +33,8 @@ function layout(data, boardName) {
   const at = (xy) => [(xy[0] - minX) * UNIT + PAD, (xy[1] - minY) * UNIT + PAD];
   const width = (Math.max(...xs) - minX) * UNIT + 2 * PAD;
   const height = (Math.max(...ys) - minY) * UNIT + 2 * PAD;
-  return { board, vertex: (name) => at(vertices.get(name)), at, width, height };
+  const edges = board.edges.map((edge) => ({ edge, key: edgeKey(edge) }));
+  return { board, vertex: (name) => at(vertices.get(name)), at, width, height, edges };
 }
 
 function players(ctx) {
@@ -258,8 +267,10 @@ function fixedLayers(g, st, names) {
 }
 
 function drawRoute(svg, g, st) {
-  // Alexander's route (scenario board)
-  if (g.board.route.length) {
+  // Alexander's route (scenario board): drawn again only when a task token or the army moves
+  if (!g.board.route.length) return;
+  const key = `route|${st.face_down_tokens.join(',')}|${st.alexander}`;
+  svg.append(reused(st.board, key, () => {
     const route = s('g', { class: 'route' });
     route.append(s('polyline', { points: g.board.route.map((x) => g.vertex(x.vertex).join(',')).join(' '), fill: 'none', stroke: '#6a4c93', 'stroke-width': 3, 'stroke-opacity': 0.55, 'stroke-dasharray': '2 5', 'pointer-events': 'none' }));
     const faceDown = new Set(st.face_down_tokens);
@@ -276,23 +287,24 @@ function drawRoute(svg, g, st) {
         s('circle', { cx: ax, cy: ay, r: 10, fill: '#ffd700', stroke: '#6a4c93', 'stroke-width': 3 }),
         s('text', { x: ax, y: ay + 4, 'text-anchor': 'middle', class: 'svg-small', style: 'font-weight:700' }, 'A')));
     }
-    svg.append(route);
-  }
+    return route;
+  }));
 }
 
-// The open paths and intersections of the board drawn last, by key: drawn again as they are (only
-// roads and buildings are built anew at each step).
-const OPEN = { board: null, nodes: new Map() };
+// The board's paths, intersections, roads, buildings and route, kept by what they show: a timeline
+// step draws again only what changed (a road built, a settlement grown to a city) and leaves every
+// other node where it is, in groups kept per board.
+const DRAWN = { board: null, nodes: new Map() };
 
 function reused(board, key, make) {
-  if (OPEN.board !== board) {
-    OPEN.board = board;
-    OPEN.nodes.clear();
+  if (DRAWN.board !== board) {
+    DRAWN.board = board;
+    DRAWN.nodes.clear();
   }
-  let node = OPEN.nodes.get(key);
+  let node = DRAWN.nodes.get(key);
   if (!node) {
     node = make();
-    OPEN.nodes.set(key, node);
+    DRAWN.nodes.set(key, node);
   }
   return node;
 }
@@ -300,42 +312,41 @@ function reused(board, key, make) {
 function drawPieces(svg, g, st, names) {
   // every path is a target (roads), drawn under the buildings
   const roads = new Map(st.roads.map((r) => [edgeKey(r.edge), r.seat]));
-  const paths = s('g', { class: 'paths' });
-  for (const edge of g.board.edges) {
-    const key = `edge:${edgeKey(edge)}`;
-    const seat = roads.get(edgeKey(edge));
-    const line = (built) => {
+  const paths = reused(st.board, 'group:paths', () => s('g', { class: 'paths' }));
+  placeChildren(paths, g.edges.map(({ edge, key: drawnKey }) => {
+    const key = `edge:${drawnKey}`;
+    const seat = roads.get(drawnKey);
+    const built = seat !== undefined;
+    return reused(st.board, built ? `${key}|road|${seat}|${seatName(seat)}` : key, () => {
       const [a, b] = edge.map((v) => g.vertex(v));
       const drawn = s('line', { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: built ? seatColour(seat) : 'transparent', 'stroke-width': built ? 7 : 9, 'stroke-linecap': 'round', 'data-piece': built ? 'road' : null, 'data-seat': built ? seat : null });
       if (built) drawn.append(title(`road of ${seatName(seat)}`));
       return target(drawn, key, `path ${edge.join(' to ')}`);
-    };
-    paths.append(seat !== undefined ? line(true) : reused(st.board, key, () => line(false)));
-  }
+    });
+  }));
   svg.append(paths);
 
   const buildings = new Map(st.buildings.map((b) => [b.vertex, b]));
-  const spots = s('g', { class: 'vertices' });
-  for (const v of g.board.vertices) {
+  const spots = reused(st.board, 'group:vertices', () => s('g', { class: 'vertices' }));
+  placeChildren(spots, g.board.vertices.map((v) => {
     const [x, y] = g.vertex(v.vertex);
     const building = buildings.get(v.vertex);
     const key = `vertex:${v.vertex}`;
-    if (!building) {
-      spots.append(reused(st.board, key, () => target(s('circle', { cx: x, cy: y, r: 7, fill: 'transparent', class: 'spot' }), key, `intersection ${v.vertex}`)));
-      continue;
-    }
-    let shape;
-    if (building.kind === 'city') shape = s('rect', { x: x - 9, y: y - 9, width: 18, height: 18, rx: 2, fill: seatColour(building.seat), stroke: '#fff', 'stroke-width': 2, 'data-piece': 'city', 'data-seat': building.seat }, title(`city of ${seatName(building.seat)}`));
-    else shape = s('path', { d: `M${x - 7},${y + 6} v-8 l7,-6 l7,6 v8 z`, fill: seatColour(building.seat), stroke: '#fff', 'stroke-width': 1.5, 'data-piece': 'settlement', 'data-seat': building.seat }, title(`settlement of ${seatName(building.seat)}`));
-    spots.append(target(shape, key, `intersection ${v.vertex}`));
-  }
+    if (!building) return reused(st.board, key, () => target(s('circle', { cx: x, cy: y, r: 7, fill: 'transparent', class: 'spot' }), key, `intersection ${v.vertex}`));
+    return reused(st.board, `${key}|${building.kind}|${building.seat}|${seatName(building.seat)}`, () => {
+      const shape = building.kind === 'city'
+        ? s('rect', { x: x - 9, y: y - 9, width: 18, height: 18, rx: 2, fill: seatColour(building.seat), stroke: '#fff', 'stroke-width': 2, 'data-piece': 'city', 'data-seat': building.seat }, title(`city of ${seatName(building.seat)}`))
+        : s('path', { d: `M${x - 7},${y + 6} v-8 l7,-6 l7,6 v8 z`, fill: seatColour(building.seat), stroke: '#fff', 'stroke-width': 1.5, 'data-piece': 'settlement', 'data-seat': building.seat }, title(`settlement of ${seatName(building.seat)}`));
+      return target(shape, key, `intersection ${v.vertex}`);
+    });
+  }));
   svg.append(spots);
 
   if (st.robber) {
     const info = names.get(hexKey(st.robber));
     const [rx, ry] = g.at(info.centre);
-    svg.append(s('g', { 'data-piece': 'robber', 'data-hex': hexKey(st.robber), 'pointer-events': 'none' }, title(`the robber on ${info.name}`),
-      s('ellipse', { cx: rx + 16, cy: ry - 6, rx: 6, ry: 11, fill: '#222', stroke: '#fff' })));
+    svg.append(reused(st.board, `robber|${hexKey(st.robber)}`, () => s('g', { 'data-piece': 'robber', 'data-hex': hexKey(st.robber), 'pointer-events': 'none' }, title(`the robber on ${info.name}`),
+      s('ellipse', { cx: rx + 16, cy: ry - 6, rx: 6, ry: 11, fill: '#222', stroke: '#fff' }))));
   }
   svg.dataset.roads = st.roads.length;
   svg.dataset.settlements = st.buildings.filter((b) => b.kind === 'settlement').length;
