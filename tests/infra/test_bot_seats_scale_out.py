@@ -6,8 +6,10 @@ verifies."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
+import httpx
 import pytest
 
 from domain.catalog import GAMES
@@ -15,15 +17,17 @@ from domain.kernel.chance import Chance
 from domain.kernel.log import COMMAND_ACCEPTED, for_viewer
 from domain.kernel.verification import verify_records
 from infra.bootstrap import build_service
-from infra.bot_seats import BotSeats
+from infra.bot_seats import BOT_LEASE, BotSeats
 from infra.redis_store import RedisStore
 from infra.service import GameService, StaleVersion
 from infra.settings import Settings
+from tests.infra.cluster import Cluster
 from tests.infra.conftest import database_url, postgres_server, redis_prefix, redis_url
+from tests.support.http import auth
 
 __all__ = ["database_url", "postgres_server", "redis_prefix", "redis_url"]  # the integration fixtures
 
-LEASE_SECONDS = 1.0  # short, so that the killed worker's lease runs out soon
+LEASE_SECONDS = 10.0  # long enough for a loaded machine between two looks; the killed worker's runs out in the test
 
 
 @pytest.fixture
@@ -97,3 +101,63 @@ def test_one_worker_at_a_time_plays_the_bot_seats_and_a_killed_workers_are_taken
     assert len(bot_moves) == first.moves_played + second.moves_played  # every bot move played once
     report = verify_records([for_viewer(r, None, reveal_all=True) for r in records], GAMES.get)
     assert report.verified and not report.problems, report.problems
+
+
+def test_a_killed_api_workers_bot_seats_are_played_on_by_another(
+    database_url: str, redis_url: str, redis_prefix: str, tmp_path: Path
+) -> None:
+    """Two API workers in processes (and a projection worker): the one holding the bot seats' lease
+    is killed (``kill -9``) in the middle of a game; the other takes the lease (at once: the store
+    sees its holder's process is gone) and the bots play on to the end."""
+    cluster = Cluster(database_url, redis_url, redis_prefix, tmp_path)
+    store = RedisStore(redis_url, redis_prefix)
+    try:
+        apis = cluster.start_together(apis=2, projectors=1)
+        processes = dict(zip(apis, cluster.processes[:2], strict=True))
+        with httpx.Client(timeout=60) as http:
+            body = {"game": "peloponnes", "players": 3, "bots": {"1": "greedy", "2": "greedy"}}
+            created = http.post(f"{apis[0]}/games", json=body).json()
+            game_id, token = created["game_id"], created["seats"][0]["token"]
+            rng = Chance(b"person")
+
+            def play_until(api: str, done: Callable[[], bool]) -> None:
+                waited = threading.Event()
+                for _ in range(20_000):
+                    if done():
+                        return
+                    listed = http.get(f"{api}/games/{game_id}/legal-moves", headers=auth(token)).json()
+                    if not listed["moves"]:
+                        waited.wait(0.05)  # the bots' turn: they move in a worker's background
+                        continue
+                    move = listed["moves"][rng.below("move", len(listed["moves"]))]
+                    sent = http.post(
+                        f"{api}/games/{game_id}/commands",
+                        json={**move, "expected_version": listed["version"]},
+                        headers=auth(token),
+                    )
+                    assert sent.status_code in (200, 409), sent.text
+                raise AssertionError("the game did not get there")
+
+            def bot_moves() -> int:
+                records = http.get(f"{apis[-1]}/games/{game_id}/events", headers=auth(token)).json()
+                return sum(r["type"] == COMMAND_ACCEPTED and r["data"]["seat"] in (1, 2) for r in records)
+
+            def ended() -> bool:
+                return bool(http.get(f"{apis[-1]}/games/{game_id}").json()["status"] == "ended")
+
+            play_until(apis[0], lambda: bot_moves() >= 4)
+            holder = store.redis.get(store.lease_key(BOT_LEASE))
+            assert isinstance(holder, str)
+            killed = next(api for api, p in processes.items() if f"|{p.pid}|" in holder)
+            cluster.kill(processes[killed])
+            apis.remove(killed)
+            before = bot_moves()
+            play_until(apis[0], ended)
+            assert bot_moves() > before
+            records = http.get(f"{apis[0]}/games/{game_id}/events").json()  # all of it: the game is over
+        taken = store.redis.get(store.lease_key(BOT_LEASE))
+        assert isinstance(taken, str) and taken != holder
+        report = verify_records(records, GAMES.get)
+        assert report.verified and not report.problems, report.problems
+    finally:
+        cluster.stop()
