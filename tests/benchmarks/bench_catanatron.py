@@ -287,6 +287,7 @@ def main(argv: list[str]) -> None:
         for match in matches:
             won = match.play(number, playouts, seed)
             print(f"  game {number + 1} against {match.opponent.__name__}: {'won' if won else 'lost'}", flush=True)
+        print("  so far: " + " ".join(match.row() for match in matches), flush=True)  # a run cut short has its figures
     print("| opponent | games | search's wins | win rate [95 %] | search CPU/decision | opponent CPU/decision |")
     print("|---|---|---|---|---|---|")
     for match in matches:
