@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 import httpx
@@ -21,9 +22,11 @@ from infra.bot_seats import BOT_LEASE, BotSeats
 from infra.redis_store import RedisStore
 from infra.service import GameService, StaleVersion
 from infra.settings import Settings
+from tests.infra import cluster as cluster_module
 from tests.infra.cluster import Cluster
 from tests.infra.conftest import database_url, postgres_server, redis_prefix, redis_url
 from tests.support.http import auth
+from tests.support.server import wait_until_serving
 
 __all__ = ["database_url", "postgres_server", "redis_prefix", "redis_url"]  # the integration fixtures
 
@@ -104,11 +107,13 @@ def test_one_worker_at_a_time_plays_the_bot_seats_and_a_killed_workers_are_taken
 
 
 def test_a_killed_api_workers_bot_seats_are_played_on_by_another(
-    database_url: str, redis_url: str, redis_prefix: str, tmp_path: Path
+    database_url: str, redis_url: str, redis_prefix: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Two API workers in processes (and a projection worker): the one holding the bot seats' lease
     is killed (``kill -9``) in the middle of a game; the other takes the lease (at once: the store
     sees its holder's process is gone) and the bots play on to the end."""
+    # Three processes starting at once on a loaded machine: a generous bound on their start.
+    monkeypatch.setattr(cluster_module, "wait_until_serving", partial(wait_until_serving, seconds=600))
     cluster = Cluster(database_url, redis_url, redis_prefix, tmp_path)
     store = RedisStore(redis_url, redis_prefix)
     try:
