@@ -140,7 +140,17 @@ def _scoreboard(state: Table) -> Scoreboard:
 
 
 def _sample_state(state: Table, seat: int, chance: Chance) -> Table:
-    """The other seats' development cards dealt again with the deck (their counts are public)."""
+    """The other seats' development cards dealt again with the deck (their counts are public). The
+    seat knows one thing more: nobody else has won yet, so a deal that gives another seat enough
+    victory point cards to have won is dealt again (the real hands if no deal of a few will do)."""
+    for _ in range(20):
+        sample = _deal_development(state, seat, chance)
+        if not _over(sample):
+            return sample
+    return Table(state.game.copy())
+
+
+def _deal_development(state: Table, seat: int, chance: Chance) -> Table:
     game = state.game.copy()
     catan = game.state
     others = [c for i, c in enumerate(catan.colors) if i != seat]
