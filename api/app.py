@@ -191,7 +191,7 @@ def create_app(
     background_clocks = keep_clocks and service.env.get("SQLITE_DBNAME") != ":memory:"
     if background_clocks:
         service.on_closing(keeper.stop)  # before the store it reads is closed
-    bot_seats = BotSeats(service)
+    bot_seats = BotSeats(service, store=reads.store)  # one process at a time plays them, by lease
 
     def start_bot_seats() -> None:
         """The bot seats' thread, started by the lifespan or by the first game with bots (an app

@@ -1,9 +1,10 @@
 """A bot playing one seat through the public HTTP API, as a person's client would: what a player uses
 to enter a bot in a game (or, later, a tournament).
 
-It knows only what the seat's token shows: it reads the seat's log (``/games/{id}/events``), rebuilds
-from it a state the bots can decide on (``domain.kernel.bots.seat_state``: the hidden parts are
-stand-ins, drawn again by every decision), and sends its move with the version it decided on. With
+It knows only what the seat's token shows: it reads the seat's log (``/games/{id}/events``, each
+record once: only those after the last it read), follows from it a state the bots can decide on
+(``domain.kernel.bots.SeatLog``: the hidden parts are stand-ins, drawn again by every decision), and
+sends its move with the version it decided on. With
 a seat key (``--key-file``) every move is signed (docs/signed-commands.md): a file that does not
 exist yet gets a new key, registered for the seat (``POST /games/{id}/key``) before its first move.
 
@@ -24,7 +25,7 @@ import httpx
 
 from api.seat_key import SeatKey
 from domain.catalog import GAMES
-from domain.kernel.bots import BOT_NAMES, Bot, make_bot, seat_state
+from domain.kernel.bots import BOT_NAMES, Bot, SeatLog, make_bot
 from domain.kernel.game import GameDefinition
 from domain.kernel.log import GAME_CREATED
 from domain.kernel.search import DEFAULT_PLAYOUTS
@@ -39,6 +40,8 @@ class BotClient:
         self.headers = {"Authorization": f"Bearer {token}"}
         self.game: GameDefinition[Any] | None = None
         self.ended = False
+        self.records: list[dict[str, Any]] = []  # the seat's log, as read so far
+        self.follower: SeatLog | None = None
 
     def _get(self, path: str, **params: Any) -> Any:
         response = self.http.get(f"/games/{self.game_id}{path}", headers=self.headers, params=params)
@@ -53,12 +56,11 @@ class BotClient:
             self.ended = view["status"] == "ended"
             return False
         seat, version = listed["seat"], listed["version"]
-        records = self._get("/events")
-        if self.game is None:
-            self.game = GAMES.get(next(r for r in records if r["type"] == GAME_CREATED)["data"]["game"])
-        if records[-1]["position"] != version:
+        follower = self._follow(seat, version)
+        if follower.position != version:
             return False  # the game moved on between the two reads: look again
-        command = self.bot.choose(self.game, seat_state(self.game, records, seat), seat)
+        records = self.records
+        command = self.bot.choose(follower.game, follower.state, seat)
         move = {"type": command.type, **command.to_dict()}
         body = (
             {**move, "expected_version": version}
@@ -70,6 +72,19 @@ class BotClient:
             return False
         sent.raise_for_status()
         return True
+
+    def _follow(self, seat: int, version: int) -> SeatLog:
+        """The seat's state through its log's records up to ``version`` (read once each)."""
+        if self.follower is None:
+            self.records = self._get("/events")
+            created = next(r for r in self.records if r["type"] == GAME_CREATED)
+            self.game = GAMES.get(created["data"]["game"])
+            self.follower = SeatLog(self.game, seat).follow(self.records)
+        elif self.follower.position < version:
+            new = self._get("/events", after=self.follower.position)
+            self.records.extend(new)
+            self.follower.follow(new)
+        return self.follower
 
     def _signed_game_id(self, records: list[dict[str, Any]], fallback: str) -> str:
         """The game id the seat's signatures are over, as its key's record names it."""

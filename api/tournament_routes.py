@@ -60,7 +60,8 @@ class CreateTournament(BaseModel):
     settings: dict[str, Any] | None = Field(
         default=None,
         description="format (swiss|balanced), rounds, table_size, options, points_per_place, bye_points, "
-        "tie_breaks, time_control {base_seconds, increment_seconds, on_timeout: random_move|forfeit}, "
+        "tie_breaks, time_control {base_seconds, increment_seconds, on_timeout: random_move|forfeit, "
+        "bot: greedy|random|search (who moves for a seat out of time), bot_playouts (search's budget)}, "
         "keys_required (every player registers with a public_key: docs/signed-commands.md)",
     )
     master_seed: str | None = Field(

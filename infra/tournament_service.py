@@ -35,7 +35,6 @@ from eventsourcing.sqlite import SQLiteDatastore, SQLiteProcessRecorder
 from eventsourcing.utils import get_topic
 
 from domain.catalog import GAMES
-from domain.kernel.bots import RandomBot
 from domain.kernel.chance import SALT_BYTES
 from domain.kernel.log import GAME_ENDED, GENESIS, Record, for_viewer, recorded_command
 from domain.kernel.match import Match
@@ -43,7 +42,7 @@ from domain.kernel.seats import Seat
 from domain.kernel.signatures import BY_ORGANISER as ORGANISERS_ACT
 from domain.kernel.signatures import BY_SERVER
 from domain.tournament import rules
-from domain.tournament.clock import GameClock, check_clock
+from domain.tournament.clock import GameClock, check_clock, clock_bot
 from domain.tournament.log import (
     ADJUDICATED,
     BY_ORGANISER,
@@ -852,12 +851,13 @@ class TournamentService(EventSourcedProjection[UUID]):
     def _bot_move(
         self, aggregate: TournamentAggregate, table: Table, seat: Seat, match: Match, version: int, at: int | None
     ) -> bool:
-        """The random bot's move for the seat in ``match`` (the game at ``version``), executed at that
+        """The clock's bot's move for the seat in ``match`` (the game at ``version``), executed at that
         version; False when another command was recorded first. It is recorded as no act of the
         seat's: the organiser's, for a seat whose player they ruled forfeited, else the server's (the
         clock rule's), unsigned whether the seat is keyed or not."""
         state = aggregate.log.state
-        bot = RandomBot(clock_bot_seed(aggregate.seed, state.tournament_id, table.game_id, version))
+        seed = clock_bot_seed(aggregate.seed, state.tournament_id, table.game_id, version)
+        bot = clock_bot(state.settings.time_control, seed)
         command = bot.choose(match.game, match.state, seat)
         token = aggregate.seat_tokens[table.game_id][seat]
         by = ORGANISERS_ACT if table.players[seat] in ruled_forfeits(state, table.game_id) else BY_SERVER

@@ -57,7 +57,7 @@ def evaluate(state: AlexandrosState) -> list[float]:
     return win_shares(points, SPREAD)
 
 
-def observe(state: AlexandrosState, event_type: str, data: dict[str, Any], whole: bool) -> dict[str, Any]:
+def observe(state: AlexandrosState, event_type: str, data: dict[str, Any], whole: bool, seat: Seat) -> dict[str, Any]:
     """Stand-ins for a seat's client: the face-down supply is some cards of the right number, a card
     drawn unseen is whatever lies on top, and a card the seat sees leave the supply (its own draw, a
     display refill) is brought to the top first. The others' hands may come to hold cards they have

@@ -36,4 +36,5 @@ GAME: GameDefinition[State] = GameDefinition(
     clocked=clocked,
     sample_state=bot.sample_state,
     evaluate=bot.evaluate,
+    observe=bot.observe,
 )

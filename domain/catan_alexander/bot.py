@@ -8,11 +8,15 @@ the log (who received what): a sample never knows more than the view."""
 
 from __future__ import annotations
 
-from domain.catan_alexander.data import RESOURCES, TOKEN_CROSSINGS
-from domain.catan_alexander.rules import total_vp
+from typing import Any
+
+from domain.catan_alexander.data import CARDS_PER_RESOURCE, DEVELOPMENT_DECK, RESOURCES, TOKEN_CROSSINGS, TOKEN_MIX
+from domain.catan_alexander.events import EVENTS
+from domain.catan_alexander.hidden import HiddenStacksReshuffled
+from domain.catan_alexander.rules import evolve, total_vp
 from domain.catan_alexander.rules.roll import discard_limit
 from domain.catan_alexander.state import State
-from domain.kernel import Chance, Seat
+from domain.kernel import Chance, Event, Seat
 from domain.kernel.sampling import clone_state, deal, win_shares
 
 SPREAD = 1.5
@@ -62,7 +66,7 @@ def _deal_development(sample: State, others: list[int], chance: Chance) -> None:
 
 
 def _deal_tokens(sample: State, chance: Chance) -> None:
-    if not sample.tokens_on_board:
+    if not sample.token_order:  # the base game: no task tokens (the three set aside stay unseen to the end)
         return
     laid = len(TOKEN_CROSSINGS)
     crossings = sorted(sample.tokens_on_board)
@@ -103,3 +107,186 @@ def evaluate(state: State) -> list[float]:
             + GOLD_WEIGHT * state.gold[s]
         )
     return win_shares(points, SPREAD)
+
+
+# -- a seat's client following its log (``GameDefinition.observe``) -------------------------------
+
+_EVENT_CLASSES: tuple[type[Event], ...] = (*EVENTS, HiddenStacksReshuffled)
+_EVENT_TYPES = {event.type: event for event in _EVENT_CLASSES}
+_PLAYED_CARDS = {
+    "KnightPlayed": "knight",
+    "RoadBuildingPlayed": "road_building",
+    "YearOfPlentyPlayed": "year_of_plenty",
+    "MonopolyPlayed": "monopoly",
+}
+
+
+def observe(state: State, event_type: str, data: dict[str, Any], whole: bool, seat: Seat) -> dict[str, Any]:
+    """Stand-ins for a seat's client. The sealed stacks are their cards in sorted order; a card
+    dealt, drawn or bought unseen is whatever lies on top (the seat's own is brought to the top
+    first); a card stolen unseen is one the victim holds. What the seat later sees leave another
+    seat (a payment, a discard, a monopoly, a played development card, a task revealed) is brought
+    there first from where stand-ins lie: the face-down stacks and the other seats' hands, never
+    the seat's own. Every count stays right, so ``sample_state`` deals the same unknown cards."""
+    if not whole and event_type in ("StacksShuffled", HiddenStacksReshuffled.type):
+        return {**data, **_stacks_as_they_lie(state, event_type == "StacksShuffled")}
+    if event_type == "StartingHandDealt":
+        if not whole:
+            return {**data, "cards": _bundle(state.supply[: data["card_count"]])}
+        for place, good in enumerate(_goods(data["cards"])):
+            _resource_to_supply(state, good, place, seat)
+    elif event_type == "SupplyCardDrawn":
+        if not whole:
+            return {**data, "card": RESOURCES[state.supply[0]]}
+        _resource_to_supply(state, RESOURCES.index(data["card"]), 0, seat)
+    elif event_type == "DevelopmentCardBought":
+        if not whole:
+            data = {**data, "card": state.dev_deck[0]}
+        else:
+            _card_to_deck_top(state, data["card"], seat)
+    elif event_type == "CardStolen" and not whole and data["stolen"]:
+        hand = state.hands[data["victim"]]
+        data = {**data, "card": RESOURCES[next(good for good, count in enumerate(hand) if count > 0)]}
+    elif event_type == "SupplyClosed":
+        _supply_as_closed(state, _goods(data["cards_to_bank"]), seat)
+    elif event_type == "TaskRevealed":
+        _task_to_crossing(state, data["task"], data["crossing"])
+    elif event_type in _PLAYED_CARDS and data["seat"] != seat:
+        _card_to_hand(state, _PLAYED_CARDS[event_type], data["seat"], seat)
+    _cover_hands(state, event_type, data, seat)
+    return data
+
+
+def _stacks_as_they_lie(state: State, setup: bool) -> dict[str, Any]:
+    if not setup:  # a reshuffle keeps the stand-ins where they are
+        return {
+            "supply": [RESOURCES[good] for good in state.supply],
+            "dev_deck": list(state.dev_deck),
+            "tokens": {str(c): task for c, task in state.tokens_on_board.items()},
+        }
+    if not state.scenario:
+        return {"supply": [], "dev_deck": sorted(DEVELOPMENT_DECK), "tokens": []}
+    per_resource = CARDS_PER_RESOURCE if state.players == 4 else 15  # as setup_events lays the supply
+    return {
+        "supply": [r for r in RESOURCES for _ in range(per_resource)],
+        "dev_deck": sorted(DEVELOPMENT_DECK),
+        "tokens": sorted(TOKEN_MIX),
+    }
+
+
+def _goods(bundle: dict[str, int]) -> list[int]:
+    return [RESOURCES.index(name) for name in RESOURCES for _ in range(bundle.get(name, 0))]
+
+
+def _bundle(goods: list[int]) -> dict[str, int]:
+    return {name: goods.count(g) for g, name in enumerate(RESOURCES) if g in goods}
+
+
+def _resource_to_supply(state: State, good: int, place: int, seat: Seat) -> None:
+    """``good`` at ``place`` of the supply, from further down the supply or from another seat's
+    hand (which takes the stand-in that lay there instead)."""
+    supply = state.supply
+    if supply[place] == good:
+        return
+    if good in supply[place + 1 :]:
+        at = supply.index(good, place + 1)
+        supply[place], supply[at] = supply[at], supply[place]
+        return
+    donor = next((s for s in range(state.players) if s != seat and state.hands[s][good] > 0), None)
+    if donor is not None:
+        state.hands[donor][good] -= 1
+        state.hands[donor][supply[place]] += 1
+    supply[place] = good
+
+
+def _supply_as_closed(state: State, left: list[int], seat: Seat) -> None:
+    """The supply's last cards, shown as it closes, are the stand-ins that lie there: each one the
+    stand-ins lack is swapped in from another seat's hand for one they have too many of."""
+    for good in range(len(RESOURCES)):
+        while state.supply.count(good) < left.count(good):
+            extra = next((g for g in range(len(RESOURCES)) if state.supply.count(g) > left.count(g)), None)
+            donor = next((s for s in range(state.players) if s != seat and state.hands[s][good] > 0), None)
+            if extra is None or donor is None:
+                return  # the counts are wrong: nothing to swap (a record this seat cannot follow)
+            state.supply[state.supply.index(extra)] = good
+            state.hands[donor][good] -= 1
+            state.hands[donor][extra] += 1
+
+
+def _cover_hands(state: State, event_type: str, data: dict[str, Any], seat: Seat) -> None:
+    """Before an event takes cards from another seat's hand, that hand holds them: each missing
+    card is swapped in from the supply or a third seat's hand, for one the hand keeps after it."""
+    event_class = _EVENT_TYPES.get(event_type)
+    if event_class is None:
+        return
+    for _ in range(sum(CARDS_PER_RESOURCE for _ in RESOURCES)):  # a bound: each round fixes one card
+        after = evolve(clone_state(state), event_class.from_dict(data))
+        short = next(
+            ((s, g) for s in range(state.players) if s != seat for g in range(len(RESOURCES)) if after.hands[s][g] < 0),
+            None,
+        )
+        if short is None:
+            return
+        owner, good = short
+        spare = next((g for g in range(len(RESOURCES)) if after.hands[owner][g] > 0), None)
+        if spare is None:
+            return  # the hand's size is wrong: nothing to swap (a record this seat cannot follow)
+        if good in state.supply:
+            state.supply[state.supply.index(good)] = spare
+        else:
+            donor = next((s for s in range(state.players) if s not in (seat, owner) and after.hands[s][good] > 0), None)
+            if donor is None:
+                return
+            state.hands[donor][good] -= 1
+            state.hands[donor][spare] += 1
+        state.hands[owner][good] += 1
+        state.hands[owner][spare] -= 1
+
+
+def _development_places(state: State, seat: Seat) -> list[list[str]]:
+    """Where unseen development cards lie: the deck, then the other seats' cards."""
+    places = [state.dev_deck]
+    for other in range(state.players):
+        if other != seat:
+            places.extend((state.dev_hand[other], state.dev_new[other]))
+    return places
+
+
+def _swap_card(state: State, card: str, into: list[str], at: int, seat: Seat) -> None:
+    """``card`` at ``into[at]``, swapped with where another stand-in of it lies."""
+    if into[at] == card:
+        return
+    for place in _development_places(state, seat):
+        for k, there in enumerate(place):
+            if there == card and not (place is into and k <= at):
+                place[k], into[at] = into[at], card
+                return
+    into[at] = card
+
+
+def _card_to_deck_top(state: State, card: str, seat: Seat) -> None:
+    _swap_card(state, card, state.dev_deck, 0, seat)
+
+
+def _card_to_hand(state: State, card: str, owner: Seat, seat: Seat) -> None:
+    """A development card another seat plays is in its (old) hand before it plays it."""
+    hand = state.dev_hand[owner]
+    if card not in hand and hand:
+        _swap_card(state, card, hand, len(hand) - 1, seat)
+
+
+def _task_to_crossing(state: State, task: str, crossing: int) -> None:
+    """A revealed task lies on its crossing: swapped with a face-down token of that task elsewhere."""
+    tokens = state.tokens_on_board
+    if tokens.get(crossing, task) == task:
+        return
+    laid = len(TOKEN_CROSSINGS)
+    other = next((c for c, there in tokens.items() if there == task and c != crossing), None)
+    if other is not None:
+        tokens[other] = tokens[crossing]
+    else:
+        aside = state.token_order[laid:]
+        if task in aside:
+            state.token_order[laid + aside.index(task)] = tokens[crossing]
+    tokens[crossing] = task
+    state.token_order[:laid] = [tokens.get(c, t) for c, t in zip(TOKEN_CROSSINGS, state.token_order, strict=False)]

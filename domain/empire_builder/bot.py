@@ -42,7 +42,7 @@ def evaluate(state: State) -> list[float]:
     return win_shares(points, SPREAD)
 
 
-def observe(state: State, event_type: str, data: dict[str, Any], whole: bool) -> dict[str, Any]:
+def observe(state: State, event_type: str, data: dict[str, Any], whole: bool, seat: Seat) -> dict[str, Any]:
     """Stand-ins for a seat's client: another seat's sealed commit is recorded as zeros until the reveal
     shows it (``sample_state`` draws a commit for it meanwhile)."""
     if not whole and event_type in ("AllocationCommitted", "ReallocationCommitted"):

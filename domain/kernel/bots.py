@@ -168,29 +168,48 @@ def make_bot(
     raise RuleViolation(BAD_INPUT, f"there is no bot {name!r}; the bots are: {', '.join(BOT_NAMES)}")
 
 
+class SeatLog:
+    """A full state consistent with what ``seat`` knows, followed from its log as the API gives it
+    to the seat (``/games/{id}/events`` with its token), record after record: every event applied,
+    each hidden part by the game's stand-in (``GameDefinition.observe``). A bot decides on it as
+    on the server's state: ``sample_state`` draws the stand-ins again. ``follow`` takes the records
+    after the last one followed, so a client reads and applies each record once."""
+
+    def __init__(self, game: GameDefinition[Any], seat: Seat) -> None:
+        self.game = game
+        self.seat = seat
+        self.position = 0  # the last record followed
+        self._state: Any = None
+
+    @property
+    def state(self) -> Any:
+        if self._state is None:
+            raise ValueError("a game's log starts with GameCreated")
+        return self._state
+
+    def follow(self, records: Sequence[Mapping[str, Any]]) -> SeatLog:
+        game, seat = self.game, self.seat
+        for record in records:
+            self.position = record.get("position", self.position + 1)
+            kind, data = record["type"], dict(record["data"] or {})
+            if kind == GAME_CREATED:
+                self._state = game.initial_state(data["players"], data["options"])
+                continue
+            if kind in (COMMAND_ACCEPTED, SEAT_TAKEN) or self._state is None:
+                continue
+            viewers = record.get("viewers")
+            whole = viewers is None or seat in viewers
+            if game.observe is not None:
+                data = game.observe(self._state, kind, data, whole, seat)
+            elif not whole:
+                raise ValueError(f"{game.id} has no stand-ins for the hidden parts of {kind}")
+            self._state = game.evolve(self._state, game.event_types[kind].from_dict(data))
+        return self
+
+
 def seat_state(game: GameDefinition[Any], records: Sequence[Mapping[str, Any]], seat: Seat) -> Any:
-    """A full state consistent with what ``seat`` knows, rebuilt from its log as the API gives it to
-    the seat (``/games/{id}/events`` with its token): every event applied, each hidden part by the
-    game's stand-in (``GameDefinition.observe``). A bot decides on it as on the server's state:
-    ``sample_state`` draws the stand-ins again."""
-    state: Any = None
-    for record in records:
-        kind, data = record["type"], dict(record["data"] or {})
-        if kind == GAME_CREATED:
-            state = game.initial_state(data["players"], data["options"])
-            continue
-        if kind in (COMMAND_ACCEPTED, SEAT_TAKEN) or state is None:
-            continue
-        viewers = record.get("viewers")
-        whole = viewers is None or seat in viewers
-        if game.observe is not None:
-            data = game.observe(state, kind, data, whole)
-        elif not whole:
-            raise ValueError(f"{game.id} has no stand-ins for the hidden parts of {kind}")
-        state = game.evolve(state, game.event_types[kind].from_dict(data))
-    if state is None:
-        raise ValueError("a game's log starts with GameCreated")
-    return state
+    """The state ``SeatLog`` follows from a seat's whole log."""
+    return SeatLog(game, seat).follow(records).state
 
 
 @dataclass

@@ -89,11 +89,12 @@ class GameDefinition(Generic[S]):
     - ``playout_depth`` is how many random commands the search bot plays below its tree before the
       evaluation: 0 where the evaluation sees far enough; more where a move shows its worth only later
       (a bid, once the round's tiles are awarded).
-    - ``observe(state, event_type, data, whole)`` lets a seat's client follow its own log
-      (``domain.kernel.bots.seat_state``): given an event as the seat received it (``whole`` False:
+    - ``observe(state, event_type, data, whole, seat)`` lets a seat's client follow its own log
+      (``domain.kernel.bots.SeatLog``): given an event as ``seat`` received it (``whole`` False:
       the public form, hidden fields left out), the full data to apply, with stand-ins for what
       the seat cannot know, chosen so that the state stays consistent with the seat's knowledge (it
-      may rearrange stand-ins already in ``state``). ``None``: the game has no hidden events.
+      may rearrange stand-ins already in ``state``, never what ``seat`` knows). ``None``: the game
+      has no hidden events.
     - The last event of every game is ``GameEnded`` with a ``seed`` field (``chance.seed_hex``).
     """
 
@@ -119,7 +120,7 @@ class GameDefinition(Generic[S]):
     options: tuple[OptionSpec, ...] = ()
     sample_state: Callable[[S, Seat, Chance], S] = lambda state, _seat, _chance: clone_state(state)
     evaluate: Callable[[S], list[float]] | None = None
-    observe: Callable[[S, str, dict[str, Any], bool], dict[str, Any]] | None = None
+    observe: Callable[[S, str, dict[str, Any], bool, Seat], dict[str, Any]] | None = None
     playout_depth: int = 0
 
     def clocked_seats(self, state: S) -> set[Seat]:

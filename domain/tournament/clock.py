@@ -22,12 +22,23 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.kernel.bots import Bot, make_bot
 from domain.kernel.chance import Chance
 from domain.kernel.game import GameDefinition
 from domain.kernel.log import COMMAND_ACCEPTED, Record
 from domain.kernel.match import Match
 from domain.kernel.seats import Seat
-from domain.tournament.config import FORFEIT, TimeControl
+from domain.tournament.config import FORFEIT, LEGACY_CLOCK_BOT, TimeControl
+
+
+def clock_bot(control: TimeControl | None, seed: bytes) -> Bot:
+    """The bot that moves for a seat out of time (or ruled forfeited), as the clock's settings name
+    it, on its stream for the game and version (``seeds.clock_bot_seed``): the server plays its move
+    and the verifier plays it again. A ``search`` bot has a budget of playouts only, so both get the
+    same move. A tournament without clocks plays a forfeited seat with the random bot."""
+    if control is None:
+        return make_bot(LEGACY_CLOCK_BOT, seed)
+    return make_bot(control.bot, seed, playouts=control.bot_playouts)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from domain.kernel.bots import BOT_NAMES
 from domain.kernel.errors import RuleViolation
 from domain.kernel.game import GameDefinition
 
@@ -26,6 +27,12 @@ TIE_BREAKS = (HEAD_TO_HEAD, OPPONENTS_POINTS, SCORE_SUM)
 RANDOM_MOVE = "random_move"
 FORFEIT = "forfeit"
 TIMEOUT_RULES = (RANDOM_MOVE, FORFEIT)
+# The bot that moves for a seat out of time. Records made before the setting name none: theirs was
+# ``random`` (a recorded clock without ``bot`` means it); one set up now is ``greedy`` unless named.
+DEFAULT_CLOCK_BOT = "greedy"
+LEGACY_CLOCK_BOT = "random"
+CLOCK_SEARCH_PLAYOUTS = 200  # the search bot's budget when the settings name none: playouts, never time
+MAX_CLOCK_SEARCH_PLAYOUTS = 2_000
 
 # Points per place by table size, in the style of Board Game Arena's Swiss tournaments.
 DEFAULT_POINTS = {2: [1, 0], 3: [3, 1, 0], 4: [6, 5, 3, 1], 5: [8, 6, 4, 2, 1]}
@@ -47,11 +54,18 @@ class TimeControl:
 
     base_ms: int
     increment_ms: int
-    on_timeout: str  # RANDOM_MOVE: a random legal move is played and the player plays on; FORFEIT: the
-    # seat is played by the random bot for the rest of the game and placed last
+    on_timeout: str  # RANDOM_MOVE: the clock's bot plays one move and the player plays on; FORFEIT: the
+    # seat is played by the clock's bot for the rest of the game and placed last
+    bot: str = LEGACY_CLOCK_BOT  # the clock's bot (BOT_NAMES)
+    bot_playouts: int | None = None  # the search bot's playouts per move (search only): the verifier replays it
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        if self.bot == LEGACY_CLOCK_BOT:  # recorded as before the bot was a setting
+            del data["bot"]
+        if self.bot_playouts is None:
+            del data["bot_playouts"]
+        return data
 
 
 @dataclass(frozen=True)
@@ -238,8 +252,8 @@ def _time_control(raw: Any) -> TimeControl | None:
     if raw is None:
         return None
     if not isinstance(raw, dict):
-        raise _refuse("time_control must be an object {base_seconds, increment_seconds, on_timeout}")
-    unknown = sorted(set(raw) - {"base_seconds", "increment_seconds", "on_timeout"})
+        raise _refuse("time_control must be an object {base_seconds, increment_seconds, on_timeout, bot, bot_playouts}")
+    unknown = sorted(set(raw) - {"base_seconds", "increment_seconds", "on_timeout", "bot", "bot_playouts"})
     if unknown:
         raise _refuse(f"unknown time_control settings: {', '.join(unknown)}")
     base = _number(raw.get("base_seconds"), "time_control.base_seconds")
@@ -249,4 +263,21 @@ def _time_control(raw: Any) -> TimeControl | None:
     rule = raw.get("on_timeout", RANDOM_MOVE)
     if rule not in TIMEOUT_RULES:
         raise _refuse(f"time_control.on_timeout must be one of {', '.join(TIMEOUT_RULES)}, not {rule!r}")
-    return TimeControl(base_ms=round(base * 1000), increment_ms=round(increment * 1000), on_timeout=rule)
+    bot, playouts = _clock_bot(raw)
+    return TimeControl(round(base * 1000), round(increment * 1000), rule, bot, playouts)
+
+
+def _clock_bot(raw: dict[str, Any]) -> tuple[str, int | None]:
+    """The clock's bot and, for ``search``, its playouts per move (a time budget would make the
+    verifier's re-execution differ from the server's move)."""
+    bot = raw.get("bot", DEFAULT_CLOCK_BOT)
+    if bot not in BOT_NAMES:
+        raise _refuse(f"time_control.bot must be one of {', '.join(BOT_NAMES)}, not {bot!r}")
+    if bot != "search":
+        if "bot_playouts" in raw:
+            raise _refuse("time_control.bot_playouts is the search bot's budget: it needs bot 'search'")
+        return bot, None
+    playouts = _integer(
+        raw.get("bot_playouts", CLOCK_SEARCH_PLAYOUTS), "time_control.bot_playouts", 1, MAX_CLOCK_SEARCH_PLAYOUTS
+    )
+    return bot, playouts

@@ -70,8 +70,10 @@ RECORD_FIELDS: dict[str, Fields] = {
     RESULT_RECORDED: Fields(
         frozenset({"game_id", "round", "table", "scores", "placings", "winners", "fingerprint", "at"})
     ),
+    # bot: the clock's bot that played the rule's move, absent in logs from before it was a setting (random).
     TIMED_OUT: Fields(
-        frozenset({"game_id", "round", "table", "seat", "player", "version", "expired_at", "rule", "at"})
+        frozenset({"game_id", "round", "table", "seat", "player", "version", "expired_at", "rule", "at"}),
+        frozenset({"bot"}),
     ),
     # By kind (the rules decide which): player (forfeit, replace), name (replace), game_id (forfeit,
     # void, correct), placings and scores (correct), game_version and game_fingerprint (void: where

@@ -16,7 +16,14 @@ from domain.kernel.names import NAME_TAKEN as NAME_TAKEN
 from domain.kernel.names import check_name_free, player_name
 from domain.kernel.signatures import BAD_KEY, KEY_REQUIRED, parse_public_key
 from domain.tournament import pairing, pairing_v2
-from domain.tournament.config import BALANCED, PAIRING_V1, TournamentConfig, finite_number, normalize_config
+from domain.tournament.config import (
+    BALANCED,
+    LEGACY_CLOCK_BOT,
+    PAIRING_V1,
+    TournamentConfig,
+    finite_number,
+    normalize_config,
+)
 from domain.tournament.log import (
     ADJUDICATION_KINDS,
     BY_ORGANISER,
@@ -532,7 +539,9 @@ def timed_out(
     state: TournamentState, game_id: str, seat: int, version: int, expired_at: int, at: int
 ) -> dict[str, Any]:
     table = state.table_of(game_id)
-    assert table is not None and state.settings.time_control is not None
+    control = state.settings.time_control
+    assert table is not None and control is not None
+    bot = {} if control.bot == LEGACY_CLOCK_BOT else {"bot": control.bot}  # the bot whose move the rule plays
     return {
         "game_id": game_id,
         "round": table.round,
@@ -541,7 +550,8 @@ def timed_out(
         "player": table.players[seat],
         "version": version,
         "expired_at": expired_at,
-        "rule": state.settings.time_control.on_timeout,
+        "rule": control.on_timeout,
+        **bot,
         "at": stamp(state, at),
     }
 

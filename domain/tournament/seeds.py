@@ -37,7 +37,7 @@ def pairing_seed(master_seed: bytes, tournament_id: str, round_number: int) -> b
 
 
 def clock_bot_seed(master_seed: bytes, tournament_id: str, game_id: str, version: int) -> bytes:
-    """The random bot that moves for a seat out of time has a stream of its own per game and version."""
+    """The clock's bot that moves for a seat out of time has a stream of its own per game and version."""
     return derive(master_seed, f"{tournament_id}:clock:{game_id}:{version}")
 
 

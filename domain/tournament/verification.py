@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.kernel.bots import RandomBot, bot_of_seat_name
+from domain.kernel.bots import bot_of_seat_name
 from domain.kernel.chance import Chance, creator_seed_of, seed_commitment
 from domain.kernel.errors import RuleViolation
 from domain.kernel.game import GameDefinition
@@ -36,8 +36,8 @@ from domain.kernel.names import player_name
 from domain.kernel.signatures import BY_ORGANISER, BY_SERVER
 from domain.kernel.verification import JsonRefused, check_chain, read_json, verify_and_reexecute
 from domain.tournament import rules
-from domain.tournament.clock import GameClock, Stamped, check_clock
-from domain.tournament.config import PAIRING_V1, normalize_config
+from domain.tournament.clock import GameClock, Stamped, check_clock, clock_bot
+from domain.tournament.config import LEGACY_CLOCK_BOT, PAIRING_V1, normalize_config
 from domain.tournament.log import (
     ADJUDICATED,
     CHECK_IN_OPENED,
@@ -195,13 +195,16 @@ def _as_requested(config: dict[str, Any]) -> dict[str, Any]:
     settings = {k: v for k, v in config.items() if k != "game"}
     settings.setdefault("pairing", PAIRING_V1)  # recorded before the pairing rule was versioned
     clock = settings.get("time_control")
-    if isinstance(clock, dict) and set(clock) == {"base_ms", "increment_ms", "on_timeout"}:
+    timing = {"base_ms", "increment_ms", "on_timeout"}
+    if isinstance(clock, dict) and timing <= set(clock) <= timing | {"bot", "bot_playouts"}:
         base, increment = clock["base_ms"], clock["increment_ms"]
         if _is_int(base) and _is_int(increment):
             settings["time_control"] = {
                 "base_seconds": base / 1000,
                 "increment_seconds": increment / 1000,
                 "on_timeout": clock["on_timeout"],
+                "bot": clock.get("bot", LEGACY_CLOCK_BOT),  # a clock recorded without one had the random bot
+                **({"bot_playouts": clock["bot_playouts"]} if "bot_playouts" in clock else {}),
             }
     return settings
 
@@ -860,7 +863,7 @@ class _BundleChecker:
         return problems
 
     def _wrong_rule_moves(self, table: Table, game: _Game, positions: set[int]) -> list[tuple[int, str]]:
-        """The clock rule's moves (at ``positions``) that are not the random bot's (its stream for
+        """The clock rule's moves (at ``positions``) that are not the clock's bot's (its stream for
         the game and version), against the game as the records before each leave it."""
         if self.master_seed is None or not positions:
             return []
@@ -878,14 +881,15 @@ class _BundleChecker:
         assert self.master_seed is not None
         version, seat = record.position - 1, record.data["seat"]
         seed = clock_bot_seed(self.master_seed, self.log.state.tournament_id, table.game_id, version)
+        bot = clock_bot(self.log.state.settings.time_control, seed)
         try:
-            command = RandomBot(seed).choose(shadow.game, shadow.state, seat)
+            command = bot.choose(shadow.game, shadow.state, seat)
         except RuntimeError:  # no legal move: the record says otherwise
             command = None
         expected = None if command is None else {"type": command.type, **command.to_dict()}
         if canonical(expected) == canonical(record.data["command"]):
             return None
         return (
-            f"the clock rule's move for seat {seat} is {_short(record.data['command'])}, but the random bot "
-            f"(its stream for this game and version {version}) plays {_short(expected)}"
+            f"the clock rule's move for seat {seat} is {_short(record.data['command'])}, but the {bot.name} "
+            f"bot (its stream for this game and version {version}) plays {_short(expected)}"
         )

@@ -177,6 +177,31 @@ def test_the_bot_client_plays_a_seat_through_the_public_api_against_a_server_bot
     assert verified["verified"] and verified["problems"] == [], verified
 
 
+def test_bot_clients_on_every_seat_play_a_catan_game_created_over_http_to_the_end(client: TestClient) -> None:
+    """Catan's hidden cards (the supply, the development deck, stolen cards, the task tokens) are
+    followed from each seat's own log with stand-ins (the base board's too, by the rebuilt-state
+    test of the domain); every seat is a client, so every move, trade answer and robber's theft
+    went through the public API."""
+    created = client.post("/games", json={"game": "catan_alexander", "players": 3, "seed": "catan-clients"}).json()
+    game_id = created["game_id"]
+    bots = [make_bot("greedy", b"g0"), make_bot("search", b"s1", playouts=4), make_bot("random", b"r2")]
+    players = [BotClient(client, game_id, seat["token"], bot) for seat, bot in zip(created["seats"], bots, strict=True)]
+    moves = [0, 0, 0]
+    for _ in range(20_000):
+        stepped = [player.step() for player in players]
+        moves = [m + moved for m, moved in zip(moves, stepped, strict=True)]
+        if all(player.ended for player in players):
+            break
+    else:
+        raise AssertionError("the game did not end")
+    assert all(moves)
+    records = client.get(f"/games/{game_id}/events").json()
+    assert [sum(r["type"] == "CommandAccepted" and r["data"]["seat"] == s for r in records) for s in range(3)] == moves
+    assert any(r["type"] == "SupplyCardDrawn" or r["type"] == "CardStolen" for r in records)
+    verified = client.get(f"/games/{game_id}/verify").json()
+    assert verified["verified"] and verified["problems"] == [], verified
+
+
 def test_a_restarted_server_plays_on_the_bot_seats_of_running_games(service: GameService, settings: Settings) -> None:
     """A game whose bot was to move when the server stopped: the next server finds it and moves."""
     created = service.create_game("peloponnes", 2, None, b"restart", salt=bytes(32), bots={1: "greedy"})

@@ -3,19 +3,34 @@ the same view as the server's state, and the same samples (so the same decisions
 
 from __future__ import annotations
 
+import dataclasses
+from typing import Any
+
 import pytest
 
 from domain.catalog import GAMES
-from domain.kernel.bots import GreedyBot, RandomBot, seat_state
+from domain.kernel.bots import GreedyBot, RandomBot, SeatLog, play_random_game, seat_state
 from domain.kernel.chance import Chance
 from domain.kernel.log import for_viewer
 from domain.kernel.match import Match
 
 
-@pytest.mark.parametrize(("game_id", "players"), [("peloponnes", 3), ("empire_builder", 3), ("alexandros", 3)])
-def test_the_state_rebuilt_from_a_seats_log_is_as_good_as_the_servers(game_id: str, players: int) -> None:
+@pytest.mark.parametrize(
+    ("game_id", "players", "options"),
+    [
+        ("peloponnes", 3, {}),
+        ("empire_builder", 3, {}),
+        ("alexandros", 3, {}),
+        ("catan_alexander", 3, {}),
+        ("catan_alexander", 4, {}),
+        ("catan_alexander", 3, {"board": "base"}),
+    ],
+)
+def test_the_state_rebuilt_from_a_seats_log_is_as_good_as_the_servers(
+    game_id: str, players: int, options: dict[str, Any]
+) -> None:
     game = GAMES.get(game_id)
-    match, records = Match.create(game, players, {}, b"client-state")
+    match, records = Match.create(game, players, options, b"client-state")
     bot = RandomBot(b"walker")
     checked = 0
     while not match.is_over:
@@ -37,9 +52,24 @@ def test_the_state_rebuilt_from_a_seats_log_is_as_good_as_the_servers(game_id: s
     assert checked > 10
 
 
-def test_a_hidden_event_without_stand_ins_is_refused() -> None:
-    """Catan's client has no stand-ins yet: its log cannot be followed, and says so."""
+def test_the_seat_log_follows_a_log_in_parts_as_it_follows_it_whole() -> None:
+    """A client reads each record once: followed in parts, the state is the one of the whole log."""
     game = GAMES.get("catan_alexander")
+    played = play_random_game(game, 3, seed=b"in-parts")
+    match, records = Match.create(game, 3, {}, b"in-parts")
+    for seat, command in played.commands[:200]:
+        records += match.execute(seat, command)
+    log = [for_viewer(r, 1, reveal_all=False) for r in records]
+    follower = SeatLog(game, 1)
+    for start in range(0, len(log), 37):
+        follower.follow(log[start : start + 37])
+    assert follower.position == len(log)
+    assert game.view(follower.state, 1) == game.view(seat_state(game, log, 1), 1) == game.view(match.state, 1)
+
+
+def test_a_hidden_event_without_stand_ins_is_refused() -> None:
+    """A game with hidden events and no stand-ins cannot be followed by a client, and says so."""
+    game = dataclasses.replace(GAMES.get("catan_alexander"), observe=None)
     _, records = Match.create(game, 3, {}, b"no-stand-ins")
     log = [for_viewer(r, 0, reveal_all=False) for r in records]
     with pytest.raises(ValueError, match="no stand-ins"):

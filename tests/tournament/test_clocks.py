@@ -24,11 +24,11 @@ SLOW_PLAYER = 0  # thinks 700 ms a move against a budget of 2 s (+10 ms a move):
 OTHERS_THINK_MS = 20
 
 
-def clocked_tournament(tournaments: TournamentService, rule: str) -> tuple[str, str, list[str]]:
+def clocked_tournament(tournaments: TournamentService, rule: str, **bot: Any) -> tuple[str, str, list[str]]:
     settings = {
         "rounds": 1,
         "table_size": 3,
-        "time_control": {"base_seconds": 2, "increment_seconds": 0.01, "on_timeout": rule},
+        "time_control": {"base_seconds": 2, "increment_seconds": 0.01, "on_timeout": rule, **bot},
     }
     created = tournaments.create("peloponnes", settings, master_seed=f"clock-{rule}".encode(), salted=False)
     tid = created.tournament_id

@@ -348,20 +348,20 @@ def test_an_unfinished_game_is_re_executed_with_the_seed_the_end_reveals(tournam
     assert_names(verify(tampered), voided, index + 1, "does not verify")
 
 
-def test_the_clock_rules_moves_are_the_random_bots(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The rule's move for a seat out of time is the random bot's, with the stream derived from the
-    master seed for that game and version: moves from any other stream (here: the verifier made to
-    expect another one) are named."""
+def test_the_clock_rules_moves_are_the_clock_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rule's move for a seat out of time is the clock's bot's (greedy here), with the stream
+    derived from the master seed for that game and version: moves of any other bot (here: the
+    verifier made to expect the random bot's) are named."""
     import domain.tournament.verification as verification
 
     bundle = clocked_bundle()
     assert verify(bundle).ok
     timeouts = [r["data"] for r in bundle["tournament"] if r["type"] == "TimedOut"]
-    derive = verification.clock_bot_seed
-    monkeypatch.setattr(verification, "clock_bot_seed", lambda *args: derive(*args) + b"another stream")
+    assert timeouts and all(t["bot"] == "greedy" for t in timeouts)
+    monkeypatch.setattr(verification, "clock_bot", lambda control, seed: RandomBot(seed))
     report = verify(bundle)
     assert not report.ok and all("the clock rule's move" in p and "random bot" in p for p in report.problems)
-    # Another stream may pick the same move now and then (a seat with one legal move), never always.
+    # The random bot may pick the same move now and then (a seat with one legal move), never always.
     named = [t for t in timeouts if any(f"position {t['version'] + 1}:" in p for p in report.problems)]
     assert named and all(t["game_id"] in report.bad_games for t in named)
 
