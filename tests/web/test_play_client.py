@@ -154,7 +154,8 @@ def test_titles_menus_and_options_are_in_words_and_whole(page: Any, site: Site, 
     shown = page.eval_on_selector_all("#option-board option", "os => os.map(o => o.textContent)")
     assert shown == ["the reconstructed board"]
     page.select_option("#new-game", "catan_alexander")
-    page.wait_for_selector("#option-board")
+    # the form is drawn again for the game chosen: wait for Catan's options, not the ones still shown
+    page.wait_for_selector("#option-board option[value='\"base\"']", state="attached")
     shown = page.eval_on_selector_all("#option-board option", "os => os.map(o => o.textContent)")
     assert shown == ["Alexander's campaign (the scenario board)", "the base game's board"]
 
