@@ -144,9 +144,10 @@ def observe(state: State, event_type: str, data: dict[str, Any], whole: bool, se
             data = {**data, "card": state.dev_deck[0]}
         else:
             _card_to_deck_top(state, data["card"], seat)
-    elif event_type == "CardStolen" and not whole and data["stolen"]:
+    elif event_type == "CardStolen" and not whole:
         hand = state.hands[data["victim"]]
-        data = {**data, "card": RESOURCES[next(good for good, count in enumerate(hand) if count > 0)]}
+        stolen = data["stolen"]  # a steal from an empty hand takes no card
+        data = {**data, "card": RESOURCES[next(g for g, count in enumerate(hand) if count > 0)] if stolen else None}
     elif event_type == "SupplyClosed":
         _supply_as_closed(state, _goods(data["cards_to_bank"]), seat)
     elif event_type == "TaskRevealed":

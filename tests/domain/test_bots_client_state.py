@@ -74,3 +74,22 @@ def test_a_hidden_event_without_stand_ins_is_refused() -> None:
     log = [for_viewer(r, 0, reveal_all=False) for r in records]
     with pytest.raises(ValueError, match="no stand-ins"):
         seat_state(game, log, 0)
+
+
+def test_a_steal_of_nothing_is_followed_by_the_seat_that_saw_neither_hand() -> None:
+    """The robber's steal from an empty hand: a third seat's log shows it without its card."""
+    game = GAMES.get("catan_alexander")
+    for number in range(40):
+        played = play_random_game(game, 3, seed=b"empty-hand-%d" % number)
+        match, records = Match.create(game, 3, {}, b"empty-hand-%d" % number)
+        for seat, command in played.commands:
+            records += match.execute(seat, command)
+        steals = [r for r in records if r.type == "CardStolen" and not r.data["stolen"]]
+        if not steals:
+            continue
+        bystander = next(s for s in range(3) if s not in (steals[0].data["thief"], steals[0].data["victim"]))
+        log = [for_viewer(r, bystander, reveal_all=False) for r in records[: records.index(steals[0]) + 1]]
+        assert log[-1]["type"] == "CardStolen" and "card" not in log[-1]["data"], "the bystander sees no card"
+        assert game.view(seat_state(game, log, bystander), bystander) is not None
+        return
+    pytest.fail("no random game stole from an empty hand: choose other seeds")
