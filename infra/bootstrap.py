@@ -5,8 +5,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from infra.aggregate import GameAggregate
-from infra.service import GameService
+from infra.games.aggregate import GameAggregate
+from infra.games.service import GameService
 from infra.settings import Settings, eventsourcing_env
 
 

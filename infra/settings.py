@@ -42,7 +42,7 @@ class Settings(BaseSettings):
     def cors_origin_list(self) -> list[str]:
         return [origin.strip() for origin in self.cors_origins.split(",") if origin.strip()]
 
-    # What one request may ask (api/limits.py). A body above max_body_bytes is refused unread (413).
+    # What one request may ask (api/http/limits.py). A body above max_body_bytes is refused unread (413).
     max_body_bytes: int = 65_536
     max_seed_chars: int = 256
     max_options_bytes: int = 4_096  # the options object as compact JSON

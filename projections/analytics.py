@@ -1,6 +1,6 @@
 """The analytics read model: the public facts of every game as rows of plain tables.
 
-Pure: this module turns a game's records (in log order) into rows; ``infra.analytics`` stores
+Pure: this module turns a game's records (in log order) into rows; ``infra.analytics.store`` stores
 them in DuckDB with the projection's position. What a row may hold is what the per-viewer
 filter (``domain.kernel.log.for_viewer``) shows a spectator: the public forms while a game
 runs, everything once it has ended (the seed is revealed then, and the full log with it).

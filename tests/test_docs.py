@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from api.reference_docs import pages
+from api.contract.reference_docs import pages
 from domain.catalog import GAME_PACKAGES
 from tests.support.repository import ROOT, text_files
 
@@ -20,8 +20,10 @@ OUTSIDE = re.compile(r"(?:\.\./|/work/)shared\b|\bshared/(?:games|rulebooks|desi
 
 def test_the_generated_references_are_up_to_date() -> None:
     for path, text in pages().items():
-        assert path.exists(), f"{path.relative_to(ROOT)} is missing: run python -m api.reference_docs"
-        assert path.read_text() == text, f"{path.relative_to(ROOT)} is out of date: run python -m api.reference_docs"
+        assert path.exists(), f"{path.relative_to(ROOT)} is missing: run python -m api.contract.reference_docs"
+        assert path.read_text() == text, (
+            f"{path.relative_to(ROOT)} is out of date: run python -m api.contract.reference_docs"
+        )
 
 
 @pytest.mark.parametrize("game", GAME_PACKAGES)

@@ -78,5 +78,5 @@ def test_domain_is_pure() -> None:
 
 def test_the_layering_check_sees_a_violation(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
-    bad.write_text("import random\nfrom infra.service import GameService\n")
-    assert [m for _, m in imports_of(bad)] == ["random", "infra.service"]
+    bad.write_text("import random\nfrom infra.games.service import GameService\n")
+    assert [m for _, m in imports_of(bad)] == ["random", "infra.games.service"]

@@ -28,7 +28,7 @@ def quickstart() -> str:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
-    process, url = start_server(tmp_path / "events.sqlite", tmp_path / "server.log", module="api.cli")
+    process, url = start_server(tmp_path / "events.sqlite", tmp_path / "server.log", module="api.cli.main")
     try:
         yield url
     finally:

@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from api.http.app import create_app
 from infra.bootstrap import build_service
-from infra.readside import build_read_side
-from infra.service import GameService
+from infra.games.service import GameService
+from infra.readside.reader import build_read_side
 from infra.settings import Settings
 
 

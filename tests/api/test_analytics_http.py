@@ -12,10 +12,10 @@ from uuid import UUID
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from api.http.app import create_app
 from domain.kernel.log import for_viewer
-from infra.aggregate import record_of
-from infra.service import CreatedGame, GameService
+from infra.games.aggregate import record_of
+from infra.games.service import CreatedGame, GameService
 from tests.support.analytics import simulated_store
 
 
@@ -121,7 +121,7 @@ def test_the_export_sees_a_game_that_ends_after_the_first_read(tmp_path: Path) -
     client = TestClient(create_app(service))
     assert client.get("/analytics/games/export").text == ""
     from domain.kernel.bots import RandomBot
-    from infra.simulation import play_with_bot
+    from infra.games.simulation import play_with_bot
 
     play_with_bot(service, running[0], RandomBot(b"finish"))
     found = lines_of(client.get("/analytics/games/export").text)
@@ -133,7 +133,7 @@ def test_the_export_sees_a_game_that_ends_after_the_first_read(tmp_path: Path) -
 def test_the_embedded_server_keeps_the_tables_in_the_background_while_it_runs(tmp_path: Path) -> None:
     import time
 
-    from infra.analytics import AnalyticsDatabase, AnalyticsSettings
+    from infra.analytics.store import AnalyticsDatabase, AnalyticsSettings
 
     service, _, _ = simulated_store(tmp_path, games_each=0, running=1)
     # Beside the event store, as the server's, and bound as the server's (DuckDB opens a file

@@ -11,13 +11,13 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.bot_client import BotClient
-from api.cli import main
+from api.cli.main import main
+from api.client.bot_client import BotClient
+from api.http.app import create_app
 from domain.kernel.bots import make_bot
 from domain.kernel.chance import Chance
-from infra.readside import build_read_side
-from infra.service import GameService, Unauthorized
+from infra.games.service import GameService, Unauthorized
+from infra.readside.reader import build_read_side
 from infra.settings import Settings
 from tests.support.http import auth
 
@@ -223,7 +223,7 @@ def test_a_bot_seat_of_a_game_whose_seats_must_be_keyed_signs_with_the_key_the_s
     """With open seats each person joins with their own key; the bot's seat is keyed with a key the
     server derives from the game's seed, so the record names the bot and, once the seed is revealed,
     the verifier shows that seat's key was the server's."""
-    from api.seat_key import SeatKey
+    from api.client.seat_key import SeatKey
 
     client = quick_bots
     body = {"game": "peloponnes", "players": 2, "open_seats": True, "bots": {"1": "greedy"}, "keys_required": True}

@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.errors import RuleViolation
-from infra.service import GameService
-from infra.simulation import play_with_bot
+from infra.games.service import GameService
+from infra.games.simulation import play_with_bot
 
 PLAYERS = {"peloponnes": 3, "empire_builder": 3, "alexandros": 2, "catan_alexander": 3}
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from api.cli import main
+from api.cli.main import main
 from infra.bootstrap import build_service
 from infra.settings import Settings
 

@@ -11,8 +11,8 @@ import pyarrow.dataset as ds
 import pytest
 from click.testing import CliRunner, Result
 
-from api.cli import main
-from infra.service import CreatedGame, GameService
+from api.cli.main import main
+from infra.games.service import CreatedGame, GameService
 from tests.support.analytics import database_url, simulated_store
 
 

@@ -12,15 +12,15 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.contract import model_prefix
-from api.error_codes import error_codes
+from api.contract.error_codes import error_codes
+from api.contract.models import model_prefix
+from api.http.app import create_app
 from domain.catalog import GAME_PACKAGES, GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.chance import Chance
-from infra.service import GameService
+from infra.games.service import GameService
+from infra.games.simulation import play_with_bot
 from infra.settings import Settings
-from infra.simulation import play_with_bot
 from tests.support.http import auth
 
 

@@ -20,16 +20,16 @@ import schemathesis
 from hypothesis import HealthCheck, assume, settings
 from schemathesis.config import SchemathesisConfig
 
-from api.app import create_app
+from api.http.app import create_app
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from infra.bootstrap import build_service
-from infra.projector import Projector
-from infra.readmodels import MemoryStore
-from infra.readside import ReadSide
-from infra.service import GameService
+from infra.games.service import GameService
+from infra.games.simulation import play_with_bot
+from infra.readside.projector import Projector
+from infra.readside.reader import ReadSide
+from infra.readside.readmodels import MemoryStore
 from infra.settings import Settings
-from infra.simulation import play_with_bot
 
 CONFIG = SchemathesisConfig.from_str(
     """

@@ -12,8 +12,8 @@ import httpx
 import pytest
 
 from infra.bootstrap import build_service
-from infra.projector import Projector
-from infra.readmodels import MemoryStore, SqliteStore, readmodels_path
+from infra.readside.projector import Projector
+from infra.readside.readmodels import MemoryStore, SqliteStore, readmodels_path
 from infra.settings import Settings
 from projections.registry import PROJECTION_NAMES
 from tests.support.http import auth

@@ -25,7 +25,7 @@ PACKAGE = "alexandria_client"
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
-    from api.app import create_app
+    from api.http.app import create_app
     from infra.bootstrap import build_service
     from infra.settings import Settings
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from infra.service import GameService
+from api.http.app import create_app
+from infra.games.service import GameService
 from infra.settings import Settings
 
 GAME = {"game": "sealed_guess", "players": 2}

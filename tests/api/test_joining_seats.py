@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from api.http.app import create_app
 from domain.catalog import GAMES
 from domain.kernel.verification import verify_records
 from infra.bootstrap import build_service

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from infra.service import GameService
+from api.http.app import create_app
+from infra.games.service import GameService
 from infra.settings import Settings
 from tests.support.http import auth
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from api.cli import main
+from api.cli.main import main
 from tests.support.http import create_game, play_to_end
 
 

@@ -14,9 +14,9 @@ from uuid import UUID
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from infra.readside import build_read_side
-from infra.service import GameService
+from api.http.app import create_app
+from infra.games.service import GameService
+from infra.readside.reader import build_read_side
 from infra.settings import Settings
 from tests.support.http import auth, create_game, projected
 
@@ -95,9 +95,9 @@ def test_a_game_id_in_another_spelling_is_the_same_game(client: TestClient) -> N
 def test_the_embedded_mode_imports_no_postgresql_or_redis_client(tmp_path: Path) -> None:
     script = f"""
 import sys, json
-from api.app import create_app
+from api.http.app import create_app
 from infra.bootstrap import build_service
-from infra.readside import build_read_side
+from infra.readside.reader import build_read_side
 from infra.settings import Settings
 settings = Settings(database_url="sqlite:///{tmp_path}/e.sqlite")
 service = build_service(settings)
@@ -141,9 +141,9 @@ def test_waiters_over_the_bound_are_refused_at_once_and_the_rest_answer_when_the
 
 
 def test_another_projector_runs_in_the_background_beside_the_read_models(service: GameService) -> None:
-    from infra.projector import Projector
-    from infra.readmodels import MemoryStore
-    from infra.readside import embedded_read_side
+    from infra.readside.projector import Projector
+    from infra.readside.reader import embedded_read_side
+    from infra.readside.readmodels import MemoryStore
     from projections.lobby import LobbyProjection
 
     reads = embedded_read_side(service)
@@ -183,8 +183,8 @@ def test_alexandria_project_keeps_the_embedded_read_models_beside_a_server_that_
 ) -> None:
     from click.testing import CliRunner
 
-    from api.cli import main
-    from infra.readmodels import SqliteStore, readmodels_path
+    from api.cli.main import main
+    from infra.readside.readmodels import SqliteStore, readmodels_path
 
     events = tmp_path / "events.sqlite"
     monkeypatch.setenv("ALEXANDRIA_DATABASE_URL", f"sqlite:///{events}")

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from infra.service import GameService
+from api.http.app import create_app
+from infra.games.service import GameService
 from infra.settings import Settings
 
 STATIC = Path(__file__).resolve().parents[2] / "api" / "static"

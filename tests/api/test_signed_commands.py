@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from fastapi.testclient import TestClient
 
-from api.cli import main
+from api.cli.main import main
 from domain.kernel.log import canonical
 from domain.kernel.signatures import encode
 from tests.support.http import auth
@@ -249,8 +249,8 @@ def test_the_documented_python_client_signs_what_the_server_accepts(client: Test
 
 
 def test_a_reloaded_or_snapshotted_game_still_knows_its_keys(client: TestClient, settings: Any) -> None:
-    from infra.aggregate import MatchTranscoding
     from infra.bootstrap import build_service
+    from infra.games.aggregate import MatchTranscoding
 
     game, tokens, keys, version = keyed_game(client, [True, False])
     fresh = build_service(settings)  # no cache: the game is rebuilt from its stored log

@@ -17,8 +17,8 @@ from typing import Any
 import httpx
 import pytest
 
-from api.watching import LocalSpectators, RedisSpectators
-from infra.redis_store import RedisStore
+from api.http.watching import LocalSpectators, RedisSpectators
+from infra.readside.redis_store import RedisStore
 from tests.infra.services import redis_server
 from tests.web.server import live_server
 

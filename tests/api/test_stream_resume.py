@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from infra.service import GameService
+from infra.games.service import GameService
 from tests.projections.test_projections import play
 from tests.support.http import auth
 from tests.support.stream import read_stream, stream_when_the_server_stops

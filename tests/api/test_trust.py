@@ -12,14 +12,14 @@ import pytest
 from click.testing import CliRunner, Result
 from fastapi.testclient import TestClient
 
-from api.cli import main
+from api.cli.main import main
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.chance import Chance
 from domain.kernel.log import Record
 from domain.kernel.match import Match
-from infra.service import CreatedGame, GameService
-from infra.simulation import play_with_bot
+from infra.games.service import CreatedGame, GameService
+from infra.games.simulation import play_with_bot
 from tests.support.forgery import as_export, reseal
 from tests.support.http import auth, create_game, play_to_end
 

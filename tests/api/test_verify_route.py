@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
-from api.cli import main
+from api.cli.main import main
 from tests.support.http import create_game, play_to_end
 
 

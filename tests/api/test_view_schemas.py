@@ -13,7 +13,7 @@ from typing import Any, get_args
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from api.contract import board_view_name, board_view_union, view_type
+from api.contract.models import board_view_name, board_view_union, view_type
 from domain.alexandros import state as alexandros_state
 from domain.alexandros import views as alexandros_views
 from domain.catalog import GAME_PACKAGES, GAMES
@@ -130,7 +130,7 @@ VIEW_ROUTES = (
 def test_the_contract_types_every_view_route_per_game() -> None:
     """Each view route answers its game's envelope, told apart by `game`, whose `state` and
     `seat_views` are the game's closed view schema."""
-    from api.app import create_app
+    from api.http.app import create_app
     from infra.bootstrap import build_service
     from infra.settings import Settings
 

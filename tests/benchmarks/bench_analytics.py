@@ -35,7 +35,8 @@ from domain.kernel.bots import RandomBot
 from domain.kernel.chance import Chance
 from domain.kernel.log import Record, canonical
 from domain.kernel.match import Match
-from infra.analytics import (
+from infra.analytics.report import compute_report, write_report
+from infra.analytics.store import (
     AnalyticsDatabase,
     AnalyticsProjector,
     ListSource,
@@ -43,12 +44,11 @@ from infra.analytics import (
     StoredRecord,
     export_tables,
 )
-from infra.analytics_report import compute_report, write_report
 from infra.bootstrap import build_service
-from infra.projector import Projector
-from infra.readmodels import MemoryStore
+from infra.games.simulation import play_with_bot
+from infra.readside.projector import Projector
+from infra.readside.readmodels import MemoryStore
 from infra.settings import Settings
-from infra.simulation import play_with_bot
 
 MIX = [("peloponnes", 3), ("empire_builder", 3), ("alexandros", 3), ("catan_alexander", 3)]
 START = datetime(2026, 9, 1, tzinfo=UTC)

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import duckdb
 
-from infra.analytics import default_snapshot_path
+from infra.analytics.store import default_snapshot_path
 from infra.bootstrap import build_service
 from infra.settings import Settings
 from tests.benchmarks.bench_embedded import cpu_seconds, percentile

@@ -192,9 +192,9 @@ def stored_games(db: Path, games: int) -> list[str]:
     """``games`` games in the file (each created and a few commands in), read models caught up."""
     from domain.kernel.bots import RandomBot
     from infra.bootstrap import build_service
-    from infra.readside import build_read_side
+    from infra.games.simulation import play_with_bot
+    from infra.readside.reader import build_read_side
     from infra.settings import Settings
-    from infra.simulation import play_with_bot
 
     settings = Settings(database_url=f"sqlite:///{db}")
     service = build_service(settings)
@@ -206,7 +206,7 @@ def stored_games(db: Path, games: int) -> list[str]:
     reads = build_read_side(service, settings)
     assert reads.projector is not None
     reads.projector.catch_up()
-    from infra.analytics import Analytics  # a restarted server finds its analytics caught up too
+    from infra.analytics.store import Analytics  # a restarted server finds its analytics caught up too
 
     analytics = Analytics.for_service(service, worker=True)
     analytics.projector.catch_up()
@@ -230,7 +230,7 @@ def first_read(kind: str, db: Path, game_id: str, source: Path = REPO) -> dict[s
     CPU from the server starting beside it)."""
     port = free_port()
     if kind == "alexandria":
-        command = [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
+        command = [sys.executable, "-m", "api.cli.main", "serve", "--port", str(port)]
     else:
         command = [sys.executable, "-m", "tests.benchmarks.bare_app", "--port", str(port), "--db", str(db)]
     env = {**os.environ, "ALEXANDRIA_DATABASE_URL": f"sqlite:///{db}", "PYTHONPATH": str(source)}
@@ -332,9 +332,9 @@ def versions() -> None:
     import tests.conftest  # noqa: F401 - registers sealed_guess
     from domain.kernel.bots import RandomBot
     from infra.bootstrap import build_service
-    from infra.readside import build_read_side
+    from infra.games.simulation import play_with_bot
+    from infra.readside.reader import build_read_side
     from infra.settings import Settings
-    from infra.simulation import play_with_bot
 
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "events.sqlite"
@@ -378,11 +378,11 @@ def render() -> None:
 
     from domain.kernel.bots import RandomBot
     from infra.bootstrap import build_service
-    from infra.projector import Projector
-    from infra.readmodels import MemoryStore
-    from infra.readside import ReadSide
+    from infra.games.simulation import play_with_bot
+    from infra.readside.projector import Projector
+    from infra.readside.reader import ReadSide
+    from infra.readside.readmodels import MemoryStore
     from infra.settings import Settings
-    from infra.simulation import play_with_bot
     from projections.base import Documents, ProjectedRecord
     from projections.board import SEATS, BoardProjection, board_view
     from projections.checkpoint import MatchCheckpoints, encode_match

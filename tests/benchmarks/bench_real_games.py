@@ -163,7 +163,7 @@ def prepare_bare(db: Path, runs: dict[int, list[PlayedGame]]) -> dict[int, Lanes
 def pinned_server(kind: str, db: Path, source: Path) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
     port = free_port()
     if kind == "alexandria":
-        command = [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
+        command = [sys.executable, "-m", "api.cli.main", "serve", "--port", str(port)]
     else:
         command = [sys.executable, "-m", "tests.benchmarks.bare_app", "--port", str(port), "--db", str(db)]
     environment = {

@@ -23,9 +23,9 @@ from domain.kernel.bots import RandomBot
 from domain.kernel.chance import Chance
 from domain.kernel.match import Match
 from infra.bootstrap import build_service
-from infra.service import GameService
+from infra.games.service import GameService
+from infra.games.simulation import play_with_bot
 from infra.settings import Settings
-from infra.simulation import play_with_bot
 from tests.kernel.fixture_game import GAME as SEALED_GUESS
 
 GAMES.register(SEALED_GUESS)
@@ -58,7 +58,7 @@ def in_process(service: GameService, games: int) -> None:
 def over_http(games: int, db: Path) -> None:
     port = 8765
     server = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "serve", "--port", str(port)],
+        [sys.executable, "-m", "api.cli.main", "serve", "--port", str(port)],
         env={**os.environ, "ALEXANDRIA_DATABASE_URL": f"sqlite:///{db}"},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

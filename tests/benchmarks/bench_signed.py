@@ -19,12 +19,12 @@ from uuid import uuid4
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from api.seat_key import SeatKey
+from api.client.seat_key import SeatKey
 from domain.kernel.bots import RandomBot
 from domain.kernel.log import recorded_command
 from domain.kernel.signatures import check_signature, sign, signed_payload
 from infra.bootstrap import build_service
-from infra.service import CreatedGame, GameService
+from infra.games.service import CreatedGame, GameService
 from infra.settings import Settings
 
 GAME, PLAYERS = "peloponnes", 3

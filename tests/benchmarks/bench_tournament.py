@@ -22,10 +22,10 @@ from domain.kernel.bots import RandomBot
 from domain.kernel.verification import verify_records
 from domain.tournament.verification import verify_bundle
 from infra.bootstrap import build_service
+from infra.games.simulation import play_with_bot
 from infra.settings import Settings
-from infra.simulation import play_with_bot
-from infra.tournament_run import run_tournament
-from infra.tournament_service import TournamentService
+from infra.tournaments.run import run_tournament
+from infra.tournaments.service import TournamentService
 
 GAME, PLAYERS, ROUNDS, TABLE = "peloponnes", 64, 6, 4
 

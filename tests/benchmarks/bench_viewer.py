@@ -36,7 +36,7 @@ from typing import Any
 from playwright.sync_api import Response, sync_playwright
 
 from domain.kernel.bots import RandomBot
-from infra.simulation import play_with_bot
+from infra.games.simulation import play_with_bot
 from tests.web.conftest import CHROMIUM, no_undo_window
 from tests.web.screenshots import PHONE, VIEWPORT
 from tests.web.server import live_server

@@ -22,7 +22,7 @@ import httpx
 import psycopg
 
 from infra.bootstrap import build_service
-from infra.service import GameService
+from infra.games.service import GameService
 from infra.settings import Settings
 from tests.support.http import auth
 from tests.support.server import REPO, free_port, wait_until_serving

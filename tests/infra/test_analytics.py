@@ -16,14 +16,14 @@ import pytest
 from domain.kernel.bots import RandomBot
 from domain.kernel.log import for_viewer
 from domain.tournament.log import Table
-from infra import analytics as analytics_module
-from infra.analytics import Analytics, AnalyticsDatabase, AnalyticsProjector, AnalyticsSettings, RecordSource
+from infra.analytics import store as analytics_module
+from infra.analytics.store import Analytics, AnalyticsDatabase, AnalyticsProjector, AnalyticsSettings, RecordSource
 from infra.bootstrap import build_service
-from infra.service import CreatedGame, GameService
+from infra.games.service import CreatedGame, GameService
+from infra.games.simulation import play_with_bot
 from infra.settings import Settings
-from infra.simulation import play_with_bot
-from infra.tournament_run import play_table
-from infra.tournament_service import TournamentService
+from infra.tournaments.run import play_table
+from infra.tournaments.service import TournamentService
 from projections.analytics import TABLES
 
 GAMES = [("peloponnes", 3), ("empire_builder", 3), ("alexandros", 3), ("catan_alexander", 3)]

@@ -15,11 +15,18 @@ import pyarrow.dataset as ds
 import pytest
 from click.testing import CliRunner
 
-from api.cli import main
+from api.cli.main import main
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.match import Match
-from infra.analytics import AnalyticsDatabase, AnalyticsProjector, ListSource, StoredRecord, dump_months, export_tables
+from infra.analytics.store import (
+    AnalyticsDatabase,
+    AnalyticsProjector,
+    ListSource,
+    StoredRecord,
+    dump_months,
+    export_tables,
+)
 
 MIX = [("peloponnes", 3), ("alexandros", 3), ("catan_alexander", 3)]
 START = datetime(2026, 9, 10, tzinfo=UTC)

@@ -10,11 +10,11 @@ import pytest
 
 from domain.kernel.bots import RandomBot
 from domain.kernel.log import Record
-from infra.analytics import Analytics
+from infra.analytics.store import Analytics
 from infra.bootstrap import build_service
-from infra.service import CreatedGame, GameService
+from infra.games.service import CreatedGame, GameService
+from infra.games.simulation import play_with_bot
 from infra.settings import Settings
-from infra.simulation import play_with_bot
 
 PLAYED = [
     ("catan_alexander", 3, {"board": "alexander"}),

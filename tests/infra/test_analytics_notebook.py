@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from domain.kernel.bots import RandomBot
-from infra.analytics import (
+from infra.analytics.store import (
     AnalyticsBusy,
     AnalyticsDatabase,
     AnalyticsNotReady,
@@ -28,9 +28,9 @@ from infra.analytics import (
     default_snapshot_path,
 )
 from infra.bootstrap import build_service
-from infra.service import CreatedGame, GameService
+from infra.games.service import CreatedGame, GameService
+from infra.games.simulation import play_with_bot
 from infra.settings import Settings
-from infra.simulation import play_with_bot
 from tests.support.http import auth
 from tests.support.server import REPO, start_server, stop
 
@@ -257,7 +257,7 @@ def test_the_snapshot_is_renewed_at_most_every_snapshot_seconds(tmp_path: Path) 
 
 
 def test_under_steady_commands_the_background_projection_runs_every_two_seconds() -> None:
-    from api.analytics_routes import MAX_LAG_SECONDS, background_due
+    from api.http.routes.analytics import MAX_LAG_SECONDS, background_due
 
     # A command saved every 10 ms (100 commands/s): never quiet, so only the lag bound decides.
     caught_up_at, ran = 0.0, []

@@ -15,10 +15,10 @@ from scipy.stats import chi2 as chi2_distribution
 
 from domain.kernel.bots import RandomBot
 from domain.kernel.log import Record
-from infra.analytics import Analytics
-from infra.analytics_report import Report, compute_report, write_report
-from infra.service import CreatedGame, GameService
-from infra.simulation import play_with_bot
+from infra.analytics.report import Report, compute_report, write_report
+from infra.analytics.store import Analytics
+from infra.games.service import CreatedGame, GameService
+from infra.games.simulation import play_with_bot
 from tests.support.analytics import simulated_store
 
 GAMES_EACH = 2

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from api.http.app import create_app
 from domain.kernel.bots import RandomBot
 from infra.bootstrap import build_service
+from infra.games.simulation import play_with_bot
 from infra.settings import Settings
-from infra.simulation import play_with_bot
 
 pytestmark = [pytest.mark.services]
 
@@ -45,7 +45,7 @@ def test_a_worker_process_keeps_the_tables_and_the_api_reads_them(
         assert before.status_code == 503  # an API worker never projects: no worker has run yet
         assert before.json()["error"]["code"] == "ANALYTICS_NOT_READY"
         worker = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "analytics", "project"], env=env, stderr=subprocess.PIPE
+            [sys.executable, "-m", "api.cli.main", "analytics", "project"], env=env, stderr=subprocess.PIPE
         )
         try:
             second = service.create_game("alexandros", 3, None, b"scale-out-2")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from api.cli import main
-from infra.analytics import AnalyticsDatabase
+from api.cli.main import main
+from infra.analytics.store import AnalyticsDatabase
 from projections.analytics import TABLES
 from projections.analytics_schema import meaning, schema_markdown
 

@@ -10,13 +10,13 @@ import pytest
 
 from domain.kernel.bots import RandomBot
 from domain.tournament.log import Table
-from infra.analytics import Analytics, AnalyticsSettings
+from infra.analytics.store import Analytics, AnalyticsSettings
 from infra.bootstrap import build_service
-from infra.service import CreatedGame, GameService
+from infra.games.service import CreatedGame, GameService
+from infra.games.simulation import play_with_bot
 from infra.settings import Settings
-from infra.simulation import play_with_bot
-from infra.tournament_run import play_table
-from infra.tournament_service import TournamentService
+from infra.tournaments.run import play_table
+from infra.tournaments.service import TournamentService
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from api.cli import main
-from infra.analytics import Analytics
+from api.cli.main import main
+from infra.analytics.store import Analytics
 from infra.bootstrap import build_service
 from infra.settings import Settings
 

@@ -18,9 +18,9 @@ from domain.kernel.chance import Chance
 from domain.kernel.log import COMMAND_ACCEPTED, for_viewer
 from domain.kernel.verification import verify_records
 from infra.bootstrap import build_service
-from infra.bot_seats import BOT_LEASE, BotSeats
-from infra.redis_store import RedisStore
-from infra.service import GameService, StaleVersion
+from infra.games.bot_seats import BOT_LEASE, BotSeats
+from infra.games.service import GameService, StaleVersion
+from infra.readside.redis_store import RedisStore
 from infra.settings import Settings
 from tests.infra import cluster as cluster_module
 from tests.infra.cluster import Cluster

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml
 
-from infra.analytics import AnalyticsSettings
+from infra.analytics.store import AnalyticsSettings
 from infra.settings import Settings
 
 COMPOSE = Path(__file__).resolve().parents[2] / "infra" / "compose.yaml"

@@ -7,10 +7,10 @@ import pytest
 import redis
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from infra.readside import ReadSide
-from infra.redis_store import RedisStore
-from infra.service import GameService
+from api.http.app import create_app
+from infra.games.service import GameService
+from infra.readside.reader import ReadSide
+from infra.readside.redis_store import RedisStore
 from infra.settings import Settings
 
 pytestmark = pytest.mark.services

@@ -10,13 +10,13 @@ import sys
 from pathlib import Path
 
 from domain.kernel.bots import RandomBot
-from infra.analytics import Analytics, AnalyticsSettings
+from infra.analytics.store import Analytics, AnalyticsSettings
 from infra.bootstrap import build_service
-from infra.projector import Projector, WrittenDocuments
-from infra.readmodels import Cursor
-from infra.readside import build_read_side
+from infra.games.simulation import play_with_bot
+from infra.readside.projector import Projector, WrittenDocuments
+from infra.readside.reader import build_read_side
+from infra.readside.readmodels import Cursor
 from infra.settings import Settings
-from infra.simulation import play_with_bot
 
 
 def recounted(written: WrittenDocuments) -> int:

@@ -14,9 +14,9 @@ from urllib.parse import urlparse
 import httpx
 import pytest
 
-from infra.projector import HEADS, Projector
-from infra.readmodels import MemoryStore
-from infra.redis_store import RedisStore
+from infra.readside.projector import HEADS, Projector
+from infra.readside.readmodels import MemoryStore
+from infra.readside.redis_store import RedisStore
 from projections.registry import PROJECTION_NAMES
 from tests.infra.cluster import Cluster, drop_connections
 from tests.infra.tcp_proxy import CuttableProxy

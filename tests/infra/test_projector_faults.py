@@ -13,10 +13,10 @@ import psycopg
 import pytest
 
 from infra.bootstrap import build_service
-from infra.projector import Projector
-from infra.readmodels import MemoryStore, ReadModelStore
-from infra.redis_store import RedisStore
-from infra.service import GameService
+from infra.games.service import GameService
+from infra.readside.projector import Projector
+from infra.readside.readmodels import MemoryStore, ReadModelStore
+from infra.readside.redis_store import RedisStore
 from infra.settings import Settings
 from projections.registry import PROJECTION_NAMES
 from tests.infra.tcp_proxy import CuttableProxy
@@ -76,7 +76,7 @@ def test_the_worker_reconnects_after_postgresql_drops_its_connections(
     redis_prefix: str,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    caplog.set_level(logging.WARNING, logger="infra.projector")
+    caplog.set_level(logging.WARNING, logger="infra.readside.projector")
     store = RedisStore(redis_url, redis_prefix)
     worker_service = build_service(Settings(database_url=database_url))
     running = Running(Projector(worker_service, store))

@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterator, Sequence
 
 import pytest
 
-from infra.projector import Projector
-from infra.readmodels import MemoryStore, ReadModelStore
-from infra.redis_store import RedisStore
-from infra.service import GameService
+from infra.games.service import GameService
+from infra.readside.projector import Projector
+from infra.readside.readmodels import MemoryStore, ReadModelStore
+from infra.readside.redis_store import RedisStore
 from projections.base import Documents, ProjectedRecord, Projection
 from projections.registry import PROJECTION_NAMES, all_projections
 from tests.projections.test_projections import play

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from infra.readmodels import Cursor, MemoryStore, ReadModelStore, SqliteStore
-from infra.redis_store import RedisStore
-from infra.waiting import TooManyWaiters, Waiters
+from infra.readside.readmodels import Cursor, MemoryStore, ReadModelStore, SqliteStore
+from infra.readside.redis_store import RedisStore
+from infra.readside.waiting import TooManyWaiters, Waiters
 
 
 @pytest.fixture(params=["memory", "sqlite", pytest.param("redis", marks=pytest.mark.services)])

@@ -24,8 +24,8 @@ import httpx
 import pytest
 
 from infra.bootstrap import build_service
-from infra.readmodels import ReadModelStore, SqliteStore, lease_owner, readmodels_path
-from infra.redis_store import RedisStore
+from infra.readside.readmodels import ReadModelStore, SqliteStore, lease_owner, readmodels_path
+from infra.readside.redis_store import RedisStore
 from infra.settings import Settings
 from tests.support.http import auth
 from tests.support.server import REPO, start_server
@@ -61,8 +61,8 @@ def as_if_restarted_at_once(events: Path) -> None:
 
 HOLD_A_LEASE = """
 import json, sys, time
-from infra.readmodels import SqliteStore, lease_owner
-from infra.redis_store import RedisStore
+from infra.readside.readmodels import SqliteStore, lease_owner
+from infra.readside.redis_store import RedisStore
 kind, where = sys.argv[1], json.loads(sys.argv[2])
 store = SqliteStore(where["path"]) if kind == "sqlite" else RedisStore(where["url"], where["prefix"])
 assert store.acquire_lease("boards", lease_owner("projector"), ttl=60)

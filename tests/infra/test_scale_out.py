@@ -14,9 +14,9 @@ import httpx
 import pytest
 
 from domain.kernel.log import COMMAND_ACCEPTED, for_viewer
-from infra.projector import Projector
-from infra.readmodels import MemoryStore, ReadModelStore
-from infra.redis_store import RedisStore
+from infra.readside.projector import Projector
+from infra.readside.readmodels import MemoryStore, ReadModelStore
+from infra.readside.redis_store import RedisStore
 from projections.registry import PROJECTION_NAMES
 from tests.infra.cluster import Accepted, Cluster, create_game, play_games
 from tests.support.http import auth

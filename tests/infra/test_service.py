@@ -15,9 +15,9 @@ from domain.kernel.bots import RandomBot
 from domain.kernel.log import for_viewer
 from domain.kernel.verification import verify_records
 from infra.bootstrap import build_service
-from infra.service import CreatedGame, GameService, StaleVersion
+from infra.games.service import CreatedGame, GameService, StaleVersion
+from infra.games.simulation import play_with_bot
 from infra.settings import Settings
-from infra.simulation import play_with_bot
 
 
 @pytest.fixture

@@ -13,9 +13,9 @@ import httpx
 import pytest
 
 from infra.bootstrap import build_service
-from infra.service import GameService
+from infra.games.service import GameService
 from infra.settings import Settings
-from infra.tournament_service import TournamentService
+from infra.tournaments.service import TournamentService
 from tests.infra import services
 from tests.infra.cluster import Cluster, create_game
 

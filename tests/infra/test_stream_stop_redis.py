@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from infra.projector import Projector
-from infra.readside import ReadSide
-from infra.redis_store import RedisStore
-from infra.service import GameService
+from api.http.app import create_app
+from infra.games.service import GameService
+from infra.readside.projector import Projector
+from infra.readside.reader import ReadSide
+from infra.readside.redis_store import RedisStore
 from tests.support.stream import stream_when_the_server_stops
 
 pytestmark = pytest.mark.services

@@ -11,10 +11,10 @@ import pytest
 from domain.catalog import GAMES
 from domain.tournament.verification import verify_bundle
 from infra.bootstrap import build_service
-from infra.readside import embedded_read_side
+from infra.readside.reader import embedded_read_side
 from infra.settings import Settings
-from infra.tournament_run import run_tournament
-from infra.tournament_service import TournamentService
+from infra.tournaments.run import run_tournament
+from infra.tournaments.service import TournamentService
 
 pytestmark = pytest.mark.services
 

@@ -16,13 +16,13 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api.app import create_app
-from api.cli import main
+from api.cli.main import main
+from api.http.app import create_app
 from domain.catalog import GAMES
 from domain.kernel.log import canonical
 from domain.kernel.verification import JsonRefused, Problem, parse_export, read_json, verify_export
 from infra.bootstrap import build_service
-from infra.readside import build_read_side
+from infra.readside.reader import build_read_side
 from infra.settings import Settings
 from tests.support.http import auth
 

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from infra.projector import Projector
-from infra.readmodels import MemoryStore, ReadModelStore
-from infra.readside import ReadSide
-from infra.service import CreatedGame, GameService
+from infra.games.service import CreatedGame, GameService
+from infra.readside.projector import Projector
+from infra.readside.reader import ReadSide
+from infra.readside.readmodels import MemoryStore, ReadModelStore
 from projections import frames
 from projections.base import ProjectedRecord
 from projections.board import board_view

@@ -6,11 +6,11 @@ import json
 
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from infra.projector import Projector
-from infra.readmodels import MemoryStore
-from infra.readside import ReadSide
-from infra.service import GameService
+from api.http.app import create_app
+from infra.games.service import GameService
+from infra.readside.projector import Projector
+from infra.readside.reader import ReadSide
+from infra.readside.readmodels import MemoryStore
 from projections.board import board_view
 from tests.infra.test_service import play as play_game
 from tests.projections.test_projections import play

@@ -6,12 +6,12 @@ import json
 
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from api.http.app import create_app
 from domain.kernel.log import for_viewer
-from infra.projector import Projector
-from infra.readmodels import MemoryStore
-from infra.readside import ReadModelBehind, ReadSide
-from infra.service import GameService
+from infra.games.service import GameService
+from infra.readside.projector import Projector
+from infra.readside.reader import ReadModelBehind, ReadSide
+from infra.readside.readmodels import MemoryStore
 from tests.projections.test_projections import play
 from tests.support.http import auth
 from tests.support.stream import StreamWatcher, read_stream

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from domain.kernel.bots import RandomBot
 from infra.bootstrap import build_service
-from infra.service import CreatedGame, GameService
+from infra.games.service import CreatedGame, GameService
+from infra.games.simulation import play_with_bot
 from infra.settings import Settings
-from infra.simulation import play_with_bot
 
 FOUR_GAMES = [("peloponnes", 3), ("empire_builder", 3), ("alexandros", 3), ("catan_alexander", 3)]
 

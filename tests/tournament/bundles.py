@@ -16,8 +16,8 @@ from domain.tournament.log import RESULT_RECORDED, TOURNAMENT_ENDED, Table, Tour
 from domain.tournament.rules import current_standings
 from infra.bootstrap import build_service
 from infra.settings import Settings
-from infra.tournament_run import play_table, run_tournament
-from infra.tournament_service import TournamentService
+from infra.tournaments.run import play_table, run_tournament
+from infra.tournaments.service import TournamentService
 from tests.tournament.conftest import FakeClock
 from tests.tournament.forge import reseal_from
 

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 
 from infra.bootstrap import build_service
-from infra.service import GameService
+from infra.games.service import GameService
 from infra.settings import Settings
-from infra.tournament_service import TournamentService
+from infra.tournaments.service import TournamentService
 
 
 class FakeClock:

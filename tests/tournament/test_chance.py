@@ -13,16 +13,16 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from api.http.app import create_app
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.errors import RuleViolation
 from domain.tournament import rules
 from domain.tournament.log import REVEAL_WITHHELD, ROUND_SEATED, WITHDRAWN, Table, TournamentState
 from domain.tournament.verification import verify_bundle
-from infra.service import GameService
-from infra.tournament_run import play_table
-from infra.tournament_service import TournamentService
+from infra.games.service import GameService
+from infra.tournaments.run import play_table
+from infra.tournaments.service import TournamentService
 from tests.tournament.forge import reseal_from
 
 NAMES = ("Ann", "Bob", "Cy", "Di")

@@ -8,10 +8,10 @@ from pathlib import Path
 from click.testing import CliRunner
 from pytest import MonkeyPatch
 
-from api.cli import main
+from api.cli.main import main
 from infra.bootstrap import build_service
 from infra.settings import Settings
-from infra.tournament_service import TournamentService
+from infra.tournaments.service import TournamentService
 
 
 def test_run_plays_a_tournament_and_verify_checks_its_bundle(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from domain.tournament.config import BAD_TOURNAMENT, normalize_config
 from domain.tournament.log import Table
 from domain.tournament.seeds import clock_bot_seed
 from domain.tournament.verification import verify_bundle
-from infra.tournament_service import TournamentService
+from infra.tournaments.service import TournamentService
 from tests.tournament.conftest import FakeClock
 from tests.tournament.forge import reseal_from
 from tests.tournament.test_clocks import clocked_tournament, play_with_a_slow_player, verified

@@ -13,10 +13,10 @@ from domain.catalog import GAMES
 from domain.tournament.clock import GameClock, timeout_problems
 from domain.tournament.log import TournamentState
 from domain.tournament.verification import verify_bundle
-from infra.clock_keeper import CLOCK_LEASE, ClockKeeper, ClocksKeptElsewhere
-from infra.readmodels import MemoryStore, SqliteStore
-from infra.service import GameService
-from infra.tournament_service import TournamentService
+from infra.games.service import GameService
+from infra.readside.readmodels import MemoryStore, SqliteStore
+from infra.tournaments.clock_keeper import CLOCK_LEASE, ClockKeeper, ClocksKeptElsewhere
+from infra.tournaments.service import TournamentService
 from tests.tournament.conftest import FakeClock
 
 BASE_MS = 30_000

@@ -12,10 +12,10 @@ import pytest
 from domain.catalog import GAMES
 from domain.tournament.verification import verify_bundle
 from infra.bootstrap import build_service
-from infra.clock_keeper import ClockKeeper
-from infra.redis_store import RedisStore
+from infra.readside.redis_store import RedisStore
 from infra.settings import Settings
-from infra.tournament_service import TournamentService
+from infra.tournaments.clock_keeper import ClockKeeper
+from infra.tournaments.service import TournamentService
 from tests.infra.conftest import database_url, postgres_server, redis_prefix, redis_url
 from tests.tournament.conftest import FakeClock
 

@@ -10,11 +10,11 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
-from api.cli import main
+from api.cli.main import main
 from domain.catalog import GAMES
 from domain.tournament.verification import verify_bundle
-from infra.clock_keeper import CLOCK_LEASE
-from infra.readmodels import SqliteStore, readmodels_path
+from infra.readside.readmodels import SqliteStore, readmodels_path
+from infra.tournaments.clock_keeper import CLOCK_LEASE
 from tests.support.server import start_server, stop
 
 WAIT_SECONDS = 180  # bounds a hang, not a speed: the server is polled, never timed
@@ -40,7 +40,7 @@ def test_the_clocks_worker_refuses_a_store_whose_clocks_a_server_keeps(
 
 def test_serve_rules_on_idle_seats_by_itself(tmp_path: Path) -> None:
     events = tmp_path / "events.sqlite"
-    process, url = start_server(events, tmp_path / "server.log", module="api.cli")
+    process, url = start_server(events, tmp_path / "server.log", module="api.cli.main")
     try:
         with httpx.Client(base_url=url, timeout=30) as http:
             settings = {"rounds": 1, "table_size": 3, "time_control": {"base_seconds": 1}}

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from api.http.app import create_app
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.chance import Chance
@@ -22,9 +22,9 @@ from domain.tournament.clock import GameClock, timeout_problems
 from domain.tournament.log import TournamentState
 from domain.tournament.verification import verify_bundle
 from infra.bootstrap import build_service
-from infra.service import GameService
+from infra.games.service import GameService
 from infra.settings import Settings
-from infra.tournament_service import TournamentService
+from infra.tournaments.service import TournamentService
 from tests.tournament.conftest import FakeClock
 
 BASE_SECONDS = 5

@@ -15,8 +15,8 @@ from domain.tournament import rules
 from domain.tournament.clock import GameClock, timeout_problems
 from domain.tournament.log import Table
 from domain.tournament.verification import verify_bundle
-from infra.service import Conflict, StaleVersion
-from infra.tournament_service import TournamentService
+from infra.games.service import Conflict, StaleVersion
+from infra.tournaments.service import TournamentService
 from tests.tournament.conftest import FakeClock
 from tests.tournament.forge import reseal_from
 

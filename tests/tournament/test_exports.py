@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.tournament_exports import pairings_csv, safe_cell, standings_csv, trf
+from api.http.app import create_app
+from api.http.tournament_exports import pairings_csv, safe_cell, standings_csv, trf
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.tournament import rules
@@ -27,11 +27,11 @@ from domain.tournament.log import (
     TournamentLog,
 )
 from domain.tournament.verification import verify_bundle
-from infra.readmodels import MemoryStore
-from infra.service import GameService
-from infra.tournament_list import TournamentList
-from infra.tournament_run import SteppingClock, play_table, run_tournament
-from infra.tournament_service import TournamentService
+from infra.games.service import GameService
+from infra.readside.readmodels import MemoryStore
+from infra.tournaments.listing import TournamentList
+from infra.tournaments.run import SteppingClock, play_table, run_tournament
+from infra.tournaments.service import TournamentService
 
 DAY_MS = 86_400_000
 START_MS = 1_800_000_000_000  # 2027-01-15 08:00 UTC

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.seat_key import SeatKey
+from api.client.seat_key import SeatKey
+from api.http.app import create_app
 from domain.catalog import GAMES
 from domain.kernel import engine
 from domain.kernel.bots import RandomBot
@@ -24,8 +24,8 @@ from domain.kernel.messages import parse_command
 from domain.kernel.verification import verify_records
 from domain.tournament.rules import result_from_scoreboard
 from domain.tournament.verification import verify_bundle
-from infra.service import Conflict, GameService, StaleVersion
-from infra.tournament_service import TournamentService
+from infra.games.service import Conflict, GameService, StaleVersion
+from infra.tournaments.service import TournamentService
 from tests.tournament.bundles import forge_result
 
 

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from api.cli import main
+from api.cli.main import main
 from domain.kernel.bots import RandomBot
 from domain.tournament.log import Table
-from infra.tournament_run import play_table
-from infra.tournament_service import TournamentService
+from infra.tournaments.run import play_table
+from infra.tournaments.service import TournamentService
 from tests.web.server import free_port, live_server
 
 

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from infra.service import GameService
-from infra.tournament_service import TournamentService
+from api.http.app import create_app
+from infra.games.service import GameService
+from infra.tournaments.service import TournamentService
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from api.http.app import create_app
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.chance import Chance
@@ -33,10 +33,10 @@ from domain.kernel.log import (
 from domain.kernel.messages import Event
 from domain.tournament import log as tournament_log
 from domain.tournament.log import Table
-from infra.service import GameService
-from infra.simulation import play_with_bot
-from infra.tournament_run import play_table
-from infra.tournament_service import TournamentService
+from infra.games.service import GameService
+from infra.games.simulation import play_with_bot
+from infra.tournaments.run import play_table
+from infra.tournaments.service import TournamentService
 from tests.tournament.conftest import FakeClock
 from tests.tournament.test_chance import commitment_of, secret_of
 

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from api.cli import main
-from infra.service import Conflict
-from infra.tournament_aggregate import unsalted_tournament_id
-from infra.tournament_service import TournamentService
+from api.cli.main import main
+from infra.games.service import Conflict
+from infra.tournaments.aggregate import unsalted_tournament_id
+from infra.tournaments.service import TournamentService
 
 
 def run(tmp_path: Path, seed: str, name: str) -> dict[str, Any]:

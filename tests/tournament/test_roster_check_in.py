@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from api.http.app import create_app
 from domain.catalog import GAMES
 from domain.tournament.verification import verify_bundle
-from infra.service import GameService
-from infra.tournament_service import TournamentService
+from infra.games.service import GameService
+from infra.tournaments.service import TournamentService
 from tests.tournament.bundles import reseal_log
 from tests.tournament.conftest import FakeClock
 

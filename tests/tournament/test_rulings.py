@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from api.http.app import create_app
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.errors import RuleViolation
@@ -21,9 +21,9 @@ from domain.tournament import rules
 from domain.tournament.config import BAD_TOURNAMENT, PAIRING_V1, PAIRING_V2, PAIRING_V3, normalize_config
 from domain.tournament.log import Table
 from domain.tournament.verification import THE_LOG, verify_bundle
-from infra.service import GameService
-from infra.tournament_run import play_table
-from infra.tournament_service import TournamentService
+from infra.games.service import GameService
+from infra.tournaments.run import play_table
+from infra.tournaments.service import TournamentService
 from tests.tournament.forge import reseal_from
 
 RECORDED_BEFORE_PAIRING_2 = Path(__file__).parent / "data" / "pairing1_bundle.json.gz"

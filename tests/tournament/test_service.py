@@ -13,9 +13,9 @@ from domain.catalog import GAMES
 from domain.kernel.errors import RuleViolation
 from domain.tournament import rules
 from domain.tournament.verification import verify_bundle
-from infra.service import Forbidden, GameService, Unauthorized
-from infra.tournament_run import run_tournament
-from infra.tournament_service import TournamentNotFound, TournamentService
+from infra.games.service import Forbidden, GameService, Unauthorized
+from infra.tournaments.run import run_tournament
+from infra.tournaments.service import TournamentNotFound, TournamentService
 from tests.tournament.forge import reseal_from
 
 # A 16-player Swiss tournament of each game; the longer games play fewer rounds (Catan at tables of 3).
@@ -181,7 +181,7 @@ def test_a_game_voided_while_running_lets_the_event_go_on_and_the_bundle_still_v
 ) -> None:
     from domain.kernel.bots import RandomBot
     from domain.tournament.log import Table
-    from infra.tournament_run import play_table
+    from infra.tournaments.run import play_table
 
     created = tournaments.create("peloponnes", {"rounds": 2, "table_size": 2}, master_seed=b"void", salted=False)
     tid, organiser = created.tournament_id, created.organiser_token

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from domain.kernel.bots import RandomBot
 from domain.tournament.log import Table
-from infra.tournament_run import play_table
-from infra.tournament_service import TournamentService
+from infra.tournaments.run import play_table
+from infra.tournaments.service import TournamentService
 from tests.tournament.conftest import FakeClock
 
 

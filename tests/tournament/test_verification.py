@@ -15,8 +15,8 @@ from domain.kernel.log import Record, for_viewer
 from domain.tournament.log import RECORD_FIELDS, Table, TournamentLog, seal
 from domain.tournament.rules import current_standings
 from domain.tournament.verification import TournamentReport, verify_bundle
-from infra.tournament_run import play_table
-from infra.tournament_service import TournamentService
+from infra.tournaments.run import play_table
+from infra.tournaments.service import TournamentService
 from tests.tournament.bundles import (
     Bundle,
     bundle_of,

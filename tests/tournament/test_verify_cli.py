@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from api.cli import main
+from api.cli.main import main
 from domain.tournament.verification import BUNDLE_FORMAT
 from tests.tournament.bundles import bundle_of, reseal_log
 

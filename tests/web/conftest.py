@@ -17,9 +17,9 @@ import httpx
 import pytest
 
 from domain.kernel.bots import RandomBot
-from infra.service import CreatedGame, GameService
-from infra.simulation import play_with_bot
-from infra.tournament_service import TournamentService
+from infra.games.service import CreatedGame, GameService
+from infra.games.simulation import play_with_bot
+from infra.tournaments.service import TournamentService
 from tests.infra.services import unavailable
 from tests.web.server import live_server
 

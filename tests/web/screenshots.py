@@ -20,8 +20,8 @@ from playwright.sync_api import Page, sync_playwright
 
 from domain.kernel.bots import RandomBot
 from domain.tournament.log import Table
-from infra.service import GameService
-from infra.tournament_run import play_table
+from infra.games.service import GameService
+from infra.tournaments.run import play_table
 from tests.web.conftest import CHROMIUM, GAMES, Site
 from tests.web.server import live_server
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import uvicorn
 
-from api.app import create_app
+from api.http.app import create_app
 from infra.bootstrap import build_service
-from infra.service import GameService
+from infra.games.service import GameService
 from infra.settings import Settings
-from infra.tournament_service import TournamentService
+from infra.tournaments.service import TournamentService
 
 
 def free_port() -> int:

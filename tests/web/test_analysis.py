@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from infra.service import CreatedGame
+from infra.games.service import CreatedGame
 from tests.web.conftest import Site
 from tests.web.test_browser import at_version, viewer_url
 

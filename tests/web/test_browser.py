@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from domain.kernel.bots import RandomBot
-from infra.service import CreatedGame
-from infra.simulation import play_with_bot
+from infra.games.service import CreatedGame
+from infra.games.simulation import play_with_bot
 from tests.web.conftest import BYPASS_CSP, GAMES, Site
 
 pytestmark = pytest.mark.slow

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from infra.service import CreatedGame
+from infra.games.service import CreatedGame
 from tests.web.conftest import Site
 
 pytestmark = pytest.mark.slow

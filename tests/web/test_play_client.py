@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from domain.kernel.bots import RandomBot
-from infra.service import CreatedGame
-from infra.simulation import play_with_bot
+from infra.games.service import CreatedGame
+from infra.games.simulation import play_with_bot
 from tests.web.conftest import BYPASS_CSP, GAMES, Site, no_undo_window
 from tests.web.test_browser import at_version, viewer_url
 from tests.web.test_play_forms import commands_of, open_as, played_until, seat_view

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter
 
-from api.contract import command_union
+from api.contract.models import command_union
 from domain.kernel.bots import RandomBot
-from infra.service import CreatedGame
+from infra.games.service import CreatedGame
 from tests.web.conftest import BYPASS_CSP, Site, no_undo_window
 
 pytestmark = pytest.mark.slow

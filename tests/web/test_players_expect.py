@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from domain.kernel.bots import RandomBot
-from infra.service import CreatedGame
+from infra.games.service import CreatedGame
 from tests.web.conftest import GAMES, Site
 from tests.web.test_browser import at_version, viewer_url
 from tests.web.test_play_client import SIZES, bot_move, close, new_page, played, records_of

@@ -11,7 +11,7 @@ import pytest
 
 from domain.kernel.bots import RandomBot
 from domain.tournament.log import Table
-from infra.tournament_run import play_table
+from infra.tournaments.run import play_table
 from tests.web.conftest import BYPASS_CSP, Site
 
 pytestmark = pytest.mark.slow

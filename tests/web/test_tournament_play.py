@@ -15,7 +15,7 @@ import pytest
 
 from domain.kernel.bots import RandomBot
 from domain.tournament.log import Table
-from infra.tournament_run import play_table
+from infra.tournaments.run import play_table
 from tests.web.conftest import BYPASS_CSP, Site, no_undo_window
 from tests.web.test_browser import play_one_move_by_clicking
 from tests.web.test_content_security import violations, watched

@@ -1,0 +1,1 @@
+"""The ``alexandria`` command line."""

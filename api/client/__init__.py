@@ -1,0 +1,1 @@
+"""Clients of the HTTP API: the bot client and a player's seat key."""

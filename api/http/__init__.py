@@ -1,0 +1,1 @@
+"""The HTTP edge: the app, its routers, dependencies, errors and limits."""

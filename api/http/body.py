@@ -1,0 +1,43 @@
+"""Every JSON body is read once more, strictly, before any route sees it.
+
+Python's ``json`` takes ``NaN``, ``Infinity`` and ``1e400`` (as ``inf``), none of which is JSON: a
+hash over such a value would not survive the trip back to a client (the API sends ``null``), so an
+honest record would look tampered with. One dependency of the whole app refuses them, whatever the
+route (``400 NON_FINITE_NUMBER``); ``canonical`` refuses them too, so nothing non-finite is ever hashed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+from fastapi import Request
+
+from domain.tournament.config import NON_FINITE_NUMBER
+from infra.games.service import ServiceError
+
+
+class NonFiniteNumber(ServiceError):
+    code = NON_FINITE_NUMBER
+
+
+def _constant(name: str) -> float:
+    raise NonFiniteNumber(f"{name} is not a JSON number: every number must be finite")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise NonFiniteNumber(f"{text} is too large for a number: every number must be finite")
+    return value
+
+
+async def finite_json_body(request: Request) -> None:
+    """Refuse a body with a non-finite number; a body that is no JSON is left to the route."""
+    body = await request.body()
+    if not body:
+        return
+    try:
+        json.loads(body, parse_constant=_constant, parse_float=_finite)
+    except ValueError:
+        return  # not JSON (or not UTF-8): the route refuses it as it does today

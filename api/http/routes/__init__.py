@@ -1,0 +1,1 @@
+"""The routers, one module each, mounted by ``api.http.app.create_app``."""

@@ -1,0 +1,1 @@
+"""The analytics read model (DuckDB) and its reports."""

@@ -1,0 +1,1 @@
+"""The game service: the aggregate, the application, bots at the server's seats, analysis, simulation."""

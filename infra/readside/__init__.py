@@ -1,0 +1,1 @@
+"""The read side: the projection runner, read-model stores and what the API reads from them."""

@@ -1,0 +1,1 @@
+"""The tournament service: its aggregate, application, listing, clock keeper and bot runs."""
