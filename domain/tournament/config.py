@@ -43,9 +43,12 @@ MAX_ROUNDS = 50
 # every round again by the rule the tournament was created with. 1: the first rule (records
 # without the field); 2: repeat-free with a round of lookahead, seats balanced as an assignment,
 # the colour rule of 2-player tables, mixed table sizes, manual seatings and forbidden pairs; 3: rule 2
-# with a lookahead that plans this round's seats for the next and keeps two rounds repeat-free.
-PAIRING_V1, PAIRING_V2, PAIRING_V3 = 1, 2, 3
-PAIRING_VERSIONS = (PAIRING_V1, PAIRING_V2, PAIRING_V3)
+# with a lookahead that plans this round's seats for the next and keeps two rounds repeat-free; 4:
+# rule 3 with seats held to perfect balance only for players who sat at tables of one size (mixed
+# table sizes; where every table is of one size it seats as rule 3).
+PAIRING_V1, PAIRING_V2, PAIRING_V3, PAIRING_V4 = 1, 2, 3, 4
+PAIRING_VERSIONS = (PAIRING_V1, PAIRING_V2, PAIRING_V3, PAIRING_V4)
+PAIRING_DEFAULT = PAIRING_V4
 
 
 @dataclass(frozen=True)
@@ -180,7 +183,7 @@ def normalize_config(game: GameDefinition[Any], raw: dict[str, Any]) -> Tourname
     table_size = _integer(raw.get("table_size", min(4, game.max_players)), "table_size", MIN_TABLE, MAX_TABLE)
     if not game.min_players <= table_size <= game.max_players:
         raise _refuse(f"{game.id} is played by {game.min_players} to {game.max_players}, not {table_size}")
-    pairing = raw.get("pairing", PAIRING_V3)
+    pairing = raw.get("pairing", PAIRING_DEFAULT)
     if isinstance(pairing, bool) or pairing not in PAIRING_VERSIONS:
         raise _refuse(f"pairing must be one of {', '.join(map(str, PAIRING_VERSIONS))}, not {pairing!r}")
     low, high = _table_range(game, raw, table_size, pairing)

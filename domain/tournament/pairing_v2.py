@@ -27,6 +27,14 @@ in the tier that asks for it); then as rule 2. Where seats are to come out perfe
 SEAT_ALTERNATIVES), not only the first, so that the next round's tables can seat each player at
 their missing seat, and checks the next round's seats within one of perfect, as that round will
 need them (rule 2 checks only that it is repeat-free).
+
+Rule 4 (``rule=4``) is rule 3 for mixed table sizes; where every table so far and this round is
+of one size it seats exactly as rule 3. Seats at tables of different sizes are not compared, so
+it holds to perfect balance (the strict tiers, the first of a seat order's costs) only the
+players who have sat at tables of this table's size alone; and its searches let a table's anchor
+take any table size left, not only the next in turn, so that none misses a grouping (rule 3's
+could: its lookahead found a next round that its search of that round, anchored in a new order,
+did not, and its strict tiers, asking a least-used seat of everybody, spent their whole budgets).
 """
 
 from __future__ import annotations
@@ -107,35 +115,46 @@ def choose_byes(order: Sequence[Player], count: int, byes_so_far: Counter[Player
 
 @dataclass(frozen=True)
 class History:
-    """What seating needs of the rounds so far: who met whom, and each player's seats."""
+    """What seating needs of the rounds so far: who met whom, each player's seats and (rule 4)
+    the sizes of the tables they sat at."""
 
     met: Counter[Pair]
     seat_counts: dict[Player, Counter[int]]
     last_seats: dict[Player, list[int]]  # each player's seats in the games they played, in order
+    # Rule 4: each player's table sizes so far, whose seats are held to perfect balance only where
+    # they all were the table's size (``held_to_perfect``); None (rules 2 and 3): every player's are.
+    sizes_played: dict[Player, frozenset[int]] | None = None
 
     @classmethod
-    def of(cls, tables_so_far: Sequence[Sequence[Player]]) -> History:
-        counts: dict[Player, Counter[int]] = {}
-        last: dict[Player, list[int]] = {}
-        for table in tables_so_far:
-            for seat, player in enumerate(table):
-                counts.setdefault(player, Counter())[seat] += 1
-                last.setdefault(player, []).append(seat)
-        return cls(meetings(tables_so_far), counts, last)
+    def of(cls, tables_so_far: Sequence[Sequence[Player]], by_size: bool = False) -> History:
+        empty = cls(Counter(), {}, {}, {} if by_size else None)
+        return empty.after(tables_so_far)
 
     def after(self, tables: Sequence[Sequence[Player]]) -> History:
         """The history once ``tables`` (in seat order) have been played too."""
         counts = {p: Counter(c) for p, c in self.seat_counts.items()}
         last = {p: list(seats) for p, seats in self.last_seats.items()}
+        sizes = None if self.sizes_played is None else dict(self.sizes_played)
         for table in tables:
             for seat, player in enumerate(table):
                 counts.setdefault(player, Counter())[seat] += 1
                 last.setdefault(player, []).append(seat)
-        return History(self.met + meetings(tables), counts, last)
+                if sizes is not None:
+                    sizes[player] = sizes.get(player, frozenset()) | {len(table)}
+        return History(self.met + meetings(tables), counts, last, sizes)
 
     def counts(self, player: Player) -> Counter[int]:
         """The player's seat counts (read only)."""
         return self.seat_counts.get(player, NO_SEATS)
+
+    def held_to_perfect(self, player: Player, table_size: int) -> bool:
+        """Whether the player's seats at a table of ``table_size`` are to come out every seat
+        equally often: rule 4 holds to it only a player who has sat at tables of that size alone
+        (seats at tables of different sizes are not compared, so once a player has sat at two
+        sizes any seat serves them as well); rules 2 and 3 hold every player to it."""
+        if self.sizes_played is None:
+            return True
+        return self.sizes_played.get(player, frozenset()) <= {table_size}
 
     def third_running(self, player: Player, seat: int, table_size: int) -> bool:
         """At a 2-player table: the seat the player had in both of their last two games."""
@@ -149,6 +168,7 @@ class History:
         counts = self.counts(player)
         least = min(counts[s] for s in range(table_size))
         perfect = (sum(counts.values()) + 1) / table_size
+        strict = strict and self.held_to_perfect(player, table_size)
         return frozenset(
             s
             for s in range(table_size)
@@ -198,12 +218,17 @@ def seat_orders(table: Sequence[Player], history: History, rng: Chance, purpose:
     running = {p: {s for s in range(size) if history.third_running(p, s, size)} for p in table}
     last = {p: history.last_seats.get(p, [None])[-1] for p in table}
 
-    def cost(order: tuple[Player, ...]) -> tuple[int, int, int, int, int]:
+    held = {p: history.held_to_perfect(p, size) for p in table}
+
+    def cost(order: tuple[Player, ...]) -> tuple[int, int, int, int, int, int]:
         counts = [rows[p][seat] for seat, p in enumerate(order)]
         extra = [c - least[p] for c, p in zip(counts, order, strict=True)]
+        # The players held to perfect balance first (rules 2 and 3: all of them), the others after.
+        first = [e for e, p in zip(extra, order, strict=True) if held[p]]
+        others = sum(e for e, p in zip(extra, order, strict=True) if not held[p])
         thirds = sum(1 for seat, p in enumerate(order) if seat in running[p])
         again = sum(1 for seat, p in enumerate(order) if last[p] == seat)
-        return thirds, max(extra), sum(extra), max(counts) * 100 + again, sum(c * c for c in counts)
+        return thirds, max(first, default=0), sum(first), others, max(counts) * 100 + again, sum(c * c for c in counts)
 
     ranked = sorted(orders, key=cost)  # stable: the first in the shuffle among equals
     best = cost(ranked[0])[:2]
@@ -223,12 +248,15 @@ def partitions(
     fit: Fits,
     budget: Budget,
     constrained: bool = False,
+    any_size: bool = False,
 ) -> Iterator[list[list[Player]]]:
     """Every grouping of ``order`` into tables of ``sizes`` (in turn) whose pairs are all
     ``compatible`` and whose tables ``fit``, nearest in order first: each table anchored by the
     first player left (``constrained``: the one with the fewest compatible players left, for a
     search that asks only whether a grouping exists), filled with the nearest compatible players
-    left. Stops when the budget is spent."""
+    left. ``any_size`` (rule 4): an anchor's table is the next of ``sizes`` or, after it, any
+    other size left (the search then misses no grouping of mixed sizes: in turn, the first
+    player could only ever sit at the larger tables). Stops when the budget is spent."""
     players = list(order)
     partners = {p: {q for q in players if q != p and compatible(p, q)} for p in players}
 
@@ -252,7 +280,7 @@ def partitions(
         present = set(left)
         return all(len(partners[p] & present) >= need for p in left)
 
-    def tables(remaining: list[Player], index: int) -> Iterator[list[list[Player]]]:
+    def tables(remaining: list[Player], later: tuple[int, ...]) -> Iterator[list[list[Player]]]:
         if not remaining:
             yield []
             return
@@ -262,21 +290,29 @@ def partitions(
             anchor = min(remaining, key=lambda p: len(partners[p] & present))
         rest = [p for p in remaining if p != anchor]
         pool = [q for q in rest if q in partners[anchor]]
-        for members in cliques(pool, sizes[index] - 1):
-            table = [anchor, *members]
-            if not fit(table):
-                continue
-            taken = set(members)
-            left = [p for p in rest if p not in taken]
-            if not feasible(left, sizes[index + 1 :]):
-                continue
-            for tail in tables(left, index + 1):
-                yield [table, *tail]
-            if budget.spent:
-                return
+        for size in dict.fromkeys(later) if any_size else later[:1]:
+            after = _without_one(later, size)
+            for members in cliques(pool, size - 1):
+                table = [anchor, *members]
+                if not fit(table):
+                    continue
+                taken = set(members)
+                left = [p for p in rest if p not in taken]
+                if not feasible(left, after):
+                    continue
+                for tail in tables(left, after):
+                    yield [table, *tail]
+                if budget.spent:
+                    return
 
     if sum(sizes) == len(players):
-        yield from tables(players, 0)
+        yield from tables(players, tuple(sizes))
+
+
+def _without_one(sizes: tuple[int, ...], size: int) -> tuple[int, ...]:
+    """``sizes`` less its first ``size``."""
+    at = sizes.index(size)
+    return sizes[:at] + sizes[at + 1 :]
 
 
 def fewest_repeats(
@@ -344,12 +380,13 @@ def group_round(
 
     colour = fits(history, strict=False)
     strict = fits(history, strict=True) if balance_seats else colour
+    any_size = rule >= 4
     if following is not None:
         known: dict[tuple[int, tuple[Player, ...]], list[list[Player]]] = {}
         for fit, next_strict, deep in _lookahead_tiers(strict, colour, rule, following.more):
             planned = rule >= 3 and next_strict and balance_seats  # this round's seats chosen for the next's
             budget = Budget(SEAT_LOOKAHEAD_NODES if planned else LOOKAHEAD_NODES)
-            for grouping in partitions(order, sizes, free, fit, budget):
+            for grouping in partitions(order, sizes, free, fit, budget, any_size=any_size):
                 for seated in _seatings(grouping, history, seed, known, planned):
                     if _next_round_free(
                         following, seated, history, forbidden, next_strict, budget, rule, deep, planned, seed
@@ -360,12 +397,13 @@ def group_round(
                 if budget.spent:
                     break
     for fit in (strict, colour):
-        found = next(partitions(order, sizes, free, fit, Budget(SEARCH_NODES)), None)
+        found = next(partitions(order, sizes, free, fit, Budget(SEARCH_NODES), any_size=any_size), None)
         if found is not None:
             return found, None
     # Any repeat-free seating at all, the hardest-placed player first, before accepting a repeat.
     for fit in (colour, lambda _: True):
-        found = next(partitions(order, sizes, free, fit, Budget(SEARCH_NODES), constrained=True), None)
+        searched = partitions(order, sizes, free, fit, Budget(SEARCH_NODES), constrained=True, any_size=any_size)
+        found = next(searched, None)
         if found is not None:
             return found, None
 
@@ -430,7 +468,7 @@ def _next_round_free(
         return not later.met[key] and key not in forbidden
 
     fit = fits(later, strict=True) if strict else fits(later, strict=False) if rule >= 3 else (lambda _: True)
-    for grouping in partitions(nxt.players, nxt.sizes, free, fit, budget, constrained=True):
+    for grouping in partitions(nxt.players, nxt.sizes, free, fit, budget, constrained=True, any_size=rule >= 4):
         if not deep:
             return True
         # The round after: repeat-free (``strict``: with every seat least used; ``planned``: for
@@ -481,7 +519,7 @@ def seat_round(
     ``following`` (None in the last round) is who would play the next round, at which sizes;
     ``balance_seats``: the tables are chosen for perfectly balanced seats where they can be
     (else seats are only kept within one of perfect)."""
-    history = History.of(tables_so_far)
+    history = History.of(tables_so_far, by_size=rule >= 4)
     playing = [p for p in order if p not in byes]
     tables, seated = group_round(playing, sizes, history, forbidden, following, seed, balance_seats, rule)
     return Seating(tables=seated if seated is not None else seat_tables(tables, history, seed), byes=list(byes))

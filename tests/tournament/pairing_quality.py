@@ -52,7 +52,7 @@ def _repeat_free_exists(players: list[int], sizes: list[int], met: Counter[tuple
     def free(a: int, b: int) -> bool:
         return not met[pair(a, b)]
 
-    found = partitions(players, sizes, free, lambda _: True, Budget(CHECK_NODES), constrained=True)
+    found = partitions(players, sizes, free, lambda _: True, Budget(CHECK_NODES), constrained=True, any_size=True)
     return next(found, None) is not None
 
 
@@ -65,7 +65,7 @@ def _two_rounds_free(
     def free(a: int, b: int) -> bool:
         return not met[pair(a, b)]
 
-    for grouping in partitions(first[0], first[1], free, lambda _: True, budget):
+    for grouping in partitions(first[0], first[1], free, lambda _: True, budget, any_size=True):
         if _repeat_free_exists(second[0], second[1], met + meetings(grouping)):
             return True
         if budget.spent:

@@ -1,9 +1,9 @@
 """The pairing rules' targets on a fixed set of seeded events (the figures over 100 events of each
 shape are the pairing benchmark's, ``tests/benchmarks/bench_pairings.py``): no repeat meeting a
 repeat-free seating of the round or a round of lookahead avoids, seats within one of perfect and
-perfect where a perfect assignment of the same tables exists (rule 3, the default), no seat three
-games running at 2-player tables, mixed tables instead of byes, and rules 1 and 2 still seating
-the tournaments recorded with them as they did."""
+perfect where a perfect assignment of the same tables exists (rule 4, the default, at mixed table
+sizes too), no seat three games running at 2-player tables, mixed tables instead of byes, and
+rules 1, 2 and 3 still seating the tournaments recorded with them as they did."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from domain.tournament import rules
-from domain.tournament.config import PAIRING_V2, PAIRING_V3
+from domain.tournament.config import PAIRING_V2, PAIRING_V3, PAIRING_V4
 from domain.tournament.pairing_v2 import table_sizes
 from tests.tournament.pairing_quality import perfect_seats_exist, play
 from tests.tournament.simulated import simulate
@@ -70,12 +70,51 @@ def test_rule_2_seats_as_it_did() -> None:
         (16, 5, 2, "swiss", {}),
         (16, 4, 4, "balanced", {}),
     ]
-    seatings = []
-    for players, rounds_, size, format_, extra in shapes:
-        log = simulate(players, rounds_, size, format_, "pinned", pairing=PAIRING_V2, **extra)
-        seatings.append([[t.players for t in tables] for tables in log.state.rounds])
+    seatings = [
+        seated(players, rounds_, size, format_, "pinned", PAIRING_V2, extra)
+        for players, rounds_, size, format_, extra in shapes
+    ]
     digest = hashlib.sha256(json.dumps(seatings).encode()).hexdigest()
     assert digest == "cabc78aff6cbe5237f55fb0f03756b43373ec30c932157ad2ca6b9cc51e36ea6"
+
+
+def seated(
+    players: int, rounds_: int, size: int, format_: str, seed: str, pairing: int, extra: dict[str, Any]
+) -> list[list[list[int]]]:
+    """Every round's tables, in seat order, of a simulated event."""
+    log = simulate(players, rounds_, size, format_, seed, pairing=pairing, **extra)
+    return [[t.players for t in tables] for tables in log.state.rounds]
+
+
+MIXED = {"min_table": 3}
+MIXED_SEEDS = ["bench-0", "bench-2"]  # events where rule 3 leaves players at tables of 4 with a seat twice
+
+
+def test_rule_3_seats_as_it_did() -> None:
+    """The tournaments recorded with rule 3 verify by re-seating: its seatings at mixed table
+    sizes, where rule 4 seats otherwise, are pinned (as rule 3 seated them when rule 4 was added)."""
+    seatings = [seated(18, 4, 4, "swiss", seed, PAIRING_V3, MIXED) for seed in MIXED_SEEDS]
+    digest = hashlib.sha256(json.dumps(seatings).encode()).hexdigest()
+    assert digest == "6de31bf78047b2a9dbb3e266ab42624b451830b04958c13326581d5184b98306"
+
+
+@pytest.mark.parametrize("seed", MIXED_SEEDS)
+def test_rule_4_gives_every_player_at_tables_of_four_every_seat_once_at_mixed_tables(seed: str) -> None:
+    """18 players at tables of 4 and 3 over 4 rounds: rule 3 leaves a player who sat at tables of
+    4 only with a seat twice although the same tables had a perfect assignment; rule 4 holds to
+    perfect balance only the players who sat at one table size, so it gives them all every seat."""
+    old = play(18, 4, 4, seed, pairing=PAIRING_V3, **MIXED).quality
+    assert old.perfect_exists and old.imperfect_avoidable > 0
+    quality = play(18, 4, 4, seed, pairing=PAIRING_V4, **MIXED).quality
+    assert quality.perfect_exists and quality.imperfect == 0
+    assert quality.repeats == 0 and quality.off_by_more == 0 and quality.byes == 0
+
+
+def test_rule_4_seats_as_rule_3_where_every_table_is_of_one_size() -> None:
+    shapes: list[tuple[int, int, int, str]] = [(16, 4, 4, "swiss"), (16, 5, 2, "swiss"), (16, 4, 4, "balanced")]
+    for players, rounds_, size, format_ in shapes:
+        new = seated(players, rounds_, size, format_, "pinned", PAIRING_V4, {})
+        assert new == seated(players, rounds_, size, format_, "pinned", PAIRING_V3, {}), (players, size, format_)
 
 
 def test_rule_1_seats_the_avoidable_repeats_rule_2_avoids() -> None:

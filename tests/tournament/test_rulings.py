@@ -18,7 +18,7 @@ from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.errors import RuleViolation
 from domain.tournament import rules
-from domain.tournament.config import BAD_TOURNAMENT, PAIRING_V1, PAIRING_V2, PAIRING_V3, normalize_config
+from domain.tournament.config import BAD_TOURNAMENT, PAIRING_V1, PAIRING_V2, PAIRING_V4, normalize_config
 from domain.tournament.log import Table
 from domain.tournament.verification import THE_LOG, verify_bundle
 from infra.games.service import GameService
@@ -205,7 +205,7 @@ def test_a_tournament_recorded_before_the_pairing_rule_was_versioned_still_verif
 
 def test_the_settings_record_the_pairing_rule_and_refuse_impossible_table_sizes() -> None:
     game = GAMES.get("alexandros")
-    assert normalize_config(game, {}).to_dict()["pairing"] == PAIRING_V3
+    assert normalize_config(game, {}).to_dict()["pairing"] == PAIRING_V4
     old = normalize_config(game, {"pairing": PAIRING_V1}).to_dict()
     assert "pairing" not in old and "min_table" not in old  # recorded as before versioning
     mixed = normalize_config(game, {"table_size": 4, "min_table": 3})
@@ -215,7 +215,7 @@ def test_the_settings_record_the_pairing_rule_and_refuse_impossible_table_sizes(
         ({"table_size": 4, "max_table": 5}, "max_table must be a whole number from 2 to 4"),
         ({"min_table": 1}, "min_table must be a whole number from 2 to 4"),
         ({"pairing": 1, "min_table": 3}, "need pairing 2"),
-        ({"pairing": 4}, "pairing must be one of 1, 2, 3"),
+        ({"pairing": 5}, "pairing must be one of 1, 2, 3, 4"),
     ):
         with pytest.raises(RuleViolation) as refusal:
             normalize_config(game, raw)
