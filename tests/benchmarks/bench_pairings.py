@@ -1,6 +1,6 @@
 """Pairing benchmark: seeded events of each shape seated by pairing rule 1 (the rule before
-versioning, still what tournaments recorded with it are seated and verified by) beside rules 2
-and 3 (rule 3 is what new tournaments get), interleaved event by event in one run, on the pure
+versioning, still what tournaments recorded with it are seated and verified by) beside rules 2,
+3 and 4 (rule 4 is what new tournaments get), interleaved event by event in one run, on the pure
 rules with made-up results (``tests.tournament.pairing_quality``).
 
 Per shape and rule, over the events: repeat meetings (total; avoidable: in a round a repeat-free
@@ -11,7 +11,7 @@ tables have a perfect seat assignment, with how many events do), players in one 
 tables, the mean spread of a table in the standings before its round (places from its best to
 its worst player), byes, and the seconds the seating took.
 
-Run: ``python -m tests.benchmarks.bench_pairings [EVENTS] [SHAPE ...] [--rules=1,2,3]`` (default
+Run: ``python -m tests.benchmarks.bench_pairings [EVENTS] [SHAPE ...] [--rules=1,2,3,4]`` (default
 100 events of every shape, by every rule).
 """
 
@@ -33,14 +33,14 @@ class Shape:
     rounds: int
     table_size: int
     settings: dict[str, Any] = field(default_factory=dict)
-    mixed: dict[str, Any] = field(default_factory=dict)  # rules 2 and 3 only: table sizes around table_size
+    mixed: dict[str, Any] = field(default_factory=dict)  # rules 2 on only: table sizes around table_size
 
 
 SHAPES = (
     Shape("swiss 16 players, 4 rounds, tables of 4", 16, 4, 4),
     Shape("swiss 64 players, 6 rounds, tables of 4", 64, 6, 4),
     Shape("swiss 16 players, 5 rounds, tables of 2", 16, 5, 2),
-    Shape("swiss 18 players, 4 rounds, tables of 4 (rules 2, 3: 3 to 4)", 18, 4, 4, mixed={"min_table": 3}),
+    Shape("swiss 18 players, 4 rounds, tables of 4 (rules 2 to 4: 3 to 4)", 18, 4, 4, mixed={"min_table": 3}),
     Shape("balanced 16 players, 4 rounds, tables of 4", 16, 4, 4, {"format_": "balanced"}),
 )
 
