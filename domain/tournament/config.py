@@ -86,6 +86,7 @@ class TournamentConfig:
     pairing: int = PAIRING_V1  # the pairing rule (PAIRING_VERSIONS)
     min_table: int | None = None  # the smallest and largest table a round may seat (pairing 2 on);
     max_table: int | None = None  # None: table_size
+    check_in: bool = False  # check-in is open from the tournament's creation (as if CheckInOpened came with it)
 
     @property
     def table_sizes(self) -> tuple[int, int]:
@@ -112,6 +113,8 @@ class TournamentConfig:
         data["time_control"] = self.time_control.to_dict() if self.time_control is not None else None
         if not self.keys_required:  # recorded only when set, as in the games' GameCreated
             del data["keys_required"]
+        if not self.check_in:  # recorded only when set: records from before the setting have none
+            del data["check_in"]
         if self.pairing == PAIRING_V1:  # recorded as before the rule was versioned
             for key in ("pairing", "min_table", "max_table"):
                 del data[key]
@@ -134,6 +137,7 @@ class TournamentConfig:
             pairing=data.get("pairing", PAIRING_V1),
             min_table=data.get("min_table"),
             max_table=data.get("max_table"),
+            check_in=data.get("check_in", False) is True,
         )
 
 
@@ -176,6 +180,7 @@ def normalize_config(game: GameDefinition[Any], raw: dict[str, Any]) -> Tourname
         "pairing",
         "min_table",
         "max_table",
+        "check_in",
     }
     unknown = sorted(set(raw) - known)
     if unknown:
@@ -227,6 +232,7 @@ def normalize_config(game: GameDefinition[Any], raw: dict[str, Any]) -> Tourname
         pairing=pairing,
         min_table=low if pairing != PAIRING_V1 else None,
         max_table=high if pairing != PAIRING_V1 else None,
+        check_in=_flag(raw.get("check_in", False), "check_in"),
     )
 
 

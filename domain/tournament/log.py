@@ -164,7 +164,7 @@ class TournamentState:
     withdrawn: list[int] = field(default_factory=list)  # players withdrawn (a withheld reveal, or by the organiser)
     late_entries: dict[int, dict[str, Any]] = field(default_factory=dict)  # player -> their LateEntry's data
     bots: dict[int, str] = field(default_factory=dict)  # player -> the server's bot that plays them
-    check_in_open: bool = False  # the organiser asked for check-in before round 1
+    check_in_open: bool = False  # check-in asked for before round 1: by the organiser, or the check_in setting
     checked_in: list[int] = field(default_factory=list)  # players who checked in, in order
     rounds: list[list[Table]] = field(default_factory=list)
     round_times: list[int] = field(default_factory=list)
@@ -274,6 +274,7 @@ def evolve(state: TournamentState, record: Record) -> TournamentState:
         state.tournament_id = data["tournament_id"]
         state.name = data.get("name")
         state.config = TournamentConfig.from_dict(data["config"])
+        state.check_in_open = state.config.check_in  # the setting opens check-in with the tournament
         state.master_seed_commitment = data["master_seed_commitment"]
         state.created_at = data["at"]
     elif record.type == PLAYER_REGISTERED:

@@ -181,7 +181,8 @@ def bot_entry(state: TournamentState, bot: Any, by: Any, commitment: Any, public
 
 def check_in_opened(state: TournamentState, at: int) -> dict[str, Any]:
     """The organiser asks every player to check in before round 1: whoever has not checked in when
-    registration closes (or round 1 is seated) is left out of the event (``check_in_missed``)."""
+    registration closes (or round 1 is seated) is left out of the event (``check_in_missed``). A
+    tournament created with the ``check_in`` setting has it open from the start (CHECK_IN_OPEN)."""
     _open(state)
     if state.registration_closed or state.rounds:
         raise RuleViolation(REGISTRATION_CLOSED, "check-in is held while registration is open, before round 1")

@@ -1,5 +1,6 @@
-"""Check-in before round 1: the organiser asks for it, each player checks in with their own token,
-and whoever has not when the roster closes is withdrawn in public, as the verifier replays."""
+"""Check-in before round 1: the organiser asks for it (or the ``check_in`` setting opens it with the
+tournament), each player checks in with their own token, and whoever has not when the roster
+closes is withdrawn in public, as the verifier replays."""
 
 from __future__ import annotations
 
@@ -192,6 +193,67 @@ def test_the_verifier_refuses_a_roster_closed_over_a_missing_check_in(client: Te
     report = verify_bundle(bundle, GAMES.get)
     assert not report.ok
     assert any("have not checked in" in p for p in report.problems), report.problems
+
+
+def test_the_check_in_setting_opens_check_in_with_the_tournament(client: TestClient) -> None:
+    """``check_in: true`` at creation: check-in is open from the start (no CheckInOpened), shown
+    in the settings, and whoever has not checked in when registration closes is withdrawn."""
+    tid, organiser, tokens = tournament(client, ("Ada", "Bo", "Cy"), rounds=1, check_in=True)
+    view = client.get(f"/tournaments/{tid}").json()
+    assert view["settings"]["check_in"] is True
+    assert view["check_in"] == {"asked": True, "open": True, "checked_in": []}
+    assert client.get(f"/tournaments/{tid}/me", headers=bearer(tokens[1])).json()["check_in"]["open"] is True
+    before = version(client, tid)
+    again = client.post(f"/tournaments/{tid}/check-in/open", headers=bearer(organiser))
+    assert again.status_code == 409 and error_code(again) == "CHECK_IN_OPEN"
+    assert version(client, tid) == before
+    for token in (tokens[0], tokens[2]):
+        assert client.post(f"/tournaments/{tid}/check-in", headers=bearer(token)).status_code == 201
+    assert client.post(f"/tournaments/{tid}/close-registration", headers=bearer(organiser)).status_code == 200
+    view = client.get(f"/tournaments/{tid}").json()
+    assert [p["withdrawn"] for p in view["players"]] == [False, True, False]
+    assert view["check_in"] == {"asked": True, "open": False, "checked_in": [0, 2]}
+    types = [r["type"] for r in client.get(f"/tournaments/{tid}/bundle").json()["tournament"]]
+    assert "CheckInOpened" not in types and types[-2:] == ["PlayerWithdrawn", "RegistrationClosed"]
+    seated = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser)).json()
+    assert sorted(seated["tables"][0]["players"]) == [0, 2]
+    play_to_end(client, tid, {0: tokens[0], 2: tokens[2]}, seed=3)
+    assert client.post(f"/tournaments/{tid}/end", headers=bearer(organiser)).status_code == 200
+    report = verify_bundle(client.get(f"/tournaments/{tid}/bundle").json(), GAMES.get)
+    assert report.ok, report.problems
+
+
+def test_without_the_setting_check_in_waits_for_the_organiser_and_the_setting_is_not_recorded(
+    client: TestClient,
+) -> None:
+    tid, _, tokens = tournament(client, ("Ada", "Bo"), rounds=1)
+    view = client.get(f"/tournaments/{tid}").json()
+    assert "check_in" not in view["settings"]  # recorded only when set, as before the setting
+    assert view["check_in"]["asked"] is False
+    refused = client.post(f"/tournaments/{tid}/check-in", headers=bearer(tokens[0]))
+    assert refused.status_code == 409 and error_code(refused) == "CHECK_IN_NOT_OPEN"
+    bad = client.post("/tournaments", json={"game": "peloponnes", "settings": {"check_in": "yes"}})
+    assert bad.status_code == 422 and error_code(bad) == "BAD_TOURNAMENT"
+    assert "check_in must be true or false" in bad.json()["error"]["message"]
+
+
+def test_the_verifier_replays_the_check_in_setting(client: TestClient) -> None:
+    """The setting is part of the recorded config: a forger who drops it (and seals the chain
+    again) leaves check-ins the rules refuse, as check-in was never opened."""
+    tid, organiser, tokens = tournament(client, ("Ada", "Bo"), rounds=1, check_in=True)
+    for token in tokens:
+        client.post(f"/tournaments/{tid}/check-in", headers=bearer(token))
+    client.post(f"/tournaments/{tid}/close-registration", headers=bearer(organiser))
+    client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser))
+    play_to_end(client, tid, dict(enumerate(tokens)), seed=4)
+    client.post(f"/tournaments/{tid}/end", headers=bearer(organiser))
+    bundle = client.get(f"/tournaments/{tid}/bundle").json()
+    assert verify_bundle(bundle, GAMES.get).ok
+    del bundle["tournament"][0]["data"]["config"]["check_in"]
+    reseal_log(bundle, 0)
+    report = verify_bundle(bundle, GAMES.get)
+    assert not report.ok
+    assert any("CheckedIn" in p for p in report.problems), report.problems
 
 
 # -- bot players ------------------------------------------------------------------------------------

@@ -62,7 +62,9 @@ class CreateTournament(BaseModel):
         description="format (swiss|balanced), rounds, table_size, options, points_per_place, bye_points, "
         "tie_breaks, time_control {base_seconds, increment_seconds, on_timeout: random_move|forfeit, "
         "bot: greedy|random|search (who moves for a seat out of time), bot_playouts (search's budget)}, "
-        "keys_required (every player registers with a public_key: docs/signed-commands.md)",
+        "keys_required (every player registers with a public_key: docs/signed-commands.md), "
+        "check_in (true: check-in is open from creation; whoever has not checked in when registration closes "
+        "is withdrawn)",
     )
     master_seed: str | None = Field(
         default=None, max_length=200, description="a fixed master seed (tests); secret and random by default"
