@@ -220,3 +220,17 @@ def test_the_settings_record_the_pairing_rule_and_refuse_impossible_table_sizes(
         with pytest.raises(RuleViolation) as refusal:
             normalize_config(game, raw)
         assert refusal.value.code == BAD_TOURNAMENT and words in refusal.value.message, (raw, refusal.value.message)
+
+
+def test_a_tournament_at_mixed_table_sizes_by_the_default_rule_verifies(tournaments: TournamentService) -> None:
+    """Rule 4 (the default) seats 7 players at tables of 4 and 3, every round as the verifier
+    seats it again from the record."""
+    tid, organiser, tokens = organised(tournaments, players=7, table_size=4, min_table=3)
+    assert tournaments.state(tid).settings.pairing == PAIRING_V4
+    for _ in range(2):
+        seated = tournaments.seat_next_round(tid, organiser)
+        assert sorted(len(t["players"]) for t in seated["tables"]) == [3, 4] and seated["byes"] == []
+        play_round(tournaments, tid, seated, tokens)
+    tournaments.end(tid, organiser)
+    report = verify_bundle(json.loads(json.dumps(tournaments.bundle(tid))), GAMES.get)
+    assert report.ok, report.problems
