@@ -12,6 +12,7 @@ import hashlib
 import json
 import sys
 import time
+from collections.abc import Iterator
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,7 +22,6 @@ import pydantic
 
 from domain.catalog import GAMES
 from domain.kernel.bots import BOT_NAMES, BotTable, RandomBot, make_bot
-from domain.kernel.chance import Chance
 from domain.kernel.errors import RuleViolation
 from domain.kernel.log import Record, canonical, for_viewer
 from domain.kernel.match import Match
@@ -438,6 +438,16 @@ def verify(files: tuple[Path, ...], fingerprint: str | None, commitment: str | N
         sys.exit(EXIT_INCOMPLETE)
 
 
+def full_records(entries: list[dict[str, Any]]) -> Iterator[Record]:
+    """The exported records to replay, stopping at the first redacted one (replay needs them whole)."""
+    for entry in entries:
+        if entry.get("viewers") is not None and entry.get("data") == entry.get("public"):
+            raise click.ClickException(
+                f"position {entry['position']} is redacted in this export; replay needs a full record"
+            )
+        yield Record.from_dict(entry)
+
+
 @main.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--to", "version", type=int, default=None, help="the version to rebuild (default: the last)")
@@ -456,13 +466,9 @@ def replay(file: Path, version: int | None, seat: int | None, as_json: bool) -> 
     created = raw[0]["data"]
     if seat is not None and not 0 <= seat < created["players"]:
         raise click.ClickException(f"--seat must be between 0 and {created['players'] - 1} (the game's seats)")
-    match = Match(GAMES.get(created["game"]), created["players"], created["options"], Chance(b"replay"))
-    for entry in raw[:version]:
-        if entry.get("viewers") is not None and entry.get("data") == entry.get("public"):
-            raise click.ClickException(
-                f"position {entry['position']} is redacted in this export; replay needs a full record"
-            )
-        match.apply_record(Record.from_dict(entry))
+    match = Match.replay(
+        GAMES.get(created["game"]), created["players"], created["options"], full_records(raw[:version])
+    )
     view = board_view(created.get("game_id", file.stem), match, seat)
     if as_json:
         print_json(view)

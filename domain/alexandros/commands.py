@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, fields
-from typing import Any, Literal
+from dataclasses import dataclass, field
+from typing import Literal
 
 from domain.kernel import Command
 
@@ -76,51 +75,6 @@ class EndTurn(Command):
     """R44: end the ACTIONS step after 0 or 1 actions."""
 
     type = "end_turn"
-
-
-def slot_setters(cls: type[Command]) -> tuple[Callable[[Any, Any], None], ...]:
-    """The setters of a slotted command's fields, in field order: they fill a new instance (from
-    ``object.__new__``) as its ``__init__`` would, without the frozen dataclass's lookup of
-    ``object.__setattr__`` per field, which is most of the cost of a command."""
-    return tuple(cls.__dict__[f.name].__set__ for f in fields(cls))
-
-
-_new = object.__new__
-_SET_SOURCE, _SET_TARGET, _SET_CORNER, _SET_PATH, _SET_SLOT, _SET_CARD, _SET_JOKER = slot_setters(MoveAlexander)
-_SET_GOVERNORS, _SET_COMPENSATION = slot_setters(OccupyProvince)
-
-
-def moves_with_card(
-    source: str,
-    slot: int | None,
-    card: str | None,
-    joker_symbol: str | None,
-    destinations: Iterable[tuple[list[int], list[int], list[list[int]]]],
-) -> list[MoveAlexander]:
-    """``[MoveAlexander(source, target, corner, path, slot, card, joker_symbol) for target, corner,
-    path in destinations]``, the same commands built the fast way (for the legal-move listing,
-    which builds dozens per state from values that are valid by construction)."""
-    moves: list[MoveAlexander] = []
-    add = moves.append
-    for target, corner, path in destinations:
-        move = _new(MoveAlexander)
-        _SET_SOURCE(move, source)
-        _SET_TARGET(move, target)
-        _SET_CORNER(move, corner)
-        _SET_PATH(move, path)
-        _SET_SLOT(move, slot)
-        _SET_CARD(move, card)
-        _SET_JOKER(move, joker_symbol)
-        add(move)
-    return moves
-
-
-def occupation(governors: list[list[int]], compensation: list[str]) -> OccupyProvince:
-    """``OccupyProvince(governors, compensation)``, built the fast way (for the listing)."""
-    command = _new(OccupyProvince)
-    _SET_GOVERNORS(command, governors)
-    _SET_COMPENSATION(command, compensation)
-    return command
 
 
 COMMANDS: tuple[type[Command], ...] = (MoveAlexander, TakeCard, OccupyProvince, LevyTaxes, RetireGovernor, EndTurn)

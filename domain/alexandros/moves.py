@@ -14,11 +14,10 @@ from operator import itemgetter
 from domain.alexandros.commands import (
     EndTurn,
     LevyTaxes,
+    MoveAlexander,
     OccupyProvince,
     RetireGovernor,
     TakeCard,
-    moves_with_card,
-    occupation,
 )
 from domain.alexandros.data import (
     DISPLAY_SLOTS,
@@ -231,7 +230,10 @@ def alexander_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> LegalMov
             else:
                 listing += fixed
     for source, slot, card, joker, symbol in options:
-        moves += moves_with_card(source, slot, card, joker, destinations[symbol])
+        moves += [
+            MoveAlexander(source, target, corner, path, slot, card, joker)
+            for target, corner, path in destinations[symbol]
+        ]
     return moves
 
 
@@ -342,11 +344,11 @@ def province_occupations(
         spaces = sorted(chosen + rest[: count - len(chosen)])
         governors = [coords[s] for s in spaces]
         if not eviction_cards:
-            moves.append(occupation(governors, NO_CARDS))
+            moves.append(OccupyProvince(governors, NO_CARDS))
             continue
         paid = eviction_cards + [sym for s, sym in members if s not in spaces]
         choices = compensation_choices(tuple(sorted(paid)), compensation_size(len(paid)))
-        moves += [occupation(governors, list(compensation)) for compensation in choices]
+        moves += [OccupyProvince(governors, list(compensation)) for compensation in choices]
     return moves
 
 

@@ -97,6 +97,13 @@ def execute(game: GameDefinition[S], state: S, seat: Seat, command: Command, cha
     Raises ``RuleViolation`` before anything is applied when the command is refused.
     """
     check_turn(game, state, seat, command.type)
+    return decide_and_apply(game, state, seat, command, chance)
+
+
+def decide_and_apply(
+    game: GameDefinition[S], state: S, seat: Seat, command: Command, chance: Chance
+) -> tuple[S, list[Event]]:
+    """``execute`` for a command whose turn its caller has checked (``check_turn``) on this state."""
     events = list(game.decide(state, seat, command, chance))
     evolve = game.evolve
     for event in events:

@@ -4,6 +4,7 @@ the simulator and the verifier all share."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from typing import Any
 
 from domain.kernel import engine
@@ -45,6 +46,9 @@ SEAT_KEYED = "SeatKeyed"
 SEATS_FULL = "SEATS_FULL"
 SEAT_TAKEN_ALREADY = "SEAT_TAKEN"
 MAX_NAME_LENGTH = 40
+# The chance source of a replayed match: replay never draws on chance (events record outcomes),
+# so it is a stand-in that a match needs to exist.
+REPLAY_SEED = b"replay"
 
 
 def command_key(seat: Seat, command_id: str) -> str:
@@ -81,6 +85,9 @@ class Match:
         # The last signature found good (key, payload, signature): the service checks a command before
         # the rules see it and ``execute`` checks it again; the same check is not computed twice.
         self._last_good: tuple[str, bytes, str] | None = None
+        # The last command admitted (seat, command, version): the service admits a command before it
+        # executes it, and the turn checked then is not checked again at the same version.
+        self._admitted: tuple[Seat, Command, int] | None = None
 
     # -- creating ---------------------------------------------------------------------------------
 
@@ -255,7 +262,14 @@ class Match:
 
     def admit(self, seat: Seat, payload: Any) -> Command:
         """The command client JSON asks for, or the first refusal in the shared order (``engine.admit``)."""
-        return engine.admit(self.game, self.state, seat, payload)
+        command = engine.admit(self.game, self.state, seat, payload)
+        self._admitted = (seat, command, self.version)
+        return command
+
+    def _turn_checked(self, seat: Seat, command: Command) -> bool:
+        """Whether ``admit`` checked this very command's turn at the current version."""
+        admitted = self._admitted
+        return admitted is not None and admitted[1] is command and admitted[0] == seat and admitted[2] == self.version
 
     def check_signed(
         self,
@@ -331,15 +345,17 @@ class Match:
                 BAD_SIGNATURE,
                 f"a command by {by!r} is the act of one of {', '.join(ACTORS)}, unsigned, contributing nothing",
             )
-        if contribution is not None:
-            if self.chance.contributed(seat):
-                raise RuleViolation(ALREADY_CONTRIBUTED, f"seat {seat} has already contributed chance to this game")
+        if contribution is not None and self.chance.contributed(seat):
+            raise RuleViolation(ALREADY_CONTRIBUTED, f"seat {seat} has already contributed chance to this game")
+        # The turn is checked once, before a contribution reshuffles anything.
+        if not self._turn_checked(seat, command):
             engine.check_turn(self.game, self.state, seat, command.type)
+        if contribution is not None:
             saved_state = copy.deepcopy(self.state)
             self.chance.contribute(seat, contribution)
             reshuffled = self._reshuffle()
         try:
-            state, events = engine.execute(self.game, self.state, seat, command, self.chance)
+            state, events = engine.decide_and_apply(self.game, self.state, seat, command, self.chance)
         except RuleViolation:
             # A refusal records nothing, so it must not move the chance streams either: the
             # next draw has to be the one a replay of the log would make.
@@ -406,6 +422,17 @@ class Match:
         return record
 
     # -- replaying --------------------------------------------------------------------------------
+
+    @classmethod
+    def replay(
+        cls, game: GameDefinition[Any], players: int, options: dict[str, Any], records: Iterable[Record] = ()
+    ) -> Match:
+        """The match that the stored ``records`` (from the first) leave; more may be applied after
+        with ``apply_record``. Its chance source is a stand-in (``REPLAY_SEED``)."""
+        match = cls(game, players, options, Chance(REPLAY_SEED))
+        for record in records:
+            match.apply_record(record)
+        return match
 
     def apply_record(self, record: Record) -> None:
         """Replay one stored record (no rule runs: events record outcomes)."""

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.kernel.bots import Bot, make_bot
-from domain.kernel.chance import Chance
 from domain.kernel.game import GameDefinition
 from domain.kernel.log import COMMAND_ACCEPTED, Record
 from domain.kernel.match import Match
@@ -84,8 +83,7 @@ class GameClock:
     def __post_init__(self) -> None:
         self.remaining = [self.control.base_ms] * self.players
         self.last_stamp = self.started_at
-        # Replaying records never draws on chance; the source is only there because a Match has one.
-        self._match = Match(self.game, self.players, self.options, Chance(b"clock-replay"))
+        self._match = Match.replay(self.game, self.players, self.options)
 
     @property
     def match(self) -> Match:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.kernel.bots import bot_of_seat_name
-from domain.kernel.chance import Chance, creator_seed_of, seed_commitment
+from domain.kernel.chance import creator_seed_of, seed_commitment
 from domain.kernel.errors import RuleViolation
 from domain.kernel.game import GameDefinition
 from domain.kernel.log import COMMAND_ACCEPTED, GAME_ENDED, GENESIS, Record, canonical
@@ -869,7 +869,7 @@ class _BundleChecker:
             return []
         state = self.log.state
         definition = self.find_game(state.settings.game)
-        shadow = Match(definition, len(table.players), state.settings.options, Chance(b"clock-check"))
+        shadow = Match.replay(definition, len(table.players), state.settings.options)
         wrong: list[tuple[int, str]] = []
         for record in game.records[: max(positions)]:
             if record.position in positions and (problem := self._rule_move_problem(table, record, shadow)):

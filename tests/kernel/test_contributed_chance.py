@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.kernel import RuleViolation
+from domain.kernel import RuleViolation, engine
 from domain.kernel.chance import Chance, creator_seed_of, salted_seed, seed_commitment
 from domain.kernel.match import Match
 from tests.kernel.fixture_game import GAME, CommitGuess
@@ -62,3 +62,20 @@ def test_a_server_seed_keeps_the_creators_part_readable() -> None:
     assert creator_seed_of(seed.hex()) == b"cup2026-1"
     with pytest.raises(ValueError):
         salted_seed(b"short", b"x")
+
+
+def test_the_turn_is_checked_once_per_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Admitted from client JSON and executed with a contribution: one ``check_turn``, not three."""
+    checked: list[int] = []
+    check_turn = engine.check_turn
+
+    def counted(*args: object) -> None:
+        checked.append(1)
+        check_turn(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(engine, "check_turn", counted)
+    match, _ = Match.create(GAME, 2, {}, b"seed")
+    match.execute(0, match.admit(0, {"type": "commit_guess", "guess": 3}), contribution=A)
+    assert len(checked) == 1
+    match.execute(1, CommitGuess(3))  # not admitted first: executing checks it
+    assert len(checked) == 2

@@ -95,9 +95,7 @@ def check_legal_moves_accepted(game: GameDefinition[Any], state: Any, seat: int,
 def check_replay_rebuilds(game: GameDefinition[Any], match: Match, records: list[Record]) -> None:
     """The log, through JSON and back, rebuilds exactly the live state."""
     stored = [Record.from_dict(json.loads(json.dumps(r.to_dict()))) for r in records]
-    replayed = Match(game, match.players, match.options, Chance(b"unused"))
-    for record in stored:
-        replayed.apply_record(record)
+    replayed = Match.replay(game, match.players, match.options, stored)
     assert replayed.state == match.state
     assert replayed.version == match.version
     assert replayed.last_hash == match.last_hash

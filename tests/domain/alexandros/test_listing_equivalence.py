@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from domain.alexandros import GAME
-from domain.alexandros.commands import MoveAlexander, OccupyProvince, moves_with_card, occupation
+from domain.alexandros.commands import MoveAlexander, OccupyProvince
 from domain.alexandros.moves import legal_moves
 from domain.alexandros.state import MOVE, AlexandrosState
 from domain.kernel import Chance, Command
@@ -91,17 +91,3 @@ def test_the_listing_agrees_with_the_frozen_baseline_where_the_rules_agree(playe
             for m in new:
                 if new.complete:
                     assert (move_key(m), tuple(map(tuple, m.path))) in old_paths  # type: ignore[attr-defined]
-
-
-def test_the_fast_builders_make_the_commands_their_constructors_make() -> None:
-    """``moves_with_card`` and ``occupation`` skip ``__init__``: the same commands only while the
-    dataclasses have nothing but fields to set (no ``__post_init__``)."""
-    assert not hasattr(MoveAlexander, "__post_init__") and not hasattr(OccupyProvince, "__post_init__")
-    destinations = [([3, 10], [3, 11], [[2, 9], [3, 11]]), ([3, 12], [4, 13], [[2, 9], [3, 10], [4, 13]])]
-    built = moves_with_card("display", 1, None, "horse", destinations)
-    assert built == [MoveAlexander("display", t, c, p, slot=1, joker_symbol="horse") for t, c, p in destinations]
-    assert [m.to_dict() for m in built] == [
-        {"source": "display", "target": t, "corner": c, "path": p, "slot": 1, "card": None, "joker_symbol": "horse"}
-        for t, c, p in destinations
-    ]
-    assert occupation([[3, 14]], ["horse"]) == OccupyProvince([[3, 14]], ["horse"])
