@@ -149,7 +149,7 @@ def new(game: str, players: int, option_pairs: tuple[str, ...], seed: str | None
     """Create a game in the configured store and print its id and seat tokens."""
     from rich.table import Table
 
-    from api.http.app import created_game
+    from api.http.routes.games import created_game
 
     service = build_service()
     created = created_game(

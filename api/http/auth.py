@@ -1,5 +1,6 @@
-"""Seat tokens as bearer tokens: no ``Authorization`` header is a spectator, a malformed one is
-refused (a client that meant to send a token must not be served a spectator's view quietly)."""
+"""Tokens as bearer tokens (a seat's, a tournament organiser's or player's): no ``Authorization``
+header is a spectator (or nobody), a malformed one is refused (a client that meant to send a token
+must not be served a spectator's view quietly). ``api/http/deps.py`` holds the one bearer of every route."""
 
 from __future__ import annotations
 
@@ -11,7 +12,11 @@ from infra.games.service import Unauthorized
 
 class SeatBearer(HTTPBearer):
     def __init__(self) -> None:
-        super().__init__(auto_error=False, description="A seat token from POST /games; none for a spectator")
+        super().__init__(
+            auto_error=False,
+            description="A seat token from POST /games, or a tournament organiser's or player's token; "
+            "none for a spectator",
+        )
 
     async def __call__(self, request: HTTPConnection) -> HTTPAuthorizationCredentials | None:
         authorization = request.headers.get("Authorization")

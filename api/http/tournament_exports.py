@@ -16,17 +16,11 @@ import io
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from html import escape
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Path
-from fastapi.responses import HTMLResponse, Response
-
-from api.contract.models import documented
 from domain.catalog import GAMES
 from domain.tournament.log import MISSED_AS_BYES, TournamentState
-from domain.tournament.rules import standings_view
 from infra.games.service import Conflict, GameNotFound
-from infra.tournaments.service import TournamentService
 
 CSV_TYPE = "text/csv; charset=utf-8"
 TRF_TYPE = "text/plain; charset=utf-8"
@@ -279,65 +273,3 @@ def trf(state: TournamentState, rows: Sequence[dict[str, Any]]) -> str:
             fields += [(95 + base, entry[0]), (97 + base, entry[1]), (99 + base, entry[2])]
         lines.append(_trf_line(fields))
     return "\n".join(lines) + "\n"
-
-
-# -- the routes ------------------------------------------------------------------------------------------
-
-
-def _attachment(name: str) -> dict[str, str]:
-    return {"Content-Disposition": f'attachment; filename="{name}"'}
-
-
-def add_export_routes(router: APIRouter, tournaments: TournamentService) -> None:
-    """The export routes, on the tournament router (prefix ``/tournaments``)."""
-
-    def ranked(state: TournamentState) -> list[dict[str, Any]]:
-        rows: list[dict[str, Any]] = standings_view(state)["standings"]
-        return rows
-
-    @router.get(
-        "/{tournament_id}/rounds/{number}/pairings.csv",
-        summary="A round's pairings as CSV: round, table, seat (1 moves first), player, name, game id; byes last",
-        **documented(None, 400, 404, media_type=CSV_TYPE.split(";")[0]),
-    )
-    def pairings_export(tournament_id: str, number: Annotated[int, Path(ge=1, le=10_000)]) -> Response:
-        state = tournaments.state(tournament_id)
-        return Response(
-            pairings_csv(state, number),
-            media_type=CSV_TYPE,
-            headers=_attachment(f"tournament-{tournament_id}-round-{number}-pairings.csv"),
-        )
-
-    @router.get(
-        "/{tournament_id}/standings.csv",
-        summary="The standings as CSV, with the tie-breaks in the order they break ties",
-        **documented(None, 404, media_type=CSV_TYPE.split(";")[0]),
-    )
-    def standings_export(tournament_id: str) -> Response:
-        state = tournaments.state(tournament_id)
-        return Response(
-            standings_csv(state, ranked(state)),
-            media_type=CSV_TYPE,
-            headers=_attachment(f"tournament-{tournament_id}-standings.csv"),
-        )
-
-    @router.get(
-        "/{tournament_id}/print",
-        summary="A printable page: the latest round's pairings and the standings",
-        response_class=HTMLResponse,
-        **documented(None, 404, media_type="text/html"),
-    )
-    def print_export(tournament_id: str) -> HTMLResponse:
-        state = tournaments.state(tournament_id)
-        return HTMLResponse(print_page(state, ranked(state)))
-
-    @router.get(
-        "/{tournament_id}/trf",
-        summary="The FIDE Tournament Report File (TRF16) of a 2-player event (409 for larger tables)",
-        **documented(None, 404, 409, media_type="text/plain"),
-    )
-    def trf_export(tournament_id: str) -> Response:
-        state = tournaments.state(tournament_id)
-        return Response(
-            trf(state, ranked(state)), media_type=TRF_TYPE, headers=_attachment(f"tournament-{tournament_id}.trf")
-        )

@@ -257,7 +257,7 @@ def test_the_snapshot_is_renewed_at_most_every_snapshot_seconds(tmp_path: Path) 
 
 
 def test_under_steady_commands_the_background_projection_runs_every_two_seconds() -> None:
-    from api.http.routes.analytics import MAX_LAG_SECONDS, background_due
+    from api.http.analytics_source import MAX_LAG_SECONDS, background_due
 
     # A command saved every 10 ms (100 commands/s): never quiet, so only the lag bound decides.
     caught_up_at, ran = 0.0, []

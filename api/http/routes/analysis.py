@@ -6,17 +6,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query
-from fastapi.security import HTTPAuthorizationCredentials
+from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from api.contract.models import documented
-from api.http.auth import SeatBearer
-from infra.games.analysis import DEFAULT_PLAYOUTS, MAX_PLAYOUTS, MAX_SEED_CHARS, Analyst
-
-MAX_VERSION = 2**31 - 1
-Token = Annotated[HTTPAuthorizationCredentials | None, Depends(SeatBearer())]
+from api.http.deps import MAX_VERSION, GameAnalyst, Token
+from infra.games.analysis import DEFAULT_PLAYOUTS, MAX_PLAYOUTS, MAX_SEED_CHARS
 
 
 class AnalysisLine(BaseModel):
@@ -40,42 +36,38 @@ class GameAnalysis(BaseModel):
     budget: AnalysisBudget
 
 
-def analysis_router(analyst: Analyst) -> APIRouter:
-    router = APIRouter()
+router = APIRouter()
 
-    @router.get(
-        "/games/{game_id}/analysis",
-        summary="The search bot's best moves for an awaited seat, with their win chances (ended games; "
-        "a hint against bots)",
-        description="An ended game: any version, any awaited seat. A running casual game: a hint for the bearer's "
-        "awaited seat when every other seat is a bot (403 ANALYSIS_FORBIDDEN otherwise, 409 SEAT_NOT_AWAITED "
-        "when it is not the seat's move). A running tournament game: never (403 TOURNAMENT_GAME_RUNNING). The "
-        "search decides from the analysed seat's knowledge only.",
-        **documented(GameAnalysis, 400, 401, 403, 404, 409, 503),
-    )
-    async def analysis(
-        game_id: str,
-        credentials: Token,
-        v: Annotated[
-            int | None, Query(ge=1, le=MAX_VERSION, description="the version to analyse; default: the last")
-        ] = None,
-        seat: Annotated[
-            int | None, Query(ge=0, le=99, description="an awaited seat; default: the lowest awaited")
-        ] = None,
-        playouts: Annotated[
-            int, Query(ge=1, le=MAX_PLAYOUTS, description="the search's budget in playouts")
-        ] = DEFAULT_PLAYOUTS,
-        seed: Annotated[
-            str | None,
-            Query(
-                min_length=1,
-                max_length=MAX_SEED_CHARS,
-                description="the search's seed; default: from the game, version and seat",
-            ),
-        ] = None,
-    ) -> dict[str, Any]:
-        token = credentials.credentials if credentials is not None else None
-        result = await run_in_threadpool(analyst.analyse, game_id, token, v, seat, playouts, seed)
-        return result.to_dict()
 
-    return router
+@router.get(
+    "/games/{game_id}/analysis",
+    summary="The search bot's best moves for an awaited seat, with their win chances (ended games; "
+    "a hint against bots)",
+    description="An ended game: any version, any awaited seat. A running casual game: a hint for the bearer's "
+    "awaited seat when every other seat is a bot (403 ANALYSIS_FORBIDDEN otherwise, 409 SEAT_NOT_AWAITED "
+    "when it is not the seat's move). A running tournament game: never (403 TOURNAMENT_GAME_RUNNING). The "
+    "search decides from the analysed seat's knowledge only.",
+    **documented(GameAnalysis, 400, 401, 403, 404, 409, 503),
+)
+async def analysis(
+    game_id: str,
+    token: Token,
+    analyst: GameAnalyst,
+    v: Annotated[
+        int | None, Query(ge=1, le=MAX_VERSION, description="the version to analyse; default: the last")
+    ] = None,
+    seat: Annotated[int | None, Query(ge=0, le=99, description="an awaited seat; default: the lowest awaited")] = None,
+    playouts: Annotated[
+        int, Query(ge=1, le=MAX_PLAYOUTS, description="the search's budget in playouts")
+    ] = DEFAULT_PLAYOUTS,
+    seed: Annotated[
+        str | None,
+        Query(
+            min_length=1,
+            max_length=MAX_SEED_CHARS,
+            description="the search's seed; default: from the game, version and seat",
+        ),
+    ] = None,
+) -> dict[str, Any]:
+    result = await run_in_threadpool(analyst.analyse, game_id, token, v, seat, playouts, seed)
+    return result.to_dict()

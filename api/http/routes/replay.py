@@ -5,22 +5,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path
 from starlette.concurrency import run_in_threadpool
 
 from api.contract.models import BOARD_VIEW, documented
-from infra.games.service import Conflict, GameService
-from infra.readside.reader import ReadSide
+from api.http.deps import MAX_VERSION, Reads
+from api.http.viewers import game_is_over
+from infra.games.service import Conflict
 
 router = APIRouter()
-
-
-def game_is_over(service: GameService, game_id: str) -> bool:
-    with service.reading(game_id) as aggregate:
-        return aggregate.match.is_over
-
-
-MAX_VERSION = 2**31 - 1
 
 
 @router.get(
@@ -29,9 +22,8 @@ MAX_VERSION = 2**31 - 1
     **documented(BOARD_VIEW, 400, 404, 409, 503),
 )
 async def everything_at_version(
-    game_id: str, version: Annotated[int, Path(ge=1, le=MAX_VERSION)], request: Request
+    game_id: str, version: Annotated[int, Path(ge=1, le=MAX_VERSION)], reads: Reads
 ) -> dict[str, Any]:
-    reads: ReadSide = request.app.state.read_side
     # Whether the game is over is the event store's word: the read models may still be a move behind.
     if not await run_in_threadpool(game_is_over, reads.service, game_id):
         raise Conflict(f"game {game_id} is still running: every seat's view is shown only after the end")

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from fastapi import APIRouter, Depends
-from fastapi.security import HTTPAuthorizationCredentials
 from pydantic import BaseModel, Field
 
 from api.contract.models import SeatJoined, StrictBody, documented
-from api.http.auth import SeatBearer
+from api.http.deps import Service, Token
 from api.http.limits import take_join_slot
 from domain.kernel.match import MAX_NAME_LENGTH
-from infra.games.service import GameService
-from infra.readside.reader import ReadSide
 
 PUBLIC_KEY = (
     "the seat's Ed25519 public key (32 bytes, base64url without padding): every command of the seat must then be "
@@ -43,37 +38,32 @@ class SeatKeyed(BaseModel):
     version: int = Field(ge=1, description="the game's version after the key's record")
 
 
-Token = Annotated[HTTPAuthorizationCredentials | None, Depends(SeatBearer())]
+router = APIRouter()
 
 
-def seat_router(service: GameService, reads: ReadSide) -> APIRouter:
-    router = APIRouter()
+@router.post(
+    "/games/{game_id}/key",
+    summary="Register the bearer's seat's public key (once, before the seat's first command)",
+    **documented(SeatKeyed, 400, 401, 404, 409, 413, status=201),
+)
+def register_key(game_id: str, body: RegisterKey, token: Token, service: Service) -> SeatKeyed:
+    seat, version = service.register_key(game_id, token, body.public_key)
+    return SeatKeyed(seat=seat, version=version)
 
-    @router.post(
-        "/games/{game_id}/key",
-        summary="Register the bearer's seat's public key (once, before the seat's first command)",
-        **documented(SeatKeyed, 400, 401, 404, 409, 413, status=201),
+
+@router.post(
+    "/games/{game_id}/join",
+    summary="Take an open seat by name; the answer holds the seat's token (shown to the joiner only)",
+    dependencies=[Depends(take_join_slot)],
+    **documented(SeatJoined, 400, 404, 409, 413, 429, status=201),
+)
+def join(game_id: str, body: Join, service: Service) -> SeatJoined:
+    joined = service.join(game_id, body.name, body.seat, body.public_key)
+    return SeatJoined(
+        game_id=joined.game_id,
+        seat=joined.seat,
+        name=joined.name,
+        token=joined.token,
+        version=joined.version,
+        started=joined.started,
     )
-    def register_key(game_id: str, body: RegisterKey, credentials: Token) -> SeatKeyed:
-        token = credentials.credentials if credentials is not None else None
-        seat, version = service.register_key(game_id, token, body.public_key)
-        return SeatKeyed(seat=seat, version=version)
-
-    @router.post(
-        "/games/{game_id}/join",
-        summary="Take an open seat by name; the answer holds the seat's token (shown to the joiner only)",
-        dependencies=[Depends(take_join_slot)],
-        **documented(SeatJoined, 400, 404, 409, 413, 429, status=201),
-    )
-    def join(game_id: str, body: Join) -> SeatJoined:
-        joined = service.join(game_id, body.name, body.seat, body.public_key)
-        return SeatJoined(
-            game_id=joined.game_id,
-            seat=joined.seat,
-            name=joined.name,
-            token=joined.token,
-            version=joined.version,
-            started=joined.started,
-        )
-
-    return router

@@ -1,0 +1,98 @@
+"""The one path of a command over HTTP, for ``POST /games/{id}/commands[/{game}]`` and
+``POST /tournaments/{id}/games/{game_id}/commands`` alike: the body must be a JSON object, its
+controls (``expected_version``, ``command_id``, ``contribution``, ``signature``) are taken out and
+checked (``api.contract.models.CommandControls``), what is left is bounded in size, and the game's
+service parses it with the game's command model and plays it. The answer shows the new records as
+the sender's seat may see them (everything once the game has ended)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from api.contract.models import CommandControls, command_controls
+from api.http.limits import FieldBounds
+from domain.kernel.log import GAME_ENDED, for_viewer
+from domain.kernel.seats import Seat
+from infra.games.service import CommandResult, GameService, Invalid, Unauthorized
+from infra.tournaments.service import TournamentService
+
+Play = Callable[[dict[str, Any], CommandControls], tuple[Seat, CommandResult]]
+
+
+def send_command(body: Any, bounds: FieldBounds, play: Play) -> dict[str, Any]:
+    """Parse a command body and ``play`` it (the command without its controls, and the controls)."""
+    if not isinstance(body, dict):
+        raise Invalid("a command must be a JSON object")
+    payload = dict(body)
+    controls = command_controls(payload)
+    bounds.check_command(payload)
+    seat, result = play(payload, controls)
+    over = result.records[-1].type == GAME_ENDED
+    return {
+        "version": result.version,
+        "duplicate": result.duplicate,
+        "events": [for_viewer(r, seat, reveal_all=over) for r in result.records],
+    }
+
+
+def at_table(
+    tournaments: TournamentService,
+    tournament_id: str,
+    game_id: str,
+    token: str | None,
+    payload: dict[str, Any],
+    controls: CommandControls,
+) -> tuple[Seat, CommandResult]:
+    """A tournament player's command at the seat they were given (the tournament's clock, forfeits
+    and rulings apply)."""
+    return tournaments.play(
+        tournament_id,
+        game_id,
+        token,
+        payload,
+        controls.expected_version,
+        controls.command_id,
+        controls.contribution,
+        controls.signature,
+    )
+
+
+def at_game(
+    service: GameService,
+    tournaments: TournamentService,
+    game_id: str,
+    token: str,
+    game: str | None,
+    payload: dict[str, Any],
+    controls: CommandControls,
+) -> tuple[Seat, CommandResult]:
+    """A seat token's command, or a tournament player's at their own table (``api/http/viewers.py``);
+    ``game``: refuse unless the game is that game."""
+    try:
+        return service.execute(
+            game_id,
+            token,
+            payload,
+            controls.expected_version,
+            controls.command_id,
+            controls.contribution,
+            game=game,
+            signature=controls.signature,
+        )
+    except Unauthorized:
+        table = tournaments.player_at_table(game_id, token)
+        if table is None:
+            raise
+        return at_table(tournaments, table[0], game_id, token, payload, controls)
+
+
+def game_command(
+    service: GameService, tournaments: TournamentService, game_id: str, token: str, game: str | None
+) -> Play:
+    return partial(at_game, service, tournaments, game_id, token, game)
+
+
+def table_command(tournaments: TournamentService, tournament_id: str, game_id: str, token: str | None) -> Play:
+    return partial(at_table, tournaments, tournament_id, game_id, token)
