@@ -30,6 +30,7 @@ from domain.kernel.match import SEAT_TAKEN
 from domain.kernel.sampling import clone_state
 from infra.games.aggregate import record_of
 from infra.games.service import GameService, ServiceError, StaleVersion
+from infra.readside.lease import Lease
 from infra.readside.projector import transient_errors
 from infra.readside.readmodels import MemoryStore, ReadModelStore, lease_owner
 
@@ -60,12 +61,11 @@ class BotSeats:
         self.seconds = seconds
         self.clock = clock
         self.store = store or MemoryStore()  # the lease's store (alone: this process's own)
-        self.lease_seconds = lease_seconds
         self.interval = interval
         self.owner = lease_owner(f"bots-{role}")
         self.moves_played = 0  # by this process (tests and logs)
         self._position: int | None = None  # the notification log, followed up to here
-        self._lease_until = 0.0  # (monotonic) until when this process surely holds the lease
+        self.lease = Lease(self.store, BOT_LEASE, self.owner, lease_seconds)
         # The bots' streams are keyed by a secret of this process, so nobody can foresee a bot's choices.
         self._salt = secrets.token_hex(16)
         self._games: set[str] = set()
@@ -149,18 +149,10 @@ class BotSeats:
 
     def hold_lease(self) -> bool:
         """Take or renew the bot seats' lease (renewed once half of it has run out)."""
-        if time.monotonic() < self._lease_until:
-            return True
-        taken_at = time.monotonic()
-        if not self.store.acquire_lease(BOT_LEASE, self.owner, self.lease_seconds):
-            self._lease_until = 0.0
-            return False
-        self._lease_until = taken_at + self.lease_seconds / 2
-        return True
+        return self.lease.hold()
 
     def release_lease(self) -> None:
-        self._lease_until = 0.0
-        self.store.release_lease(BOT_LEASE, self.owner)
+        self.lease.release()
 
     # -- one pass ---------------------------------------------------------------------------------
 
@@ -192,7 +184,7 @@ class BotSeats:
                 try:
                     self.step()
                 except transient_errors() as problem:  # a lost connection: the lease may run out meanwhile
-                    self._lease_until = 0.0
+                    self.lease.doubt()
                     log.warning("bot seats: %s", problem)
                 except Exception:  # a bug in one decision must not stop the seats of every other game
                     log.exception("bot seats")

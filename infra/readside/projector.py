@@ -61,6 +61,7 @@ from eventsourcing.persistence import InterfaceError, Notification, OperationalE
 
 from infra.games.aggregate import StoredGameEvent, record_of
 from infra.games.service import GameService
+from infra.readside.lease import Lease
 from infra.readside.readmodels import Cursor, ReadModelStore, json_text, lease_owner
 from infra.retrying import Backoff
 from projections.base import ProjectedRecord, Projection
@@ -173,13 +174,12 @@ class Projector:
         self.store = store
         self.projections = list(projections if projections is not None else all_projections())
         self.batch_size = batch_size
-        self.lease_seconds = lease_seconds
         self.owner = lease_owner("projector")
         self.lost_races = 0  # batches another worker committed first (after a lease ran out)
         # The documents it wrote, at most ``cache_bytes`` in all (shared out among the projections).
         share = cache_bytes // max(1, len(self.projections))
         self._written = {p.name: WrittenDocuments(share) for p in self.projections}
-        self._lease_until: dict[str, float] = {}  # (monotonic) until when this runner surely holds a lease
+        self._leases = {p.name: Lease(store, p.name, self.owner, lease_seconds) for p in self.projections}
         # In one process, one thread at a time steps (the compare-and-set would only waste work).
         self._stepping = threading.Lock()
         self._news = threading.Event()
@@ -235,16 +235,10 @@ class Projector:
         return self.store.cursor(name)
 
     def _hold_lease(self, name: str) -> bool:
-        # Renewed once half of it has run out, not on every step: a store round trip saved.
-        if time.monotonic() < self._lease_until.get(name, 0.0):
+        if self._leases[name].hold():
             return True
-        taken_at = time.monotonic()
-        if not self.store.acquire_lease(name, self.owner, self.lease_seconds):
-            self._lease_until.pop(name, None)
-            self._written[name].forget()  # another worker commits meanwhile
-            return False
-        self._lease_until[name] = taken_at + self.lease_seconds / 2
-        return True
+        self._written[name].forget()  # another worker commits meanwhile
+        return False
 
     def _read(self, after: int) -> list[ProjectedRecord]:
         notifications = self.service.recorder.select_notifications(start=after + 1, limit=self.batch_size)
@@ -308,7 +302,7 @@ class Projector:
                             if not again:
                                 news.wait(idle_wait)
                 except transient_errors() as problem:
-                    self._lease_until.clear()  # a lease may have run out while we were away
+                    self._doubt_leases()  # a lease may have run out while we were away
                     backoff.failed(problem, stop)
         finally:
             try:
@@ -338,9 +332,12 @@ class Projector:
         self._stop = threading.Event()
 
     def release_leases(self) -> None:
-        self._lease_until.clear()
-        for projection in self.projections:
-            self.store.release_lease(projection.name, self.owner)
+        for lease in self._leases.values():
+            lease.release()
+
+    def _doubt_leases(self) -> None:
+        for lease in self._leases.values():
+            lease.doubt()
 
     @contextmanager
     def _wake_ups(self) -> Iterator[News]:
@@ -382,8 +379,7 @@ class Projector:
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"{name}: not rebuilt after {timeout} s")
                 time.sleep(0.05)
-        self.store.release_lease(name, self.owner)
-        self._lease_until.pop(name, None)
+        self._leases[name].release()
 
 
 def transient_errors() -> tuple[type[BaseException], ...]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import heapq
 import logging
 import threading
-import time
 import uuid
 from dataclasses import dataclass
 from typing import Any, cast
@@ -35,6 +34,7 @@ from domain.tournament.log import (
     VOID_GAME,
 )
 from infra.games.service import ServiceError
+from infra.readside.lease import Lease
 from infra.readside.projector import transient_errors
 from infra.readside.readmodels import ReadModelStore
 from infra.retrying import Backoff
@@ -69,14 +69,13 @@ class ClockKeeper:
         self.tournaments = tournaments
         self.store = store
         self.interval = interval  # seconds: the longest a pass waits, and the least between looks at a game
-        self.lease_seconds = lease_seconds
         self.owner = f"{role}-{uuid.uuid4().hex[:12]}"
         self.watched: dict[str, Watched] = {}  # game id -> its tournament and next look
         self._clocked: dict[str, bool] = {}  # tournament id -> whether it has clocks
         self._games_of: dict[str, set[str]] = {}  # tournament id -> its watched games
         self._heap: list[tuple[int, str]] = []  # (next look, game id); stale entries are skipped
         self._position = 0  # the tournaments' notification log, read up to here
-        self._lease_until = 0.0  # (monotonic) until when this keeper surely holds the lease
+        self.lease = Lease(store, CLOCK_LEASE, self.owner, lease_seconds)
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -170,14 +169,7 @@ class ClockKeeper:
 
     def hold_lease(self) -> bool:
         """Take or renew the clocks' lease (renewed once half of it has run out)."""
-        if time.monotonic() < self._lease_until:
-            return True
-        taken_at = time.monotonic()
-        if not self.store.acquire_lease(CLOCK_LEASE, self.owner, self.lease_seconds):
-            self._lease_until = 0.0
-            return False
-        self._lease_until = taken_at + self.lease_seconds / 2
-        return True
+        return self.lease.hold()
 
     def take_lease(self) -> None:
         """Hold the lease now, or raise ``ClocksKeptElsewhere``."""
@@ -188,8 +180,7 @@ class ClockKeeper:
             )
 
     def release_lease(self) -> None:
-        self._lease_until = 0.0
-        self.store.release_lease(CLOCK_LEASE, self.owner)
+        self.lease.release()
 
     # -- running ----------------------------------------------------------------------------------
 
@@ -208,7 +199,7 @@ class ClockKeeper:
                     self.step()
                     backoff.succeeded()
                 except transient_errors() as problem:
-                    self._lease_until = 0.0  # the lease may have run out while we were away
+                    self.lease.doubt()  # the lease may have run out while we were away
                     backoff.failed(problem, stop)
                     continue
                 except Exception:  # a keeper that stopped would leave every clock to requests
