@@ -21,8 +21,10 @@ import heapq
 import logging
 import threading
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+
+from eventsourcing.persistence import Notification
 
 from domain.kernel.log import Record
 from domain.tournament.log import (
@@ -34,10 +36,12 @@ from domain.tournament.log import (
     VOID_GAME,
 )
 from infra.games.service import ServiceError
+from infra.readside.follower import Follower, MemoryPosition, log_reader, notification_id
 from infra.readside.lease import Lease
 from infra.readside.projector import transient_errors
-from infra.readside.readmodels import ReadModelStore
+from infra.readside.readmodels import Cursor, ReadModelStore
 from infra.retrying import Backoff
+from infra.tournaments.aggregate import LoggedRecord, logged_records
 from infra.tournaments.service import TournamentService
 
 log = logging.getLogger(__name__)
@@ -54,6 +58,16 @@ class ClocksKeptElsewhere(Exception):
 class Watched:
     tournament_id: str
     next_look: int  # ms, the server's time
+
+
+class TournamentRecords:
+    """What the clock keeper sees of the tournaments' log: their records."""
+
+    def __init__(self, tournaments: TournamentService) -> None:
+        self.tournaments = tournaments
+
+    def apply(self, start: Cursor, batch: Sequence[Notification]) -> list[LoggedRecord]:
+        return logged_records(self.tournaments.mapper, batch)
 
 
 class ClockKeeper:
@@ -74,7 +88,15 @@ class ClockKeeper:
         self._clocked: dict[str, bool] = {}  # tournament id -> whether it has clocks
         self._games_of: dict[str, set[str]] = {}  # tournament id -> its watched games
         self._heap: list[tuple[int, str]] = []  # (next look, game id); stale entries are skipped
-        self._position = 0  # the tournaments' notification log, read up to here
+        # The tournaments' notification log, read up to here (the index is rebuilt on every start).
+        self._position: MemoryPosition[list[LoggedRecord]] = MemoryPosition(self._index_all)
+        self._follower = Follower(
+            log_reader(tournaments.recorder),
+            TournamentRecords(tournaments),
+            self._position,
+            batch_size=NOTIFICATIONS_PER_READ,
+            position_of=notification_id,
+        )
         self.lease = Lease(store, CLOCK_LEASE, self.owner, lease_seconds)
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -127,17 +149,11 @@ class ClockKeeper:
 
     def follow(self) -> None:
         """Read the tournaments' notification log from where this keeper left it."""
-        recorder = self.tournaments.recorder
-        while True:
-            notifications = recorder.select_notifications(start=self._position + 1, limit=NOTIFICATIONS_PER_READ)
-            for notification in notifications:
-                self._position = notification.id
-                event = self.tournaments.mapper.to_domain_event(notification)
-                record = getattr(event, "record", None)
-                if isinstance(record, dict):
-                    self._index(str(event.originator_id), Record.from_dict(cast(Any, record)))
-            if len(notifications) < NOTIFICATIONS_PER_READ:
-                return
+        self._follower.catch_up()
+
+    def _index_all(self, records: list[LoggedRecord]) -> None:
+        for logged in records:
+            self._index(logged.tournament_id, logged.record)
 
     def _index(self, tournament_id: str, record: Record) -> None:
         data = record.data
