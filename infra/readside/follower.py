@@ -136,7 +136,7 @@ class MemoryPosition(Generic[Batch]):
         return True
 
 
-class Documents(NamedTuple):
+class DocumentBatch(NamedTuple):
     """A read model's batch: its document writes, and the news to announce with them."""
 
     changes: Changes
@@ -154,5 +154,5 @@ class ReadModelPosition:
     def cursor(self) -> Cursor:
         return self.store.cursor(self.name)
 
-    def commit(self, start: Cursor, position: int, changes: Documents) -> bool:
+    def commit(self, start: Cursor, position: int, changes: DocumentBatch) -> bool:
         return self.store.commit(self.name, start, position, changes.changes, changes.announcements)

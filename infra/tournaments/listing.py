@@ -19,7 +19,7 @@ from typing import Any, cast
 from eventsourcing.persistence import Notification
 
 from infra.games.service import Invalid
-from infra.readside.follower import Documents, Follower, ReadModelPosition, log_reader, notification_id
+from infra.readside.follower import DocumentBatch, Follower, ReadModelPosition, log_reader, notification_id
 from infra.readside.readmodels import Cursor, ReadModelStore, json_text
 from infra.tournaments.aggregate import logged_records
 from infra.tournaments.service import TournamentService
@@ -54,14 +54,14 @@ class TournamentList:
             # A batch another process committed first is read again from where that one left the list.
             self._follower.catch_up(attempts=MAX_COMMIT_ATTEMPTS)
 
-    def apply(self, start: Cursor, batch: Sequence[Notification]) -> Documents:
+    def apply(self, start: Cursor, batch: Sequence[Notification]) -> DocumentBatch:
         """The entries of the tournaments ``batch`` has records of."""
         entries: dict[str, dict[str, Any]] = {}
         for logged in logged_records(self.tournaments.mapper, batch):
             tournament_id = logged.tournament_id
             entry = entries.get(tournament_id) or self._stored(tournament_id)
             entries[tournament_id] = tournament_entry(entry, tournament_id, logged.record, logged.notification_id)
-        return Documents({(TOURNAMENTS_LISTED, t): json_text(e) for t, e in entries.items()})
+        return DocumentBatch({(TOURNAMENTS_LISTED, t): json_text(e) for t, e in entries.items()})
 
     def _stored(self, tournament_id: str) -> dict[str, Any] | None:
         text = self.store.get(TOURNAMENT_LIST, TOURNAMENTS_LISTED, tournament_id)
