@@ -22,7 +22,9 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+
+from eventsourcing.persistence import Notification
 
 from domain.kernel.bots import bot_of_seat_name, make_bot
 from domain.kernel.errors import RuleViolation
@@ -30,8 +32,10 @@ from domain.kernel.match import SEAT_TAKEN
 from domain.kernel.sampling import clone_state
 from infra.games.aggregate import record_of
 from infra.games.service import GameService, ServiceError, StaleVersion
+from infra.readside.follower import Follower, MemoryPosition, log_reader, notification_id
+from infra.readside.lease import Lease
 from infra.readside.projector import transient_errors
-from infra.readside.readmodels import MemoryStore, ReadModelStore, lease_owner
+from infra.readside.readmodels import Cursor, MemoryStore, ReadModelStore, lease_owner
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +44,23 @@ SEARCH_SECONDS = 0.5
 IDLE_WAIT = 1.0  # a wake-up may be missed (a save by another process): look again this often
 BOT_LEASE = "bot-seats"  # the lease's name in the read-model store
 NOTIFICATIONS_PER_READ = 500
+
+
+class GamesWithBots:
+    """What the bot seats see of the log: the games whose ``SeatTaken`` names a bot (those of
+    ``POST /games`` with ``"bots"`` and the tournament tables of bot players alike)."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+
+    def apply(self, start: Cursor, batch: Sequence[Notification]) -> set[str]:
+        games: set[str] = set()
+        for notification in batch:
+            event = self.service.mapper.to_domain_event(notification)
+            record = record_of(event)
+            if record.type == SEAT_TAKEN and bot_of_seat_name(record.data.get("name")):
+                games.add(str(event.originator_id))
+        return games
 
 
 class BotSeats:
@@ -60,12 +81,19 @@ class BotSeats:
         self.seconds = seconds
         self.clock = clock
         self.store = store or MemoryStore()  # the lease's store (alone: this process's own)
-        self.lease_seconds = lease_seconds
         self.interval = interval
         self.owner = lease_owner(f"bots-{role}")
         self.moves_played = 0  # by this process (tests and logs)
-        self._position: int | None = None  # the notification log, followed up to here
-        self._lease_until = 0.0  # (monotonic) until when this process surely holds the lease
+        # The notification log, followed up to here in this process (the games watched are rebuilt on start).
+        self._position: MemoryPosition[set[str]] = MemoryPosition(self._watch_all)
+        self._follower = Follower(
+            log_reader(service.recorder),
+            GamesWithBots(service),
+            self._position,
+            batch_size=NOTIFICATIONS_PER_READ,
+            position_of=notification_id,
+        )
+        self.lease = Lease(self.store, BOT_LEASE, self.owner, lease_seconds)
         # The bots' streams are keyed by a secret of this process, so nobody can foresee a bot's choices.
         self._salt = secrets.token_hex(16)
         self._games: set[str] = set()
@@ -125,42 +153,24 @@ class BotSeats:
 
     def start_following(self) -> None:
         """Follow the log from its end (the games before it: ``watch``, or a resume from the lobby)."""
-        if self._position is None:
-            self._position = self.service.recorder.max_notification_id() or 0
+        self._position.begin(self.service.recorder.max_notification_id() or 0)
 
     def follow(self) -> None:
         """Read the notification log from where this process left it: watch each game whose
         ``SeatTaken`` names a bot."""
-        if self._position is None:
-            self._position = 0
-        while True:
-            notifications = self.service.recorder.select_notifications(
-                start=self._position + 1, limit=NOTIFICATIONS_PER_READ
-            )
-            for notification in notifications:
-                self._position = notification.id
-                event = self.service.mapper.to_domain_event(notification)
-                record = record_of(event)
-                if record.type == SEAT_TAKEN and bot_of_seat_name(record.data.get("name")):
-                    with self._guard:
-                        self._games.add(str(event.originator_id))
-            if len(notifications) < NOTIFICATIONS_PER_READ:
-                return
+        self._position.begin(0)
+        self._follower.catch_up()
+
+    def _watch_all(self, games: set[str]) -> None:
+        with self._guard:
+            self._games.update(games)
 
     def hold_lease(self) -> bool:
         """Take or renew the bot seats' lease (renewed once half of it has run out)."""
-        if time.monotonic() < self._lease_until:
-            return True
-        taken_at = time.monotonic()
-        if not self.store.acquire_lease(BOT_LEASE, self.owner, self.lease_seconds):
-            self._lease_until = 0.0
-            return False
-        self._lease_until = taken_at + self.lease_seconds / 2
-        return True
+        return self.lease.hold()
 
     def release_lease(self) -> None:
-        self._lease_until = 0.0
-        self.store.release_lease(BOT_LEASE, self.owner)
+        self.lease.release()
 
     # -- one pass ---------------------------------------------------------------------------------
 
@@ -192,7 +202,7 @@ class BotSeats:
                 try:
                     self.step()
                 except transient_errors() as problem:  # a lost connection: the lease may run out meanwhile
-                    self._lease_until = 0.0
+                    self.lease.doubt()
                     log.warning("bot seats: %s", problem)
                 except Exception:  # a bug in one decision must not stop the seats of every other game
                     log.exception("bot seats")

@@ -61,6 +61,8 @@ from eventsourcing.persistence import InterfaceError, Notification, OperationalE
 
 from infra.games.aggregate import StoredGameEvent, record_of
 from infra.games.service import GameService
+from infra.readside.follower import DocumentBatch, Follower, ReadModelPosition, Step
+from infra.readside.lease import Lease
 from infra.readside.readmodels import Cursor, ReadModelStore, json_text, lease_owner
 from infra.retrying import Backoff
 from projections.base import ProjectedRecord, Projection
@@ -148,6 +150,69 @@ def projected_record(service: GameService, notification: Notification) -> Projec
     )
 
 
+def _notification_id(item: ProjectedRecord) -> int:
+    return item.notification_id
+
+
+class ReadModelBatch:
+    """A read model's projection as the follower runs it: the batch's document writes, with the
+    last version of each game it applied (``HEADS``) and the news of those games to announce."""
+
+    def __init__(
+        self, projection: Projection, store: ReadModelStore, written: WrittenDocuments, lost: Callable[[str], None]
+    ) -> None:
+        self.projection = projection
+        self.store = store
+        self.written = written
+        self.lost = lost
+
+    def apply(self, start: Cursor, batch: Sequence[ProjectedRecord]) -> DocumentBatch | None:
+        name = self.projection.name
+        if not self.written.valid_at(start):
+            self.written.forget()
+        documents = PendingDocuments(self.store, name, self.written)
+        try:
+            self.projection.apply(documents, list(batch))
+        except Exception:
+            # Documents are read as the batch goes: if another worker committed meanwhile, they
+            # may be ahead of the batch (the projection refuses them), and this batch is moot.
+            if self.store.cursor(name) != start:
+                self.lost(name)
+                return None
+            raise
+        heads = {item.game_id: item.record.position for item in batch}
+        for game_id, version in heads.items():
+            documents.put(HEADS, game_id, version)
+        announcements = [(g, {"projection": name, "version": v}) for g, v in heads.items()]
+        return DocumentBatch(documents.changes, announcements)
+
+
+class WrittenPosition(ReadModelPosition):
+    """A read model's position as this runner last committed it (while nobody else has: the
+    commit's compare-and-set tells), remembering the documents it wrote."""
+
+    def __init__(
+        self, store: ReadModelStore, name: str, written: WrittenDocuments, lost: Callable[[str], None]
+    ) -> None:
+        super().__init__(store, name)
+        self.written = written
+        self.lost = lost
+
+    def cursor(self) -> Cursor:
+        # Under the lease nobody else commits; if someone did, the commit fails and we read again.
+        if self.written.cursor is not None:
+            return self.written.cursor
+        return self.store.cursor(self.name)
+
+    def commit(self, start: Cursor, position: int, changes: DocumentBatch) -> bool:
+        if not super().commit(start, position, changes):
+            log.info("%s: another worker applied the batch after %d first", self.name, start.position)
+            self.lost(self.name)
+            return False
+        self.written.committed(Cursor(start.generation, position), changes.changes)
+        return True
+
+
 class News(NamedTuple):
     """How a runner learns that new records are in the event store: ``forget`` drops the news
     that arrived so far (just before a read, which sees those records), ``wait(timeout)``
@@ -173,13 +238,23 @@ class Projector:
         self.store = store
         self.projections = list(projections if projections is not None else all_projections())
         self.batch_size = batch_size
-        self.lease_seconds = lease_seconds
         self.owner = lease_owner("projector")
         self.lost_races = 0  # batches another worker committed first (after a lease ran out)
         # The documents it wrote, at most ``cache_bytes`` in all (shared out among the projections).
         share = cache_bytes // max(1, len(self.projections))
         self._written = {p.name: WrittenDocuments(share) for p in self.projections}
-        self._lease_until: dict[str, float] = {}  # (monotonic) until when this runner surely holds a lease
+        self._leases = {p.name: Lease(store, p.name, self.owner, lease_seconds) for p in self.projections}
+        self._batches: dict[int, list[ProjectedRecord]] = {}  # this step's reads, by the position read after
+        self._followers = {
+            p.name: Follower(
+                self._read,
+                ReadModelBatch(p, store, self._written[p.name], self._lost_race),
+                WrittenPosition(store, p.name, self._written[p.name], self._lost_race),
+                batch_size=batch_size,
+                position_of=_notification_id,
+            )
+            for p in self.projections
+        }
         # In one process, one thread at a time steps (the compare-and-set would only waste work).
         self._stepping = threading.Lock()
         self._news = threading.Event()
@@ -204,79 +279,44 @@ class Projector:
         # or a batch came to nothing because another worker or a reset overtook this runner)
         seen, again = 0, False
         with self._stepping:
-            batches: dict[int, list[ProjectedRecord]] = {}  # projections at the same position share a read
-            for projection in self.projections:
-                if only is not None and projection.name != only:
-                    continue
-                if not self._hold_lease(projection.name):
-                    continue
-                start = self._cursor(projection.name)
-                if start.position not in batches:
-                    batches[start.position] = self._read(start.position)
-                batch = batches[start.position]
-                if batch:
-                    applied = self._apply(projection, start, batch)
-                    seen += len(batch)
-                    again = again or len(batch) >= self.batch_size or not applied
-                elif self._written[projection.name].cursor is not None and self.store.cursor(projection.name) != start:
-                    # Nothing new after the position this runner's last commit left, but the store
-                    # moved: a rebuild reset it (only a commit notices otherwise, and while the log
-                    # is quiet nothing is committed), so start from the stored position.
-                    self._written[projection.name].forget()
-                    again = True
+            try:
+                for projection in self.projections:
+                    if (only is None or projection.name == only) and self._hold_lease(projection.name):
+                        step = self._followers[projection.name].step()
+                        seen += step.seen
+                        again = self._again(projection.name, step) or again
+            finally:
+                self._batches.clear()
         return seen, again
 
-    def _cursor(self, name: str) -> Cursor:
-        # The cursor this runner's last commit left, while it holds the lease (nobody else
-        # commits then; if someone did, the commit's compare-and-set fails and we read again).
-        written = self._written[name]
-        if written.cursor is not None:
-            return written.cursor
-        return self.store.cursor(name)
+    def _again(self, name: str, step: Step) -> bool:
+        """Whether to step again at once after ``step`` of projection ``name``."""
+        if step.seen:
+            return step.full or not step.committed
+        if self._written[name].cursor is not None and self.store.cursor(name) != step.start:
+            # Nothing new after the position this runner's last commit left, but the store
+            # moved: a rebuild reset it (only a commit notices otherwise, and while the log
+            # is quiet nothing is committed), so start from the stored position.
+            self._written[name].forget()
+            return True
+        return False
 
     def _hold_lease(self, name: str) -> bool:
-        # Renewed once half of it has run out, not on every step: a store round trip saved.
-        if time.monotonic() < self._lease_until.get(name, 0.0):
+        if self._leases[name].hold():
             return True
-        taken_at = time.monotonic()
-        if not self.store.acquire_lease(name, self.owner, self.lease_seconds):
-            self._lease_until.pop(name, None)
-            self._written[name].forget()  # another worker commits meanwhile
-            return False
-        self._lease_until[name] = taken_at + self.lease_seconds / 2
-        return True
+        self._written[name].forget()  # another worker commits meanwhile
+        return False
 
-    def _read(self, after: int) -> list[ProjectedRecord]:
-        notifications = self.service.recorder.select_notifications(start=after + 1, limit=self.batch_size)
-        return [projected_record(self.service, n) for n in notifications]
+    def _read(self, after: int, limit: int) -> list[ProjectedRecord]:
+        # Projections at the same position share a read (within one step).
+        if after not in self._batches:
+            notifications = self.service.recorder.select_notifications(start=after + 1, limit=limit)
+            self._batches[after] = [projected_record(self.service, n) for n in notifications]
+        return self._batches[after]
 
-    def _apply(self, projection: Projection, start: Cursor, batch: list[ProjectedRecord]) -> bool:
-        written = self._written[projection.name]
-        if not written.valid_at(start):
-            written.forget()
-        documents = PendingDocuments(self.store, projection.name, written)
-        try:
-            projection.apply(documents, batch)
-        except Exception:
-            # Documents are read as the batch goes: if another worker committed meanwhile, they
-            # may be ahead of the batch (the projection refuses them), and this batch is moot.
-            if self.store.cursor(projection.name) != start:
-                self.lost_races += 1
-                written.forget()
-                return False
-            raise
-        heads = {item.game_id: item.record.position for item in batch}
-        for game_id, version in heads.items():
-            documents.put(HEADS, game_id, version)
-        position = batch[-1].notification_id
-        announcements = [(g, {"projection": projection.name, "version": v}) for g, v in heads.items()]
-        if not self.store.commit(projection.name, start, position, documents.changes, announcements):
-            log.info("%s: another worker applied the batch after %d first", projection.name, start.position)
-            self.lost_races += 1
-            written.forget()
-            return False
-        written.committed(Cursor(start.generation, position), documents.changes)
-        return True
+    def _lost_race(self, name: str) -> None:
+        self.lost_races += 1
+        self._written[name].forget()
 
     def catch_up(self, only: str | None = None) -> None:
         while any(self._step(only)):
@@ -308,7 +348,7 @@ class Projector:
                             if not again:
                                 news.wait(idle_wait)
                 except transient_errors() as problem:
-                    self._lease_until.clear()  # a lease may have run out while we were away
+                    self._doubt_leases()  # a lease may have run out while we were away
                     backoff.failed(problem, stop)
         finally:
             try:
@@ -338,9 +378,12 @@ class Projector:
         self._stop = threading.Event()
 
     def release_leases(self) -> None:
-        self._lease_until.clear()
-        for projection in self.projections:
-            self.store.release_lease(projection.name, self.owner)
+        for lease in self._leases.values():
+            lease.release()
+
+    def _doubt_leases(self) -> None:
+        for lease in self._leases.values():
+            lease.doubt()
 
     @contextmanager
     def _wake_ups(self) -> Iterator[News]:
@@ -382,8 +425,7 @@ class Projector:
                 if time.monotonic() > deadline:
                     raise TimeoutError(f"{name}: not rebuilt after {timeout} s")
                 time.sleep(0.05)
-        self.store.release_lease(name, self.owner)
-        self._lease_until.pop(name, None)
+        self._leases[name].release()
 
 
 def transient_errors() -> tuple[type[BaseException], ...]:

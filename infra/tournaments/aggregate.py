@@ -9,10 +9,12 @@ acts at those seats for its players).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, NamedTuple, cast
 from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import Mapper, Notification
 
 from domain.kernel.log import Record
 from domain.tournament.log import TournamentLog, seal
@@ -121,3 +123,21 @@ class TableIndex(Aggregate):
     @classmethod
     def of(cls, game_id: str, tournament_id: str) -> TableIndex:
         return cls._create(cls.Indexed, id=table_index_id(game_id), game_id=game_id, tournament_id=tournament_id)
+
+
+class LoggedRecord(NamedTuple):
+    tournament_id: str
+    record: Record
+    notification_id: int
+
+
+def logged_records(mapper: Mapper[UUID], batch: Sequence[Notification]) -> list[LoggedRecord]:
+    """The tournaments' records in a batch of their notification log (the log also holds each
+    table's index entry, which is no record)."""
+    records: list[LoggedRecord] = []
+    for notification in batch:
+        event = mapper.to_domain_event(notification)
+        record = getattr(event, "record", None)
+        if isinstance(record, dict):
+            records.append(LoggedRecord(str(event.originator_id), Record.from_dict(cast(Any, record)), notification.id))
+    return records

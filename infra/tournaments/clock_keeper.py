@@ -20,10 +20,11 @@ from __future__ import annotations
 import heapq
 import logging
 import threading
-import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+
+from eventsourcing.persistence import Notification
 
 from domain.kernel.log import Record
 from domain.tournament.log import (
@@ -35,9 +36,12 @@ from domain.tournament.log import (
     VOID_GAME,
 )
 from infra.games.service import ServiceError
+from infra.readside.follower import Follower, MemoryPosition, log_reader, notification_id
+from infra.readside.lease import Lease
 from infra.readside.projector import transient_errors
-from infra.readside.readmodels import ReadModelStore
+from infra.readside.readmodels import Cursor, ReadModelStore
 from infra.retrying import Backoff
+from infra.tournaments.aggregate import LoggedRecord, logged_records
 from infra.tournaments.service import TournamentService
 
 log = logging.getLogger(__name__)
@@ -56,6 +60,16 @@ class Watched:
     next_look: int  # ms, the server's time
 
 
+class TournamentRecords:
+    """What the clock keeper sees of the tournaments' log: their records."""
+
+    def __init__(self, tournaments: TournamentService) -> None:
+        self.tournaments = tournaments
+
+    def apply(self, start: Cursor, batch: Sequence[Notification]) -> list[LoggedRecord]:
+        return logged_records(self.tournaments.mapper, batch)
+
+
 class ClockKeeper:
     def __init__(
         self,
@@ -69,14 +83,21 @@ class ClockKeeper:
         self.tournaments = tournaments
         self.store = store
         self.interval = interval  # seconds: the longest a pass waits, and the least between looks at a game
-        self.lease_seconds = lease_seconds
         self.owner = f"{role}-{uuid.uuid4().hex[:12]}"
         self.watched: dict[str, Watched] = {}  # game id -> its tournament and next look
         self._clocked: dict[str, bool] = {}  # tournament id -> whether it has clocks
         self._games_of: dict[str, set[str]] = {}  # tournament id -> its watched games
         self._heap: list[tuple[int, str]] = []  # (next look, game id); stale entries are skipped
-        self._position = 0  # the tournaments' notification log, read up to here
-        self._lease_until = 0.0  # (monotonic) until when this keeper surely holds the lease
+        # The tournaments' notification log, read up to here (the index is rebuilt on every start).
+        self._position: MemoryPosition[list[LoggedRecord]] = MemoryPosition(self._index_all)
+        self._follower = Follower(
+            log_reader(tournaments.recorder),
+            TournamentRecords(tournaments),
+            self._position,
+            batch_size=NOTIFICATIONS_PER_READ,
+            position_of=notification_id,
+        )
+        self.lease = Lease(store, CLOCK_LEASE, self.owner, lease_seconds)
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -128,17 +149,11 @@ class ClockKeeper:
 
     def follow(self) -> None:
         """Read the tournaments' notification log from where this keeper left it."""
-        recorder = self.tournaments.recorder
-        while True:
-            notifications = recorder.select_notifications(start=self._position + 1, limit=NOTIFICATIONS_PER_READ)
-            for notification in notifications:
-                self._position = notification.id
-                event = self.tournaments.mapper.to_domain_event(notification)
-                record = getattr(event, "record", None)
-                if isinstance(record, dict):
-                    self._index(str(event.originator_id), Record.from_dict(cast(Any, record)))
-            if len(notifications) < NOTIFICATIONS_PER_READ:
-                return
+        self._follower.catch_up()
+
+    def _index_all(self, records: list[LoggedRecord]) -> None:
+        for logged in records:
+            self._index(logged.tournament_id, logged.record)
 
     def _index(self, tournament_id: str, record: Record) -> None:
         data = record.data
@@ -170,14 +185,7 @@ class ClockKeeper:
 
     def hold_lease(self) -> bool:
         """Take or renew the clocks' lease (renewed once half of it has run out)."""
-        if time.monotonic() < self._lease_until:
-            return True
-        taken_at = time.monotonic()
-        if not self.store.acquire_lease(CLOCK_LEASE, self.owner, self.lease_seconds):
-            self._lease_until = 0.0
-            return False
-        self._lease_until = taken_at + self.lease_seconds / 2
-        return True
+        return self.lease.hold()
 
     def take_lease(self) -> None:
         """Hold the lease now, or raise ``ClocksKeptElsewhere``."""
@@ -188,8 +196,7 @@ class ClockKeeper:
             )
 
     def release_lease(self) -> None:
-        self._lease_until = 0.0
-        self.store.release_lease(CLOCK_LEASE, self.owner)
+        self.lease.release()
 
     # -- running ----------------------------------------------------------------------------------
 
@@ -208,7 +215,7 @@ class ClockKeeper:
                     self.step()
                     backoff.succeeded()
                 except transient_errors() as problem:
-                    self._lease_until = 0.0  # the lease may have run out while we were away
+                    self.lease.doubt()  # the lease may have run out while we were away
                     backoff.failed(problem, stop)
                     continue
                 except Exception:  # a keeper that stopped would leave every clock to requests

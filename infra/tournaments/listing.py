@@ -13,11 +13,15 @@ from __future__ import annotations
 import json
 import re
 import threading
+from collections.abc import Sequence
 from typing import Any, cast
 
-from domain.kernel.log import Record
+from eventsourcing.persistence import Notification
+
 from infra.games.service import Invalid
-from infra.readside.readmodels import ReadModelStore, json_text
+from infra.readside.follower import DocumentBatch, Follower, ReadModelPosition, log_reader, notification_id
+from infra.readside.readmodels import Cursor, ReadModelStore, json_text
+from infra.tournaments.aggregate import logged_records
 from infra.tournaments.service import TournamentService
 from projections.lobby import TOURNAMENT_STATUSES, TOURNAMENTS_LISTED, tournament_entry
 
@@ -36,33 +40,28 @@ class TournamentList:
         self.store = store
         self._lock = threading.Lock()
         self._sorted: tuple[int, list[dict[str, Any]]] | None = None  # (position, entries newest first)
+        self._follower = Follower(
+            log_reader(tournaments.recorder),
+            self,
+            ReadModelPosition(store, TOURNAMENT_LIST),
+            batch_size=NOTIFICATIONS_PER_READ,
+            position_of=notification_id,
+        )
 
     def catch_up(self) -> None:
         """Apply every tournament record after the stored position."""
-        recorder = self.tournaments.recorder
-        mapper = self.tournaments.mapper
         with self._lock:
-            for _ in range(MAX_COMMIT_ATTEMPTS):
-                cursor = self.store.cursor(TOURNAMENT_LIST)
-                notifications = recorder.select_notifications(start=cursor.position + 1, limit=NOTIFICATIONS_PER_READ)
-                if not notifications:
-                    return
-                entries: dict[str, dict[str, Any]] = {}
-                for notification in notifications:
-                    event = mapper.to_domain_event(notification)
-                    record = getattr(event, "record", None)
-                    if not isinstance(record, dict):  # a table's index, not a tournament's record
-                        continue
-                    tournament_id = str(event.originator_id)
-                    entry = entries.get(tournament_id) or self._stored(tournament_id)
-                    entries[tournament_id] = tournament_entry(
-                        entry, tournament_id, Record.from_dict(cast(Any, record)), notification.id
-                    )
-                changes = {(TOURNAMENTS_LISTED, t): json_text(e) for t, e in entries.items()}
-                committed = self.store.commit(TOURNAMENT_LIST, cursor, notifications[-1].id, changes)
-                if committed and len(notifications) < NOTIFICATIONS_PER_READ:
-                    return
-                # Not committed: another process moved the list on meanwhile; read from where it left it.
+            # A batch another process committed first is read again from where that one left the list.
+            self._follower.catch_up(attempts=MAX_COMMIT_ATTEMPTS)
+
+    def apply(self, start: Cursor, batch: Sequence[Notification]) -> DocumentBatch:
+        """The entries of the tournaments ``batch`` has records of."""
+        entries: dict[str, dict[str, Any]] = {}
+        for logged in logged_records(self.tournaments.mapper, batch):
+            tournament_id = logged.tournament_id
+            entry = entries.get(tournament_id) or self._stored(tournament_id)
+            entries[tournament_id] = tournament_entry(entry, tournament_id, logged.record, logged.notification_id)
+        return DocumentBatch({(TOURNAMENTS_LISTED, t): json_text(e) for t, e in entries.items()})
 
     def _stored(self, tournament_id: str) -> dict[str, Any] | None:
         text = self.store.get(TOURNAMENT_LIST, TOURNAMENTS_LISTED, tournament_id)

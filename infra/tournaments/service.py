@@ -29,7 +29,7 @@ from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, ProcessingEvent
 from eventsourcing.domain import DomainEventProtocol
-from eventsourcing.persistence import IntegrityError, RecordConflictError, Tracking
+from eventsourcing.persistence import IntegrityError, RecordConflictError
 from eventsourcing.projection import EventSourcedProjection
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteProcessRecorder
 from eventsourcing.utils import get_topic
@@ -84,6 +84,7 @@ from infra.games.service import (
     parse_game_id,
     token_hash,
 )
+from infra.readside.follower import Follower, log_reader, notification_id
 from infra.tournaments.aggregate import (
     TableIndex,
     TournamentAggregate,
@@ -91,9 +92,9 @@ from infra.tournaments.aggregate import (
     unsalted_game_id,
     unsalted_tournament_id,
 )
+from infra.tournaments.results import NOTIFICATIONS_PER_READ as RESULTS_PER_READ
+from infra.tournaments.results import EndedGames, ResultsTracking
 
-# The tracking key of the results process (the position in the game service's notification log).
-RESULTS_TRACKING = "Alexandria:GameEnded"
 MAX_CLOCK_MOVES = 10_000  # a safety bound on moves the clock rule plays in one go
 MAX_CLOCKS_KEPT = 512
 MAX_PLAY_ATTEMPTS = 8  # a clocked command decided again this often at most while other writers move the game
@@ -171,7 +172,14 @@ class TournamentService(EventSourcedProjection[UUID]):
         self._locks: dict[UUID, threading.RLock] = {}
         self._locks_guard = threading.Lock()
         self._follow_lock = threading.Lock()
-        self._followed = 0  # notifications of the game service this process has looked at
+        self._results = ResultsTracking(self, self._evict_all)
+        self._results_follower = Follower(
+            log_reader(games.recorder),
+            EndedGames(games),
+            self._results,
+            batch_size=RESULTS_PER_READ,
+            position_of=notification_id,
+        )
         # Clocks of running games, each fed only the records it has not seen; bounded (a clock is
         # recomputed from the record when it is needed again).
         self._clocks: OrderedDict[str, GameClock] = OrderedDict()
@@ -921,28 +929,10 @@ class TournamentService(EventSourcedProjection[UUID]):
         """Record the result of every tournament game that has ended since the last look; returns
         how many were recorded. Safe to run in any number of processes at once: a result is
         recorded once per game, with the notification id it came from."""
-        recorded = 0
         with self._follow_lock:
-            start = max(self._followed, self.recorder.max_tracking_id(RESULTS_TRACKING) or 0)
-            while True:
-                notifications = self.games.recorder.select_notifications(start=start + 1, limit=500)
-                for notification in notifications:
-                    start = notification.id
-                    if b"GameEnded" not in notification.state:  # most records are not; decode only candidates
-                        continue
-                    event = self.games.mapper.to_domain_event(notification)
-                    if record_of(event).type != GAME_ENDED:
-                        continue
-                    tracking = Tracking(application_name=RESULTS_TRACKING, notification_id=notification.id)
-                    try:
-                        self.process_event(event, tracking)
-                        recorded += 1
-                    except (IntegrityError, RecordConflictError):
-                        self._evict_all()  # another process recorded it first
-                if len(notifications) < 500:
-                    break
-            self._followed = start
-        return recorded
+            before = self._results.recorded
+            self._results_follower.catch_up()
+            return self._results.recorded - before
 
     def policy(self, domain_event: DomainEventProtocol[UUID], processing_event: ProcessingEvent[UUID]) -> None:
         game_id = str(domain_event.originator_id)

@@ -16,7 +16,8 @@ import pytest
 from domain.kernel.bots import RandomBot
 from domain.kernel.log import for_viewer
 from domain.tournament.log import Table
-from infra.analytics import store as analytics_module
+from infra.analytics import runner as analytics_module
+from infra.analytics.runner import AnalyticsBatch, AnalyticsPosition
 from infra.analytics.store import Analytics, AnalyticsDatabase, AnalyticsProjector, AnalyticsSettings, RecordSource
 from infra.bootstrap import build_service
 from infra.games.service import CreatedGame, GameService
@@ -310,13 +311,13 @@ def test_a_batch_begun_from_a_stale_position_is_dropped(service: GameService, tm
     database = AnalyticsDatabase(str(tmp_path / "race.duckdb"))
     one, two = (AnalyticsProjector(RecordSource(service), database, batch_size=10) for _ in range(2))
     with database.connect() as connection:
-        start = one._cursor(connection)
-        batch = one.source.after(start[1], one.batch_size)
-        rows, contexts, replaced = one._rows(connection, batch)
+        start = AnalyticsPosition(connection).cursor()
+        batch = one.source.after(start.position, one.batch_size)
+        changes = AnalyticsBatch(one.source, connection).apply(start, batch)
     assert two.step() == 10  # another runner commits the same batch first
     with database.connect() as connection:
         before = tables(connection)
-        assert not one._commit(connection, start, batch[-1].notification_id, rows, contexts, replaced)
+        assert not AnalyticsPosition(connection).commit(start, batch[-1].notification_id, changes)
         assert tables(connection) == before
     assert database.position() == 10
 

@@ -23,7 +23,8 @@ from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.log import Record
 from domain.kernel.match import Match
-from infra.analytics.store import CONTEXT_TABLE, AnalyticsDatabase, AnalyticsProjector, ListSource, StoredRecord
+from infra.analytics.database import CONTEXT_TABLE, AnalyticsDatabase
+from infra.analytics.runner import AnalyticsProjector, ListSource, StoredRecord
 from projections import analytics as projection
 from projections.analytics import TABLES
 
