@@ -8,7 +8,7 @@ import { updateAnalysis } from './analysis.js';
 import { gameData, get } from './api.js';
 import { setSeatNames } from './dom.js';
 import { showSeatKey } from './keys.js';
-import { perspectiveFromFragment, seatOf, takeTokensFromFragment } from './perspectives.js';
+import { perspectiveFromFragment, seatOf, takeTokensFromFragment, tournamentOfTable } from './perspectives.js';
 import { draw } from '../viewer/board.js';
 import { wireControls } from '../viewer/controls.js';
 import { startStream } from '../viewer/live.js';
@@ -44,6 +44,7 @@ async function start() {
     showError(`The seat link did not work: ${err.message}`);
   }
   app.perspective = perspectiveFromFragment();
+  app.tournament = Boolean(tournamentOfTable(app.gameId)); // a tournament's table: its seats are keyed at registration
   let board;
   try {
     board = await get(gamePath(), { token: token() });
@@ -124,7 +125,7 @@ export async function show(version) {
   app.version = view.version;
   app.shown = view;
   draw(view);
-  showSeatKey(app.gameId, seatOf(app.perspective), app.records, token()); // keys.js: is the seat keyed, here?
+  showSeatKey(app.gameId, seatOf(app.perspective), app.records, token(), { tournament: app.tournament }); // keys.js: is the seat keyed, here?
   updateTimeline();
   highlightLog();
   updateUrl();
