@@ -123,3 +123,27 @@ def test_a_seat_taken_through_its_link_keys_itself_in_the_browser_before_its_fir
     at_version(page, site.board(created)["version"])
     commands = [r for r in site.api.get(f"/games/{created.game_id}/events").json() if r["type"] == "CommandAccepted"]
     assert len(commands) == 1 and commands[0]["data"]["seat"] == seat and "signature" in commands[0]["data"]
+
+
+def test_a_tournament_players_table_offers_no_key_of_its_own_in_the_viewer(contexts: Any, site: Site) -> None:
+    """A tournament seat takes its player's key at registration: the viewer, opened from the
+    tournament page's Play link with the player's own token, offers no "Key this seat" (the server
+    refuses that token at the key route)."""
+    created = site.tournaments.create("alexandros", {"rounds": 1, "table_size": 2}, b"keyless-table", salted=False)
+    tid, organiser = created.tournament_id, created.organiser_token
+    tokens = [site.tournaments.register(tid, organiser, name).token for name in ("Ada", "Bo")]
+    game_id = site.tournaments.seat_next_round(tid, organiser)["tables"][0]["game_id"]
+    refused = site.api.post(
+        f"/games/{game_id}/key", json={"public_key": "A" * 43}, headers={"Authorization": f"Bearer {tokens[0]}"}
+    )
+    assert refused.status_code == 401
+    page = contexts()
+    page.goto(f"{site.url}/tournament?id={tid}#player={tokens[0]}")
+    page.wait_for_selector(f'#me[data-game-id="{game_id}"] #me-play')
+    seat = int(page.get_attribute("#me", "data-seat") or "")
+    page.click("#me-play")
+    page.wait_for_selector(f'#board[data-perspective="seat:{seat}"]')
+    page.wait_for_selector('#seat-key[data-keyed="false"]')
+    assert page.is_hidden("#key-register-form")
+    assert page.get_attribute("#seat-key", "data-tournament") == "true"
+    assert "tournament seat" in page.inner_text("#seat-key-state")

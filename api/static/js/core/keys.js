@@ -163,14 +163,16 @@ export async function registerSeatKey(gameId, seat, token, { exportable = false 
   return key;
 }
 
-/** Say whether the perspective's seat is keyed, whose key signs its moves here, and offer export/import. */
-export async function showSeatKey(gameId, seat, records, token) {
+/** Say whether the perspective's seat is keyed, whose key signs its moves here, and offer export/import.
+ * A tournament's table (``tournament``) is never keyed here: its seats take their players' keys at
+ * registration, and the server refuses a key from the viewer. */
+export async function showSeatKey(gameId, seat, records, token, { tournament = false } = {}) {
   const panel = el('seat-key');
   if (!panel) return;
   const recorded = seat === null ? null : recordedKey(records, seat);
   const key = seat === null ? null : await seatKey(gameId, seat);
-  const later = seat !== null && token && !recorded && keyableLater(records, seat) && (await keysSupported());
-  const state = `${gameId}:${seat}:${recorded}:${key ? key.publicKey : ''}:${later}`;
+  const later = !tournament && seat !== null && token && !recorded && keyableLater(records, seat) && (await keysSupported());
+  const state = `${gameId}:${seat}:${recorded}:${key ? key.publicKey : ''}:${later}:${tournament}`;
   if (state === shownFor) return;
   shownFor = state;
   const form = el('key-register-form');
@@ -190,12 +192,15 @@ export async function showSeatKey(gameId, seat, records, token) {
   };
   panel.hidden = false;
   panel.dataset.keyed = recorded ? 'true' : 'false';
+  panel.dataset.tournament = tournament ? 'true' : 'false';
   panel.dataset.held = key && key.publicKey === recorded ? 'true' : 'false';
   const short = (text) => `${text.slice(0, 10)}…`;
   el('seat-key-state').textContent = seat === null
     ? 'To play a seat of this game from this device, import the key exported on the other one.'
     : !recorded && later
     ? 'This seat has no key yet: key it here before its first move, and this browser signs each of its moves.'
+    : !recorded && tournament
+    ? 'This tournament seat has no key: a player\'s key is given at registration, and the record holds this seat\'s moves on the server\'s word.'
     : !recorded
     ? 'This seat has no key: the record holds its moves on the server\'s word.'
     : key && key.publicKey === recorded

@@ -54,6 +54,10 @@ function hands(ctx) {
 }
 
 export default {
+  // On a phone the board starts at 2 pixels a unit: a corner's target (app.css: 11.5 units around it)
+  // is then 44 px across, and the middle of each space (11.5 units from its sides) 46 px.
+  touchScale: 2,
+
   draw(ctx) {
     const { svg, data, state: st } = ctx;
     const g = geometry(data);

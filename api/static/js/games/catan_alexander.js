@@ -50,9 +50,9 @@ export default {
     return view.options?.board === 'base' ? 'Catan (the base game board)' : data.title;
   },
 
-  // On a phone the board starts at 2.7 pixels a unit: each intersection and each path between two
-  // is then a target of 46 px (app.css sizes them).
-  touchScale: 2.7,
+  // On a phone the board starts at 3.2 pixels a unit: each intersection and each path between two
+  // is then a target of 54 px (app.css sizes them), a settlement (14 units) of 45 px.
+  touchScale: 3.2,
 
   draw(ctx) {
     const { svg, data, state: st } = ctx;

@@ -43,6 +43,10 @@ function armies(state) {
 }
 
 export default {
+  // On a phone the board starts at 1.4 pixels a unit: a campaign symbol (18 units around) is then a
+  // target of 50 px, and an army (app.css: 16 units around) 45 px.
+  touchScale: 1.4,
+
   draw(ctx) {
     const { svg, data, state: st } = ctx;
     const layout = data.static.layout;
