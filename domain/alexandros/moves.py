@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from operator import itemgetter
+from typing import Literal
 
 from domain.alexandros.commands import (
     EndTurn,
@@ -38,6 +39,9 @@ from domain.alexandros.rules import awaited, compensation_size
 from domain.alexandros.rules.board import closest_free_spaces
 from domain.alexandros.state import ACTIONS, MOVE, NO_WALL, NOBODY, AlexandrosState
 from domain.kernel import Chance, Command, LegalMoves, Seat
+
+# Where a moving card comes from: the open display or the mover's hand (R26).
+CardSource = Literal["display", "hand"]
 
 ROUTES_LISTED_IN_FULL = 20  # rules file 10.1: at most 20 routes when d <= 6, "small": all listed
 ROUTE_SAMPLES = 2  # beyond that, this many random draws besides the fewest- and most-walls routes
@@ -195,10 +199,10 @@ def destinations_of(state: AlexandrosState, target: int, rng: Chance) -> tuple[l
 
 def move_options(
     state: AlexandrosState, seat: Seat, free: dict[str, list[int]]
-) -> list[tuple[str, int | None, str | None, str | None, str]]:
+) -> list[tuple[CardSource, int | None, str | None, str | None, str]]:
     """R26/R27: (source, slot, hand card, joker symbol, move symbol) for every usable card (``free``:
     some free spaces of each symbol, empty when it has none)."""
-    options: list[tuple[str, int | None, str | None, str | None, str]] = []
+    options: list[tuple[CardSource, int | None, str | None, str | None, str]] = []
     for slot, card in enumerate(state.display):
         if card is None:
             continue

@@ -53,7 +53,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple, cast
 
@@ -98,7 +98,7 @@ class WrittenDocuments:
     def valid_at(self, cursor: Cursor) -> bool:
         return self.cursor == cursor
 
-    def committed(self, cursor: Cursor, changes: dict[tuple[str, str], str | None]) -> None:
+    def committed(self, cursor: Cursor, changes: Mapping[tuple[str, str], str | None]) -> None:
         self.cursor = cursor
         for address, text in changes.items():
             if address in self.texts:
