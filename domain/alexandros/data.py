@@ -19,7 +19,8 @@ _HERE = Path(__file__).parent
 
 
 def _load(name: str) -> dict[str, Any]:
-    return json.loads((_HERE / name).read_text(encoding="utf-8"))
+    table: dict[str, Any] = json.loads((_HERE / name).read_text(encoding="utf-8"))
+    return table
 
 
 _BOARD = _load("board.json")

@@ -108,9 +108,9 @@ def _open(state: TournamentState) -> None:
 
 def _name(name: Any, taken: Iterable[str]) -> str:
     """The one name rule of joins too (``domain.kernel.names``): refuses BAD_NAME and NAME_TAKEN."""
-    name = player_name(name, MAX_NAME)
-    check_name_free(name, taken)
-    return name
+    checked = player_name(name, MAX_NAME)
+    check_name_free(checked, taken)
+    return checked
 
 
 def _commitment(value: Any) -> str:

@@ -142,7 +142,7 @@ class RedisStore(ReadModelStore):
         with self.redis.pipeline() as pipe:
             while True:
                 try:
-                    pipe.watch(self.positions_key)
+                    pipe.watch(self.positions_key)  # type: ignore[no-untyped-call]  # redis-py leaves it untyped
                     keys = list(pipe.scan_iter(match=f"{self.collection_key(projection, '')}*", count=1000))
                     pipe.multi()
                     if keys:
@@ -186,7 +186,7 @@ class RedisStore(ReadModelStore):
         backoff = Backoff("the Redis announcements", log)
         start = len(self.channel(""))
         while not self._closing.is_set():
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
             try:
                 pubsub.psubscribe(self.channel("*"))
                 backoff.succeeded()

@@ -13,7 +13,7 @@ from domain.kernel.errors import BAD_INPUT
 def symbol_field(value: Any, what: str) -> str:
     if value not in SYMBOLS:
         raise RuleViolation(BAD_INPUT, f"{what} must be one of {', '.join(SYMBOLS)}, not {value!r}")
-    return value
+    return str(value)
 
 
 def space_field(value: Any, what: str) -> int:
