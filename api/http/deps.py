@@ -7,8 +7,8 @@ each request a hop through the thread pool that every request of the server shar
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any
 
 from fastapi import Depends, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials
@@ -44,54 +44,14 @@ async def bearer_token(
 Token = Annotated[str | None, Depends(bearer_token)]
 
 
-async def game_service(connection: HTTPConnection) -> GameService:
-    service: GameService = connection.app.state.service
-    return service
+def app_state(name: str) -> Callable[[HTTPConnection], Awaitable[Any]]:
+    """A dependency that gives what ``create_app`` put on ``app.state`` under ``name``."""
 
+    async def from_state(connection: HTTPConnection) -> Any:
+        return getattr(connection.app.state, name)
 
-async def read_side(connection: HTTPConnection) -> ReadSide:
-    reads: ReadSide = connection.app.state.read_side
-    return reads
-
-
-async def tournament_service(connection: HTTPConnection) -> TournamentService:
-    tournaments: TournamentService = connection.app.state.tournaments
-    return tournaments
-
-
-async def tournament_list(connection: HTTPConnection) -> TournamentList:
-    listed: TournamentList = connection.app.state.tournament_list
-    return listed
-
-
-async def field_bounds(connection: HTTPConnection) -> FieldBounds:
-    bounds: FieldBounds = connection.app.state.field_bounds
-    return bounds
-
-
-async def spectator_count(connection: HTTPConnection) -> Spectators:
-    spectators: Spectators = connection.app.state.spectators
-    return spectators
-
-
-async def server_shutdown(connection: HTTPConnection) -> Shutdown:
-    shutdown: Shutdown = connection.app.state.shutdown
-    return shutdown
-
-
-async def server_threads(connection: HTTPConnection) -> ServerThreads:
-    threads: ServerThreads = connection.app.state.threads
-    return threads
-
-
-async def game_analyst(connection: HTTPConnection) -> Analyst:
-    analyst: Analyst = connection.app.state.analyst
-    return analyst
-
-
-async def analytics_source(connection: HTTPConnection) -> AnalyticsSource:
-    source: AnalyticsSource = connection.app.state.analytics
-    return source
+    from_state.__name__ = name
+    return from_state
 
 
 async def commanded_game(request: Request) -> str | None:
@@ -101,19 +61,19 @@ async def commanded_game(request: Request) -> str | None:
     return last if last in GAMES else None
 
 
-Service = Annotated[GameService, Depends(game_service)]
-Reads = Annotated[ReadSide, Depends(read_side)]
-Tournaments = Annotated[TournamentService, Depends(tournament_service)]
-TournamentListing = Annotated[TournamentList, Depends(tournament_list)]
-Bounds = Annotated[FieldBounds, Depends(field_bounds)]
+Service = Annotated[GameService, Depends(app_state("service"))]
+Reads = Annotated[ReadSide, Depends(app_state("read_side"))]
+Tournaments = Annotated[TournamentService, Depends(app_state("tournaments"))]
+TournamentListing = Annotated[TournamentList, Depends(app_state("tournament_list"))]
+Bounds = Annotated[FieldBounds, Depends(app_state("field_bounds"))]
 # Seating a round asks the creation limit for one game per table before it creates any.
 TablesAdmission = Annotated[Callable[[int], None], Depends(tables_admission)]
 CommandedGame = Annotated[str | None, Depends(commanded_game)]
-SpectatorCount = Annotated[Spectators, Depends(spectator_count)]
-ServerShutdown = Annotated[Shutdown, Depends(server_shutdown)]
-BackgroundThreads = Annotated[ServerThreads, Depends(server_threads)]
-GameAnalyst = Annotated[Analyst, Depends(game_analyst)]
-Analytics = Annotated[AnalyticsSource, Depends(analytics_source)]
+SpectatorCount = Annotated[Spectators, Depends(app_state("spectators"))]
+ServerShutdown = Annotated[Shutdown, Depends(app_state("shutdown"))]
+BackgroundThreads = Annotated[ServerThreads, Depends(app_state("threads"))]
+GameAnalyst = Annotated[Analyst, Depends(app_state("analyst"))]
+Analytics = Annotated[AnalyticsSource, Depends(app_state("analytics"))]
 
 MinVersion = Annotated[
     int | None,
