@@ -32,7 +32,7 @@ from domain.kernel.match import SEAT_TAKEN
 from domain.kernel.sampling import clone_state
 from infra.games.aggregate import record_of
 from infra.games.service import GameService, ServiceError, StaleVersion
-from infra.readside.follower import Follower, MemoryPosition, log_reader, notification_id
+from infra.readside.follower import MemoryPosition, log_follower
 from infra.readside.lease import Lease
 from infra.readside.projector import transient_errors
 from infra.readside.readmodels import Cursor, MemoryStore, ReadModelStore, lease_owner
@@ -86,13 +86,7 @@ class BotSeats:
         self.moves_played = 0  # by this process (tests and logs)
         # The notification log, followed up to here in this process (the games watched are rebuilt on start).
         self._position: MemoryPosition[set[str]] = MemoryPosition(self._watch_all)
-        self._follower = Follower(
-            log_reader(service.recorder),
-            GamesWithBots(service),
-            self._position,
-            batch_size=NOTIFICATIONS_PER_READ,
-            position_of=notification_id,
-        )
+        self._follower = log_follower(service.recorder, GamesWithBots(service), self._position, NOTIFICATIONS_PER_READ)
         self.lease = Lease(self.store, BOT_LEASE, self.owner, lease_seconds)
         # The bots' streams are keyed by a secret of this process, so nobody can foresee a bot's choices.
         self._salt = secrets.token_hex(16)

@@ -114,6 +114,16 @@ def log_reader(recorder: ApplicationRecorder) -> Callable[[int, int], Sequence[N
     return read
 
 
+def log_follower(
+    recorder: ApplicationRecorder,
+    projection: BatchProjection[Notification, Batch],
+    store: PositionStore[Batch],
+    batch_size: int,
+) -> Follower[Notification, Batch]:
+    """A follower of an event store's notification log itself (not of records decoded from it)."""
+    return Follower(log_reader(recorder), projection, store, batch_size=batch_size, position_of=notification_id)
+
+
 class MemoryPosition(Generic[Batch]):
     """A position kept in this process only (a follower that rebuilds what it keeps on every
     start, as the bot seats and the clock keeper do): ``keep`` takes each batch's changes."""

@@ -36,7 +36,7 @@ from domain.tournament.log import (
     VOID_GAME,
 )
 from infra.games.service import ServiceError
-from infra.readside.follower import Follower, MemoryPosition, log_reader, notification_id
+from infra.readside.follower import MemoryPosition, log_follower
 from infra.readside.lease import Lease
 from infra.readside.projector import transient_errors
 from infra.readside.readmodels import Cursor, ReadModelStore
@@ -90,12 +90,8 @@ class ClockKeeper:
         self._heap: list[tuple[int, str]] = []  # (next look, game id); stale entries are skipped
         # The tournaments' notification log, read up to here (the index is rebuilt on every start).
         self._position: MemoryPosition[list[LoggedRecord]] = MemoryPosition(self._index_all)
-        self._follower = Follower(
-            log_reader(tournaments.recorder),
-            TournamentRecords(tournaments),
-            self._position,
-            batch_size=NOTIFICATIONS_PER_READ,
-            position_of=notification_id,
+        self._follower = log_follower(
+            tournaments.recorder, TournamentRecords(tournaments), self._position, NOTIFICATIONS_PER_READ
         )
         self.lease = Lease(store, CLOCK_LEASE, self.owner, lease_seconds)
         self._wake = threading.Event()

@@ -19,7 +19,7 @@ from typing import Any, cast
 from eventsourcing.persistence import Notification
 
 from infra.games.service import Invalid
-from infra.readside.follower import DocumentBatch, Follower, ReadModelPosition, log_reader, notification_id
+from infra.readside.follower import DocumentBatch, ReadModelPosition, log_follower
 from infra.readside.readmodels import Cursor, ReadModelStore, json_text
 from infra.tournaments.aggregate import logged_records
 from infra.tournaments.service import TournamentService
@@ -40,12 +40,8 @@ class TournamentList:
         self.store = store
         self._lock = threading.Lock()
         self._sorted: tuple[int, list[dict[str, Any]]] | None = None  # (position, entries newest first)
-        self._follower = Follower(
-            log_reader(tournaments.recorder),
-            self,
-            ReadModelPosition(store, TOURNAMENT_LIST),
-            batch_size=NOTIFICATIONS_PER_READ,
-            position_of=notification_id,
+        self._follower = log_follower(
+            tournaments.recorder, self, ReadModelPosition(store, TOURNAMENT_LIST), NOTIFICATIONS_PER_READ
         )
 
     def catch_up(self) -> None:

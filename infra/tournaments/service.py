@@ -84,7 +84,7 @@ from infra.games.service import (
     parse_game_id,
     token_hash,
 )
-from infra.readside.follower import Follower, log_reader, notification_id
+from infra.readside.follower import log_follower
 from infra.tournaments.aggregate import (
     TableIndex,
     TournamentAggregate,
@@ -173,13 +173,7 @@ class TournamentService(EventSourcedProjection[UUID]):
         self._locks_guard = threading.Lock()
         self._follow_lock = threading.Lock()
         self._results = ResultsTracking(self, self._evict_all)
-        self._results_follower = Follower(
-            log_reader(games.recorder),
-            EndedGames(games),
-            self._results,
-            batch_size=RESULTS_PER_READ,
-            position_of=notification_id,
-        )
+        self._results_follower = log_follower(games.recorder, EndedGames(games), self._results, RESULTS_PER_READ)
         # Clocks of running games, each fed only the records it has not seen; bounded (a clock is
         # recomputed from the record when it is needed again).
         self._clocks: OrderedDict[str, GameClock] = OrderedDict()
