@@ -17,6 +17,7 @@ from domain.kernel.log import (
     GENESIS,
     Record,
     RecordParts,
+    canonical,
     command_record_parts,
     event_record_parts,
     make_record,
@@ -82,12 +83,12 @@ class Match:
         self.game_id: str | None = None
         self.keys_required = False  # every seat must be taken with a key
         self.acted: set[Seat] = set()  # seats that have sent a command in this game (not a fork's copies)
-        # The last signature found good (key, payload, signature): the service checks a command before
-        # the rules see it and ``execute`` checks it again; the same check is not computed twice.
-        self._last_good: tuple[str, bytes, str] | None = None
         # The last command admitted (seat, command, version): the service admits a command before it
         # executes it, and the turn checked then is not checked again at the same version.
         self._admitted: tuple[Seat, Command, int] | None = None
+        # The last command admitted with its signature checked (seat, command, version signed, command
+        # id, contribution, signature): ``execute`` does not check the same signature a second time.
+        self._signed_admission: tuple[Seat, Command, int, str | None, str | None, str | None] | None = None
 
     # -- creating ---------------------------------------------------------------------------------
 
@@ -266,6 +267,30 @@ class Match:
         self._admitted = (seat, command, self.version)
         return command
 
+    def admit_signed(
+        self,
+        seat: Seat,
+        payload: dict[str, Any],
+        command_id: str | None,
+        contribution: str | None,
+        signature: str | None,
+        expected_version: int | None,
+    ) -> Command:
+        """``admit`` for a seat's request, its signature checked first (``check_signed``: before any
+        rule sees the command). A signed command must be sent with every field as it is recorded: the
+        record holds the parsed command, and the signature must be over what the record holds."""
+        checked = self.check_signed(seat, payload, command_id, contribution, signature, expected_version)
+        command = self.admit(seat, payload)
+        if checked is not None and recorded_command(command) != payload:
+            raise RuleViolation(
+                BAD_SIGNATURE,
+                f"a signed command must be sent (and signed) with every field as it is recorded: "
+                f"{canonical(recorded_command(command))}",
+            )
+        if expected_version is not None:
+            self._signed_admission = (seat, command, expected_version, command_id, contribution, checked)
+        return command
+
     def _turn_checked(self, seat: Seat, command: Command) -> bool:
         """Whether ``admit`` checked this very command's turn at the current version."""
         admitted = self._admitted
@@ -302,11 +327,7 @@ class Match:
         if self.game_id is None:
             raise BrokenInvariant("a seat key is only ever recorded with its game id")
         payload = signed_payload(self.game_id, seat, expected_version, command_id, command, contribution)
-        if signature is not None and self._last_good == (key, payload, signature):
-            return signature
-        checked = check_signature(key, signature, payload, seat)
-        self._last_good = (key, payload, checked)
-        return checked
+        return check_signature(key, signature, payload, seat)
 
     def command_position(self, seat: Seat, command_id: str) -> int | None:
         return self.command_positions.get(command_key(seat, command_id))
@@ -337,9 +358,10 @@ class Match:
         if contribution is not None:
             contribution = parse_contribution(contribution)
         if by is None:
-            signature = self.check_signed(
-                seat, recorded_command(command), command_id, contribution, signature, self.version
-            )
+            if self._signed_admission != (seat, command, self.version, command_id, contribution, signature):
+                signature = self.check_signed(
+                    seat, recorded_command(command), command_id, contribution, signature, self.version
+                )
         elif by not in ACTORS or signature is not None or contribution is not None:
             raise RuleViolation(
                 BAD_SIGNATURE,

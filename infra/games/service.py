@@ -25,11 +25,11 @@ from domain.kernel import engine
 from domain.kernel.bots import BOT_NAMES, bot_of_seat_name, bot_seat_name
 from domain.kernel.chance import SALT_BYTES, Chance, parse_contribution, salted_seed
 from domain.kernel.errors import BAD_INPUT, RuleViolation
-from domain.kernel.log import COMMAND_ACCEPTED, Record, canonical, recorded_command
+from domain.kernel.log import COMMAND_ACCEPTED, Record, recorded_command
 from domain.kernel.match import Match
 from domain.kernel.messages import parse_command
 from domain.kernel.seats import Seat
-from domain.kernel.signatures import BAD_SIGNATURE, BY_ORGANISER, bot_key, public_key_of, sign, signed_payload
+from domain.kernel.signatures import BY_ORGANISER, bot_key, public_key_of, sign, signed_payload
 from infra.games.aggregate import GameAggregate, MatchTranscoding, record_of
 
 
@@ -529,15 +529,11 @@ class GameService(Application[UUID]):
                 expected_version = aggregate.version
                 signature = self._bot_signature(aggregate, seat, payload, command_id)
             if by is None:
-                aggregate.match.check_signed(seat, payload, command_id, contribution, signature, expected_version)
-            command = aggregate.match.admit(seat, payload)
-            if signature is not None and recorded_command(command) != payload:
-                # The record holds the parsed command: what was signed must be exactly that.
-                raise RuleViolation(
-                    BAD_SIGNATURE,
-                    f"a signed command must be sent (and signed) with every field as it is recorded: "
-                    f"{canonical(recorded_command(command))}",
+                command = aggregate.match.admit_signed(
+                    seat, payload, command_id, contribution, signature, expected_version
                 )
+            else:
+                command = aggregate.match.admit(seat, payload)
             try:
                 records = aggregate.execute(seat, command, command_id, contribution, at, signature, by)
                 self.save(aggregate)

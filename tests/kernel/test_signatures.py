@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
+from domain.kernel.chance import Chance
 from domain.kernel.errors import RuleViolation
 from domain.kernel.log import COMMAND_ACCEPTED, Record, for_viewer
 from domain.kernel.match import SEAT_KEYED, SEAT_TAKEN, Match
@@ -161,6 +162,44 @@ def test_a_keyed_seat_needs_a_command_id() -> None:
     assert refusal.code == BAD_SIGNATURE and "command_id" in refusal.message
 
 
+def test_a_signed_command_must_be_sent_as_its_record_holds_it() -> None:
+    """A client that leaves out a field the command has by default signed other bytes than the record
+    will hold: refused before anything is recorded. Sent whole, the same move is admitted."""
+    private = Ed25519PrivateKey.generate()
+    game = GAMES.get("alexandros")
+    match, _ = Match.create(game, 2, {}, b"whole", open_seats=True)
+    for seat in range(2):
+        match.take_seat(f"P{seat}", seat, public_key_of(private), GAME_ID)
+    (seat,) = game.awaited(match.state)
+    whole = command_of(game.legal_moves(match.state, seat, Chance(b"moves"))[0])
+    short = {field: value for field, value in whole.items() if value is not None}
+    assert short != whole, "the move has fields it takes by default"
+
+    def signed(payload: dict[str, Any]) -> str:
+        return encode(private.sign(signed_payload(GAME_ID, seat, match.version, "c1", payload, None)))
+
+    version = match.version
+    refusal = refused(lambda: match.admit_signed(seat, short, "c1", None, signed(short), version))
+    assert refusal.code == BAD_SIGNATURE and "as it is recorded" in refusal.message
+    signature = signed(whole)
+    command = match.admit_signed(seat, whole, "c1", None, signature, version)
+    assert match.execute(seat, command, "c1", signature=signature)[0].data["signature"] == signature
+
+
+def test_the_signature_admitted_with_one_command_is_checked_again_for_any_other() -> None:
+    """``execute`` does not check again the signature ``admit_signed`` checked, but only for that very
+    command, command id and signature at that version: anything else is checked in full."""
+    table = keyed_pair()
+    private = table.keys[0]
+    assert private is not None
+    good = sign(private, 0, table.match.version, "c1", guess(3))
+    admitted = table.match.admit_signed(0, command_of(guess(3)), "c1", None, good, table.match.version)
+    for command, command_id in [(guess(4), "c1"), (admitted, "c2")]:
+        refusal = refused(lambda: table.match.execute(0, command, command_id, signature=good))  # noqa: B023
+        assert refusal.code == BAD_SIGNATURE
+    assert table.match.execute(0, admitted, "c1", signature=good)
+
+
 def test_a_seat_without_a_key_plays_as_before_and_may_not_sign() -> None:
     table = Table([Ed25519PrivateKey.generate(), None])
     taken = [r for r in table.records if r.type == SEAT_TAKEN]
@@ -185,6 +224,9 @@ def test_a_seat_without_a_key_plays_as_before_and_may_not_sign() -> None:
         "+" * 43,  # base64, not base64url
         encode(bytes(33))[:43] + "/",
         12,
+        encode(bytes(32)),  # a point of order 4: every "signature" of such a key is worthless
+        encode(bytes([1]) + bytes(31)),  # the neutral point
+        encode(bytes([2]) + bytes(31)),  # no point of the curve
     ],
 )
 def test_a_join_with_a_key_that_is_not_one_is_refused(key: Any) -> None:
