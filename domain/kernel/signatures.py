@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from functools import lru_cache
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -41,19 +42,31 @@ BY_ORGANISER = "organiser"
 ACTORS = (BY_SERVER, BY_ORGANISER)
 PUBLIC_KEY_BYTES = 32
 SIGNATURE_BYTES = 64
+_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]*")
 
 
 def _unpadded_base64url(text: object, size: int) -> bytes | None:
     """The ``size`` bytes that ``text`` spells in base64url without padding, or None. Only the one
-    spelling of those bytes passes, so a record holds each key and signature in one form."""
-    if not isinstance(text, str) or not _BASE64URL.fullmatch(text):
+    spelling of those bytes passes (its length, and the unused low bits of its last character
+    zero), so a record holds each key and signature in one form."""
+    length = (size * 8 + 5) // 6
+    if not isinstance(text, str) or len(text) != length or not _BASE64URL.fullmatch(text):
+        return None
+    unused_bits = length * 6 - size * 8
+    if _ALPHABET.index(text[-1]) % (1 << unused_bits):
         return None
     try:
-        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        return base64.urlsafe_b64decode(text + "=" * (-length % 4))
     except (binascii.Error, ValueError):
         return None
-    return raw if len(raw) == size and encode(raw) == text else None
+
+
+@lru_cache(maxsize=4096)
+def _key_bytes(public_key: str) -> bytes:
+    """A recorded public key's bytes, decoded once rather than for each of the seat's commands (a
+    cache of a pure function: the same text always gives the same bytes)."""
+    return _unpadded_base64url(public_key, PUBLIC_KEY_BYTES) or b""
 
 
 def encode(raw: bytes) -> str:
@@ -107,7 +120,7 @@ def check_signature(public_key: str, signature: object, payload: bytes, seat: Se
             BAD_SIGNATURE, f"signature must be {SIGNATURE_BYTES} bytes (Ed25519) as base64url without padding"
         )
     try:
-        crypto_sign_open(raw + payload, _unpadded_base64url(public_key, PUBLIC_KEY_BYTES) or b"")
+        crypto_sign_open(raw + payload, _key_bytes(public_key))
     except (BadSignatureError, ValueError):
         raise RuleViolation(
             BAD_SIGNATURE,
