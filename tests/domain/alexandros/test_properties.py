@@ -26,7 +26,7 @@ from domain.alexandros.data import (
     point_coord,
 )
 from domain.alexandros.rules import single_owner_violations
-from domain.alexandros.state import BLACK, NOBODY, RED, AlexandrosState, label_provinces
+from domain.alexandros.state import BLACK, NOBODY, RED, State, label_provinces
 from domain.kernel import Chance, Command, RuleViolation, engine
 from domain.kernel.bots import RandomBot, play_random_game
 from domain.kernel.log import for_viewer
@@ -42,7 +42,7 @@ seeds = st.binary(min_size=1, max_size=8)
 player_counts = st.sampled_from([2, 3, 4])
 
 
-def check_invariants(state: AlexandrosState) -> None:
+def check_invariants(state: State) -> None:
     """Cards, walls and governors are conserved; R11 holds; provinces match the walls."""
     cards = Counter(state.supply) + Counter(state.discard) + Counter(c for c in state.display if c)
     for hand in state.hands:
@@ -57,7 +57,7 @@ def check_invariants(state: AlexandrosState) -> None:
     assert state.province == label_provinces(state.walls)
 
 
-def random_states(players: int, seed: bytes, every: int = 7) -> Iterator[tuple[AlexandrosState, Chance]]:
+def random_states(players: int, seed: bytes, every: int = 7) -> Iterator[tuple[State, Chance]]:
     """States along a random game (every ``every``-th decision) with the game's chance source."""
     chance = Chance(seed)
     bot = RandomBot(seed + b"-bot")
@@ -94,7 +94,7 @@ def test_every_listed_move_is_accepted(seed: bytes, players: int) -> None:
             check_legal_moves_accepted(GAME, state, seat, chance)
 
 
-def hide_differently(state: AlexandrosState, viewer: int, seed: bytes) -> AlexandrosState:
+def hide_differently(state: State, viewer: int, seed: bytes) -> State:
     """The same state as ``viewer`` knows it, with everything hidden from him dealt anew: the supply
     order and the other seats' hands (sizes kept)."""
     other = copy.deepcopy(state)
@@ -129,7 +129,7 @@ def test_views_and_moves_ignore_what_the_viewer_cannot_know(seed: bytes, players
                     assert outcome(state, viewer, probe) == outcome(other, viewer, probe)
 
 
-def probes(state: AlexandrosState) -> list[Command]:
+def probes(state: State) -> list[Command]:
     """Commands (mostly refused) whose answers must not depend on hidden information."""
     some_spaces = [[0, 5], [2, 2], [4, 12], [7, 19], [3, 13]]
     return [
@@ -145,7 +145,7 @@ def probes(state: AlexandrosState) -> list[Command]:
     ]
 
 
-def outcome(state: AlexandrosState, seat: int, command: Command) -> str:
+def outcome(state: State, seat: int, command: Command) -> str:
     """Whether the command is accepted, or the refusal the seat reads (drawn cards are new
     information, so only acceptance is compared)."""
     try:

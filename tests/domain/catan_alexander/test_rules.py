@@ -31,7 +31,6 @@ from domain.catan_alexander.commands import (
     RollDice,
 )
 from domain.catan_alexander.data import RESOURCE_INDEX, hex_corners
-from domain.catan_alexander.moves import TRADE_ACTIVE, TRADE_OTHERS
 from domain.catan_alexander.rules import (
     claim_special_cards,
     normalize_options,
@@ -39,6 +38,7 @@ from domain.catan_alexander.rules import (
     special_card_holder,
     total_vp,
 )
+from domain.catan_alexander.rules.sequence import TRADE_ACTIVE, TRADE_OTHERS
 from domain.catan_alexander.state import (
     ALEXANDER,
     AUCTION,

@@ -8,8 +8,7 @@ from typing import Any
 
 from domain.empire_builder import GAME
 from domain.empire_builder.commands import AllocateResources, AttemptBuilds, MoveArmies
-from domain.empire_builder.rules import initial_state
-from domain.empire_builder.state import MOVE, TURNS, State
+from domain.empire_builder.state import MOVE, TURNS, State, initial_state
 from domain.kernel import Chance, Command, Event, RuleViolation, engine
 from domain.kernel.bots import RandomBot
 
