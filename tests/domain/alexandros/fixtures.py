@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.alexandros import GAME
 from domain.alexandros.commands import MoveAlexander
 from domain.alexandros.data import (
@@ -173,10 +171,6 @@ def refusal(state: State, seat: int, command: Command) -> str:
     except RuleViolation as refused:
         return refused.code
     raise AssertionError(f"{command} was accepted")
-
-
-def of_type(events: list[Event], name: str) -> list[Any]:
-    return [e for e in events if e.type == name]
 
 
 def all_shortest_routes(start: list[int], goal: list[int]) -> list[list[list[int]]]:
