@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -48,30 +49,40 @@ class Case:
     """One game as the suite plays it.
 
     - ``setups``: the player counts and options its random games are drawn from.
-    - ``check_states(states)``: the game's invariants over the states along a replayed game.
-    - ``vary_hidden(state, viewer, chance)``: a state differing from ``state`` only in what ``viewer``
-      cannot know, or None where nothing may be changed.
-    - ``scores_from_public(records, players)``: the final scores recomputed from the records a
-      spectator receives (the game's own checks of those records included).
+    - ``knowledge``: the game's ``tests/domain/<game>/conformance.py``, whose functions the methods
+      call: ``check_states(states)``, the game's invariants over the states along a replayed game;
+      ``vary_hidden(state, viewer, chance)``, a state differing from ``state`` only in what
+      ``viewer`` cannot know, or None where nothing may be changed; ``scores_from_public(records,
+      players)``, the final scores recomputed from the records a spectator receives (the game's own
+      checks of those records included); and optionally ``probes(state)``, commands (mostly
+      refused) whose answers must not depend on what the seat cannot know either.
     - ``examples``: hypothesis examples per property, so that every game costs about what its own
       copies of these properties cost; ``longest``: the commands a partly played game runs at most;
       ``hidden_every``: how far apart the states are whose hidden parts are changed.
     - ``nobody_hides_at``: player counts at which a game may pass without anything hidden from one seat.
     - ``reshuffles``: whether the game holds pre-ordered face-down stacks (``reshuffle_hidden``).
-    - ``probes(state)``: commands (mostly refused) whose answers must not depend on what the seat
-      cannot know either.
     """
 
     setups: tuple[Setup, ...]
-    check_states: Callable[[Iterable[Any]], None]
-    vary_hidden: Callable[[Any, int, Chance], Any | None]
-    scores_from_public: Callable[[list[dict[str, Any]], int], list[Any]]
+    knowledge: ModuleType
     examples: dict[str, int]
     longest: int
     hidden_every: int
     nobody_hides_at: frozenset[int] = frozenset()
     reshuffles: bool = False
-    probes: Callable[[Any], list[Command]] = lambda _state: []
+
+    def check_states(self, states: Iterable[Any]) -> None:
+        self.knowledge.check_states(states)
+
+    def vary_hidden(self, state: Any, viewer: int, chance: Chance) -> Any | None:
+        result: Any | None = self.knowledge.vary_hidden(state, viewer, chance)
+        return result
+
+    def scores_from_public(self, public: list[dict[str, Any]], players: int) -> list[Any]:
+        return list(self.knowledge.scores_from_public(public, players))
+
+    def probes(self, state: Any) -> list[Command]:
+        return list(getattr(self.knowledge, "probes", lambda _state: [])(state))
 
 
 def examples(finish: int, along: int, partway: int, hidden: int, scores: int) -> dict[str, int]:
@@ -81,14 +92,11 @@ def examples(finish: int, along: int, partway: int, hidden: int, scores: int) ->
 CASES: dict[str, Case] = {
     "alexandros": Case(
         setups=((2, {}), (3, {}), (4, {})),
-        check_states=alexandros.check_states,
-        vary_hidden=alexandros.vary_hidden,
-        scores_from_public=alexandros.scores_from_public,
+        knowledge=alexandros,
         examples=examples(finish=40, along=5, partway=20, hidden=10, scores=10),
         longest=300,
         hidden_every=4,
         reshuffles=True,
-        probes=alexandros.probes,
     ),
     "catan_alexander": Case(
         setups=(
@@ -101,9 +109,7 @@ CASES: dict[str, Case] = {
             (3, {"board": "base", "layout": "random"}),
             (4, {"board": "base", "layout": "random"}),
         ),
-        check_states=catan_alexander.check_states,
-        vary_hidden=catan_alexander.vary_hidden,
-        scores_from_public=catan_alexander.scores_from_public,
+        knowledge=catan_alexander,
         examples=examples(finish=24, along=6, partway=25, hidden=10, scores=12),
         longest=600,
         hidden_every=40,
@@ -120,9 +126,7 @@ CASES: dict[str, Case] = {
                 {"short_game": True, "region_scoring_variant": True},
             )
         ),
-        check_states=empire_builder.check_states,
-        vary_hidden=empire_builder.vary_hidden,
-        scores_from_public=empire_builder.scores_from_public,
+        knowledge=empire_builder,
         examples=examples(finish=60, along=12, partway=80, hidden=50, scores=30),
         longest=150,
         hidden_every=1,  # sealed commits are open for a few commands only
@@ -130,9 +134,7 @@ CASES: dict[str, Case] = {
     ),
     "peloponnes": Case(
         setups=(*((1, {"solo_level": level}) for level in range(1, 6)), *((n, {}) for n in range(2, 6))),
-        check_states=peloponnes.check_states,
-        vary_hidden=peloponnes.vary_hidden,
-        scores_from_public=peloponnes.scores_from_public,
+        knowledge=peloponnes,
         examples=examples(finish=60, along=12, partway=30, hidden=20, scores=30),
         longest=80,
         hidden_every=5,
