@@ -9,7 +9,7 @@ from typing import Any
 
 from domain.alexandros.data import CARDS_PER_SYMBOL, SYMBOLS
 from domain.alexandros.rules.taxes import tax_scoring
-from domain.alexandros.state import AlexandrosState, empty_hand
+from domain.alexandros.state import State, empty_hand
 from domain.kernel import Chance, Seat
 from domain.kernel.sampling import clone_state, deal, win_shares
 
@@ -19,7 +19,7 @@ TAX_WEIGHT = 0.6
 CARD_WEIGHT = 0.5
 
 
-def sample_state(state: AlexandrosState, seat: Seat, chance: Chance) -> AlexandrosState:
+def sample_state(state: State, seat: Seat, chance: Chance) -> State:
     sample = clone_state(state)
     others = [s for s in range(state.players) if s != seat]
     *hands, supply = deal(chance, "sample:alexandros", unseen_cards(state, seat), [hand_size(state, o) for o in others])
@@ -32,7 +32,7 @@ def sample_state(state: AlexandrosState, seat: Seat, chance: Chance) -> Alexandr
     return sample
 
 
-def unseen_cards(state: AlexandrosState, seat: Seat) -> list[str]:
+def unseen_cards(state: State, seat: Seat) -> list[str]:
     """The cards ``seat`` has not seen: the whole deck but the display, the discard pile and its hand
     (what lies in the supply and the other hands, worked out from public things only)."""
     left = {symbol: CARDS_PER_SYMBOL for symbol in SYMBOLS}
@@ -43,11 +43,11 @@ def unseen_cards(state: AlexandrosState, seat: Seat) -> list[str]:
     return [symbol for symbol in SYMBOLS for _ in range(left[symbol])]
 
 
-def hand_size(state: AlexandrosState, seat: Seat) -> int:
+def hand_size(state: State, seat: Seat) -> int:
     return sum(state.hands[seat].values())
 
 
-def evaluate(state: AlexandrosState) -> list[float]:
+def evaluate(state: State) -> list[float]:
     """The score, what a levy would bring now (the provinces a seat holds alone), and the cards in hand."""
     taxes, _ = tax_scoring(state, state.seat)
     points = [
@@ -57,7 +57,7 @@ def evaluate(state: AlexandrosState) -> list[float]:
     return win_shares(points, SPREAD)
 
 
-def observe(state: AlexandrosState, event_type: str, data: dict[str, Any], whole: bool, seat: Seat) -> dict[str, Any]:
+def observe(state: State, event_type: str, data: dict[str, Any], whole: bool, seat: Seat) -> dict[str, Any]:
     """Stand-ins for a seat's client: the face-down supply is some cards of the right number, a card
     drawn unseen is whatever lies on top, and a card the seat sees leave the supply (its own draw, a
     display refill) is brought to the top first. The others' hands may come to hold cards they have

@@ -37,7 +37,7 @@ from domain.alexandros.data import (
 )
 from domain.alexandros.rules import awaited, compensation_size
 from domain.alexandros.rules.board import closest_free_spaces
-from domain.alexandros.state import ACTIONS, MOVE, NO_WALL, NOBODY, AlexandrosState
+from domain.alexandros.state import ACTIONS, MOVE, NO_WALL, NOBODY, State
 from domain.kernel import Chance, Command, LegalMoves, Seat
 
 # Where a moving card comes from: the open display or the mover's hand (R26).
@@ -152,7 +152,7 @@ def route_along(best: dict[int, tuple[int, int]], start: int, goal: int) -> list
     return route
 
 
-def listed_routes(state: AlexandrosState, start: int, goal: int, rng: Chance) -> tuple[list[Path], bool]:
+def listed_routes(state: State, start: int, goal: int, rng: Chance) -> tuple[list[Path], bool]:
     """The routes listed to ``goal``, as the points' coordinates, and whether they are all of
     them: every route when there are few, else the fewest- and most-walls routes and
     ``ROUTE_SAMPLES`` random draws, each once, in that order."""
@@ -182,7 +182,7 @@ def every_destination(start: int, target: int) -> tuple[Destination, ...] | None
     )
 
 
-def destinations_of(state: AlexandrosState, target: int, rng: Chance) -> tuple[list[Destination], bool]:
+def destinations_of(state: State, target: int, rng: Chance) -> tuple[list[Destination], bool]:
     """Every (target, corner, listed route) of a move to ``target``, corner by corner, and whether
     every route is listed."""
     start = state.alexander
@@ -198,7 +198,7 @@ def destinations_of(state: AlexandrosState, target: int, rng: Chance) -> tuple[l
 
 
 def move_options(
-    state: AlexandrosState, seat: Seat, free: dict[str, list[int]]
+    state: State, seat: Seat, free: dict[str, list[int]]
 ) -> list[tuple[CardSource, int | None, str | None, str | None, str]]:
     """R26/R27: (source, slot, hand card, joker symbol, move symbol) for every usable card (``free``:
     some free spaces of each symbol, empty when it has none)."""
@@ -215,7 +215,7 @@ def move_options(
     return options
 
 
-def alexander_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> LegalMoves:
+def alexander_moves(state: State, seat: Seat, rng: Chance) -> LegalMoves:
     """Every usable card with every closest target, corner and listed route. The routes depend on
     the target's symbol, not on the card, so they are listed once per symbol (in symbol order,
     so that the draws for sampled routes are the same in every process)."""
@@ -362,7 +362,7 @@ OCCUPY_ALONE = {s: OccupyProvince([SPACE_COORDS[s]], NO_CARDS) for s in SYMBOL_S
 TAKE_OVER_ALONE = {s: OccupyProvince([SPACE_COORDS[s]], [SPACE_SYMBOL[s]]) for s in SYMBOL_SPACE_IDS}  # type: ignore[list-item]
 
 
-def occupation_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
+def occupation_moves(state: State, seat: Seat) -> list[Command]:
     """R48-R56, one cheapest choice per governor count for every province the seat can pay for,
     with every compensation a take-over allows. Governors stand only on symbol spaces, so a
     province is represented by its symbol spaces.
@@ -414,7 +414,7 @@ LEVIES = {sym: LevyTaxes(card=sym) for sym in SYMBOLS}
 RETIREMENTS = {s: RetireGovernor(space=SPACE_COORDS[s]) for s in SYMBOL_SPACE_IDS}  # governors stand on symbol spaces
 
 
-def action_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
+def action_moves(state: State, seat: Seat) -> list[Command]:
     """Every action but the occupations. Commands are immutable, so the fixed ones are built once
     and shared by every listing."""
     moves: list[Command] = [END_TURN]
@@ -431,7 +431,7 @@ def action_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
     return moves
 
 
-def legal_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> LegalMoves:
+def legal_moves(state: State, seat: Seat, rng: Chance) -> LegalMoves:
     if seat != state.seat:
         return LegalMoves()
     if state.step == MOVE:  # a seat without a usable card or free space gets no option (R33, R34)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from domain.alexandros.rules import final_winners
-from domain.alexandros.state import OVER, AlexandrosState
+from domain.alexandros.state import OVER, State
 from domain.kernel import Scoreboard
 
 
-def scoreboard(state: AlexandrosState) -> Scoreboard:
+def scoreboard(state: State) -> Scoreboard:
     scores = list(state.scores)
     final = state.step == OVER
     return Scoreboard(

@@ -7,6 +7,7 @@ never flood-fill twice for the same walls; replay rebuilds it the same way.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from domain.alexandros.data import (
     BLACK_WALLS,
@@ -38,7 +39,7 @@ def empty_hand() -> dict[str, int]:
 
 
 @dataclass
-class AlexandrosState:
+class State:
     players: int
     step: str = SETUP
     seat: int = 0
@@ -63,13 +64,18 @@ class AlexandrosState:
     end: str | None = None  # GameEnded's reason
 
     @classmethod
-    def new(cls, players: int) -> AlexandrosState:
+    def new(cls, players: int) -> State:
         return cls(
             players=players,
             governor_supply=[GOVERNORS_PER_SEAT] * players,
             hands=[empty_hand() for _ in range(players)],
             scores=[0] * players,
         )
+
+
+def initial_state(players: int, options: dict[str, Any]) -> State:
+    """The state before any event; the one option (the board) changes nothing in it."""
+    return State.new(players)
 
 
 def label_provinces(walls: list[int]) -> list[int]:

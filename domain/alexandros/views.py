@@ -9,7 +9,7 @@ from typing_extensions import TypedDict  # the API's schemas (pydantic) need thi
 
 from domain.alexandros.data import BOARD_ID, SPACE_SYMBOL, point_coord, side_coord, space_coord
 from domain.alexandros.rules import awaited, province_value, provinces
-from domain.alexandros.state import NOBODY, OVER, WALL_COLORS, AlexandrosState
+from domain.alexandros.state import NOBODY, OVER, WALL_COLORS, State
 from domain.kernel import Viewer
 
 
@@ -68,7 +68,7 @@ class AlexandrosView(TypedDict):
     supply: NotRequired[list[str]]  # after the end
 
 
-def province_views(state: AlexandrosState) -> list[AlexandrosProvinceView]:
+def province_views(state: State) -> list[AlexandrosProvinceView]:
     views: list[AlexandrosProvinceView] = []
     for members in provinces(state).values():
         governors = [s for s in members if state.governors[s] != NOBODY]
@@ -85,7 +85,7 @@ def province_views(state: AlexandrosState) -> list[AlexandrosProvinceView]:
     return views
 
 
-def view(state: AlexandrosState, viewer: Viewer) -> AlexandrosView:
+def view(state: State, viewer: Viewer) -> AlexandrosView:
     result: AlexandrosView = {
         "board": BOARD_ID,
         "step": cast(AlexandrosStep, state.step),

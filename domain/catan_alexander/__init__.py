@@ -3,13 +3,13 @@ the standard base game as the option ``board = "base"``."""
 
 from __future__ import annotations
 
-from domain.catan_alexander import bot, data, hidden
+from domain.catan_alexander import bot, data, reshuffle
 from domain.catan_alexander.commands import COMMANDS
 from domain.catan_alexander.events import EVENTS
-from domain.catan_alexander.moves import awaited, clocked, legal_moves, optional
-from domain.catan_alexander.rules import advance, decide, evolve, initial_state, normalize_options
+from domain.catan_alexander.moves import clocked, legal_moves, optional
+from domain.catan_alexander.rules import advance, awaited, decide, evolve, is_over, normalize_options
 from domain.catan_alexander.scoring import scoreboard
-from domain.catan_alexander.state import GAME_OVER, State
+from domain.catan_alexander.state import State, initial_state
 from domain.catan_alexander.views import view
 from domain.kernel import GameDefinition
 
@@ -19,7 +19,7 @@ GAME: GameDefinition[State] = GameDefinition(
     min_players=3,
     max_players=4,
     commands=COMMANDS,
-    events=(*EVENTS, hidden.HiddenStacksReshuffled),
+    events=EVENTS,
     option_rules=normalize_options,
     options=data.OPTIONS,
     initial_state=initial_state,
@@ -27,13 +27,13 @@ GAME: GameDefinition[State] = GameDefinition(
     decide=decide,
     evolve=evolve,
     awaited=awaited,
-    is_over=lambda state: state.phase == GAME_OVER,
+    is_over=is_over,
     view=view,
     legal_moves=legal_moves,
     scoreboard=scoreboard,
     optional=optional,
-    reshuffle_hidden=hidden.reshuffle_hidden,
     clocked=clocked,
+    reshuffle_hidden=reshuffle.reshuffle_hidden,
     sample_state=bot.sample_state,
     evaluate=bot.evaluate,
     observe=bot.observe,

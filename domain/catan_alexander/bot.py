@@ -11,12 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from domain.catan_alexander.data import CARDS_PER_RESOURCE, DEVELOPMENT_DECK, RESOURCES, TOKEN_CROSSINGS, TOKEN_MIX
-from domain.catan_alexander.events import EVENTS
-from domain.catan_alexander.hidden import HiddenStacksReshuffled
+from domain.catan_alexander.events import EVENTS, HiddenStacksReshuffled
 from domain.catan_alexander.rules import evolve, total_vp
 from domain.catan_alexander.rules.roll import discard_limit
 from domain.catan_alexander.state import State
-from domain.kernel import Chance, Event, Seat
+from domain.kernel import Chance, Seat
 from domain.kernel.sampling import clone_state, deal, win_shares
 
 SPREAD = 1.5
@@ -111,8 +110,7 @@ def evaluate(state: State) -> list[float]:
 
 # -- a seat's client following its log (``GameDefinition.observe``) -------------------------------
 
-_EVENT_CLASSES: tuple[type[Event], ...] = (*EVENTS, HiddenStacksReshuffled)
-_EVENT_TYPES = {event.type: event for event in _EVENT_CLASSES}
+_EVENT_TYPES = {event.type: event for event in EVENTS}
 _PLAYED_CARDS = {
     "KnightPlayed": "knight",
     "RoadBuildingPlayed": "road_building",

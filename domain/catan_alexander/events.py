@@ -324,6 +324,20 @@ class GameEnded(Event):
     seed: str
 
 
+@dataclass(frozen=True, slots=True)
+class HiddenStacksReshuffled(Event):
+    """Sealed like ``StacksShuffled``: ``sealed_for`` is always empty, so no seat sees the orders
+    until the seed is revealed. ``tokens`` maps each crossing (as text) still holding a face-down
+    task token to its task."""
+
+    private_to = ("sealed_for",)
+    hidden = ("supply", "dev_deck", "tokens")
+    sealed_for: list[int]
+    supply: list[str]
+    dev_deck: list[str]
+    tokens: dict[str, str]
+
+
 EVENTS: tuple[type[Event], ...] = (
     GameSetUp,
     StacksShuffled,
@@ -368,4 +382,5 @@ EVENTS: tuple[type[Event], ...] = (
     BankTraded,
     TurnEnded,
     GameEnded,
+    HiddenStacksReshuffled,
 )

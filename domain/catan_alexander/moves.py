@@ -1,4 +1,4 @@
-"""Who is awaited, and the legal moves of a seat (a sample where the space is large).
+"""The legal moves of a seat (a sample where the space is large).
 
 Everything here uses only what the seat may know: its own hand and development cards,
 and public counts and board facts.
@@ -12,7 +12,6 @@ from operator import ge
 from typing import TypeVar
 
 from domain.catan_alexander.commands import (
-    DEV_PLAY_COMMANDS,
     BankTrade,
     BuildCity,
     BuildRoad,
@@ -49,12 +48,15 @@ from domain.catan_alexander.data import (
     Geometry,
 )
 from domain.catan_alexander.rules import (
+    TRADE_OTHERS,
+    awaited,
     bid_capacity,
     founding_spots,
     holds,
     legal_road_edges,
     robber_victims,
     settlement_refusal,
+    unanswered_addressees,
 )
 from domain.catan_alexander.state import (
     ADVISOR_CHOICE,
@@ -126,78 +128,6 @@ MONOPOLIES = [PlayMonopoly(resource=r) for r in RESOURCES]
 BIDS = [PlaceBid(amount=a) for a in range(MAX_BID + 1)]
 
 
-TRADE_ACTIVE = (
-    "offer_trade",
-    "respond_trade",
-    "confirm_trade",
-    "cancel_trade",
-    "bank_trade",
-    "build_road",
-    "build_settlement",
-    "build_city",
-    "buy_development_card",
-    *DEV_PLAY_COMMANDS,
-    "end_turn",
-)
-TRADE_OTHERS = ("offer_trade", "respond_trade", "cancel_trade")
-ROLL_COMMANDS = ("roll_dice", *DEV_PLAY_COMMANDS)
-ALEXANDER_COMMANDS = ("move_alexander", *DEV_PLAY_COMMANDS)
-
-
-# Per seat: the awaited map of a phase where that one seat acts, built once and shared (read-only).
-def each_seat(kinds: tuple[str, ...]) -> tuple[dict[int, tuple[str, ...]], ...]:
-    return tuple({seat: kinds} for seat in range(4))
-
-
-TRADING = each_seat(TRADE_ACTIVE)
-ROLLING = each_seat(ROLL_COMMANDS)
-MOVING_ALEXANDER = each_seat(ALEXANDER_COMMANDS)
-BIDDING = each_seat(("place_bid", "pass_bid"))
-PAYING = each_seat(("pay_bid",))
-DISCARDING = each_seat(("discard",))
-MOVING_ROBBER = each_seat(("move_robber",))
-CHOOSING_ADVISOR = each_seat(("choose_advisor_recipient",))
-FOUNDING_SETTLEMENTS = each_seat(("build_settlement",))
-FOUNDING_ROADS = each_seat(("build_road",))
-NOBODY: dict[int, tuple[str, ...]] = {}
-
-
-def awaited(state: State) -> dict[int, tuple[str, ...]]:
-    phase = state.phase
-    if phase == TRADE_BUILD:
-        if not state.offers:
-            return TRADING[state.active]
-        result: dict[int, tuple[str, ...]] = {state.active: TRADE_ACTIVE}
-        for seat in unanswered_addressees(state):
-            result[seat] = TRADE_OTHERS
-        return result
-    if phase == BEFORE_ROLL:
-        return ROLLING[state.active]
-    if phase == ALEXANDER:
-        return MOVING_ALEXANDER[state.active]
-    if phase == AUCTION:
-        assert state.auction is not None and state.auction.to_act is not None
-        return BIDDING[state.auction.to_act]
-    if phase == PAYMENT:
-        assert state.auction is not None and state.auction.high_bidder is not None
-        return PAYING[state.auction.high_bidder]
-    if phase == DISCARD:
-        return {seat: ("discard",) for seat in state.owed_discards}
-    if phase == ROBBER:
-        return MOVING_ROBBER[state.active]
-    if phase == DEFAULT_DISCARD:
-        assert state.auction is not None and state.auction.high_bidder is not None
-        return DISCARDING[state.auction.high_bidder]
-    if phase == ADVISOR_CHOICE:
-        assert state.handdown is not None
-        return CHOOSING_ADVISOR[state.handdown.giver]
-    if phase == FOUNDING_SETTLEMENT:
-        return FOUNDING_SETTLEMENTS[state.active]
-    if phase == FOUNDING_ROAD:
-        return FOUNDING_ROADS[state.active]
-    return NOBODY
-
-
 def clocked(state: State) -> set[int]:
     """The seats whose tournament clocks run: the awaited ones, except that answering a trade offer
     runs no clock. The offer is the active player's, whose own clock runs all the while (and who may
@@ -206,16 +136,6 @@ def clocked(state: State) -> set[int]:
     if state.phase == TRADE_BUILD:
         return {state.active}
     return set(awaited(state))
-
-
-def unanswered_addressees(state: State) -> set[int]:
-    """Other seats with an open offer they have not answered yet. The game waits for that one
-    answer (so that random games exercise trades); answering again is optional, which keeps every
-    offer to a finite number of awaited moves."""
-    active = state.active
-    return {
-        seat for offer in state.offers.values() for seat in offer.to if seat != active and seat not in offer.responses
-    }
 
 
 # Per (players, active seat): every other seat may negotiate (§4.1), built once and shared (read-only).

@@ -182,3 +182,27 @@ class State:
         n = self.players
         step = self.founding_step
         return step if step < n else 2 * n - 1 - step
+
+
+def initial_state(players: int, options: dict[str, Any]) -> State:
+    board = options.get("board", "alexander")
+    state = State(players=players, board=board, options=dict(options), scenario=board == "alexander")
+    geometry = state.geometry
+    n = players
+    state.hands = [[0] * 5 for _ in range(n)]
+    state.gold = [0] * n
+    state.dev_hand = [[] for _ in range(n)]
+    state.dev_new = [[] for _ in range(n)]
+    state.army = [0] * n
+    state.tokens_won = [0] * n
+    state.owner = [-1] * len(geometry.vertices)
+    state.level = [0] * len(geometry.vertices)
+    state.road_owner = [-1] * len(geometry.edges)
+    state.buildings_of = [[] for _ in range(n)]
+    state.roads_of = [[] for _ in range(n)]
+    state.settlements = [0] * n
+    state.cities = [0] * n
+    state.roads = [0] * n
+    state.road_length = [0] * n
+    state.trade_rates = [[4] * 6 for _ in range(n)]
+    return state

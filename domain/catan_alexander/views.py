@@ -7,8 +7,8 @@ from typing import Literal, NotRequired, cast
 from typing_extensions import TypedDict  # the API's schemas (pydantic) need this one before Python 3.12
 
 from domain.catan_alexander.data import GOODS, RESOURCES, TOKEN_CROSSINGS
-from domain.catan_alexander.moves import awaited, optional
-from domain.catan_alexander.rules import bundle_of, hex_ref, public_vp, total_vp, vp_cards
+from domain.catan_alexander.moves import optional
+from domain.catan_alexander.rules import awaited, bundle_of, hex_ref, public_vp, total_vp, vp_cards
 from domain.catan_alexander.state import GAME_OVER, State
 from domain.kernel import Viewer
 

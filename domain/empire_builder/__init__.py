@@ -9,9 +9,9 @@ from domain.empire_builder import bot, data
 from domain.empire_builder.commands import COMMANDS
 from domain.empire_builder.events import EVENTS
 from domain.empire_builder.moves import legal_moves
-from domain.empire_builder.rules import advance, awaited, decide, evolve, initial_state, is_over, normalize_options
+from domain.empire_builder.rules import advance, awaited, decide, evolve, is_over, normalize_options
 from domain.empire_builder.scoring import scoreboard
-from domain.empire_builder.state import State
+from domain.empire_builder.state import State, initial_state
 from domain.empire_builder.views import view
 from domain.kernel import GameDefinition
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 # Phases. The awaited command of each is in rules.awaited; "turns" splits further by ``step``.
 SETUP = "setup"
@@ -69,3 +70,13 @@ class State:
         if self.phase == TURNS and 0 <= self.position < len(self.order):
             return self.order[self.position]
         return None
+
+
+def initial_state(players: int, options: dict[str, Any]) -> State:
+    return State(
+        players=players,
+        short_game=options["short_game"],
+        region_scoring_variant=options["region_scoring_variant"],
+        oldest_seat=options["oldest_seat"],
+        seats=[Player() for _ in range(players)],
+    )

@@ -33,7 +33,7 @@ from domain.alexandros.rules import (
     has_free_space,
     takeover_costs,
 )
-from domain.alexandros.state import ACTIONS, MOVE, NOBODY, AlexandrosState
+from domain.alexandros.state import ACTIONS, MOVE, NOBODY, State
 from domain.kernel import Chance, Command, Seat
 
 ROUTES_LISTED_IN_FULL = 20  # rules file 10.1: at most 20 routes when d <= 6, "small": all listed
@@ -83,7 +83,7 @@ def listed_routes(start: int, goal: int, rng: Chance) -> list[list[int]]:
     return routes
 
 
-def move_options(state: AlexandrosState, seat: Seat) -> list[tuple[str, int | None, str | None, str | None, str]]:
+def move_options(state: State, seat: Seat) -> list[tuple[str, int | None, str | None, str | None, str]]:
     """R26/R27: (source, slot, hand card, joker symbol, move symbol) for every usable card."""
     free = {sym: has_free_space(state, sym) for sym in SYMBOLS}
     options: list[tuple[str, int | None, str | None, str | None, str]] = []
@@ -99,7 +99,7 @@ def move_options(state: AlexandrosState, seat: Seat) -> list[tuple[str, int | No
     return options
 
 
-def alexander_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> list[Command]:
+def alexander_moves(state: State, seat: Seat, rng: Chance) -> list[Command]:
     moves: list[Command] = []
     closest = {sym: closest_free_spaces(state, sym)[1] for sym in SYMBOLS}
     for source, slot, card, joker, symbol in move_options(state, seat):
@@ -140,7 +140,7 @@ def cheapest_governor_spaces(
     return sorted(chosen + rest[: count - len(chosen)])
 
 
-def occupation_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
+def occupation_moves(state: State, seat: Seat) -> list[Command]:
     """R48-R56, one cheapest choice per governor count for every province the seat can pay for.
     Governors stand only on symbol spaces, so a province is represented by its symbol spaces."""
     moves: list[Command] = []
@@ -173,7 +173,7 @@ def occupation_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
     return moves
 
 
-def action_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
+def action_moves(state: State, seat: Seat) -> list[Command]:
     moves: list[Command] = [EndTurn()]
     moves += [TakeCard(source="display", slot=k) for k, card in enumerate(state.display) if card is not None]
     if state.supply or state.discard:
@@ -190,7 +190,7 @@ def action_moves(state: AlexandrosState, seat: Seat) -> list[Command]:
     return moves
 
 
-def legal_moves(state: AlexandrosState, seat: Seat, rng: Chance) -> list[Command]:
+def legal_moves(state: State, seat: Seat, rng: Chance) -> list[Command]:
     if seat not in awaited(state):
         return []
     if state.step == MOVE:

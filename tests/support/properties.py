@@ -1,6 +1,7 @@
 """Checks every game must pass, written once for the four games.
 
-Each game's tests call these with its own ``GameDefinition`` from hypothesis-driven seeds.
+``tests/domain/test_conformance.py`` calls these for every game from hypothesis-driven seeds; a
+game's own properties use them too.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 (``DECIDERS``) and the event handlers (``EVOLVERS``) of its part side by side, assembled here.
 
 - ``board``: 2.4 board terms (R1-R11): free spaces, closeness, provinces
-- ``setup``: 3 setup (R12-R18)
+- ``setup``: 3 setup (R12-R18) and the options (7)
 - ``sequence``: 4 sequence of play (R19-R24): who is awaited, the automatic steps, ending the turn
 - ``general``: 5.3 actions in general (R42-R44) and the fields every command shares
 - ``moving``: 5.1 moving Alexander (R25-R34)
@@ -31,11 +31,12 @@ from domain.alexandros.rules.board import (
 from domain.alexandros.rules.end import final_winners
 from domain.alexandros.rules.occupy import compensation_size, takeover_costs
 from domain.alexandros.rules.sequence import advance, awaited, is_over
+from domain.alexandros.rules.setup import normalize_options
 from domain.alexandros.rules.taxes import tax_scoring
-from domain.alexandros.state import AlexandrosState
+from domain.alexandros.state import State
 from domain.kernel.sections import Rules, assemble_rules
 
-RULES: Rules[AlexandrosState] = assemble_rules(
+RULES: Rules[State] = assemble_rules(
     "alexandros",
     [setup, sequence, moving, walls, take_card, occupy, taxes, retire, cards, end],
 )
@@ -54,6 +55,7 @@ __all__ = [
     "has_free_space",
     "is_free",
     "is_over",
+    "normalize_options",
     "province_spaces",
     "province_value",
     "provinces",

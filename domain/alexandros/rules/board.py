@@ -10,10 +10,10 @@ from domain.alexandros.data import (
     SYMBOL_SPACES,
     SYMBOLS,
 )
-from domain.alexandros.state import NOBODY, AlexandrosState
+from domain.alexandros.state import NOBODY, State
 
 
-def is_free(state: AlexandrosState, space: int) -> bool:
+def is_free(state: State, space: int) -> bool:
     """R5/R6: no wall on any of its sides, no governor on it, Alexander not on one of its corners."""
     walls = state.walls
     a, b, c = SPACE_SIDES[space]
@@ -22,7 +22,7 @@ def is_free(state: AlexandrosState, space: int) -> bool:
     return state.governors[space] == NOBODY and state.alexander not in SPACE_CORNERS[space]
 
 
-def has_free_space(state: AlexandrosState, symbol: str) -> bool:
+def has_free_space(state: State, symbol: str) -> bool:
     return any(is_free(state, s) for s in SYMBOL_SPACES[symbol])
 
 
@@ -38,7 +38,7 @@ SPACES_BY_DISTANCE: tuple[dict[str, tuple[tuple[int, int, int, int, int], ...]],
 )
 
 
-def closest_free_spaces(state: AlexandrosState, symbol: str) -> tuple[int, list[int]]:
+def closest_free_spaces(state: State, symbol: str) -> tuple[int, list[int]]:
     """R28: the free spaces of ``symbol`` at the minimum distance from Alexander, in id order, and
     that distance (-1 and [] when none is free): the spaces nearest first, as far as the first
     free one's distance."""
@@ -54,7 +54,7 @@ def closest_free_spaces(state: AlexandrosState, symbol: str) -> tuple[int, list[
     return best, closest
 
 
-def province_spaces(state: AlexandrosState, space: int) -> list[int]:
+def province_spaces(state: State, space: int) -> list[int]:
     label = state.province[space]
     return [s for s, lab in enumerate(state.province) if lab == label]
 
@@ -64,7 +64,7 @@ def province_value(spaces: list[int]) -> int:
     return sum(IS_OPEN[s] for s in spaces)
 
 
-def provinces(state: AlexandrosState) -> dict[int, list[int]]:
+def provinces(state: State) -> dict[int, list[int]]:
     """Every province (R8) by its label, with its spaces in id order."""
     groups: dict[int, list[int]] = {}
     for s, label in enumerate(state.province):
@@ -72,7 +72,7 @@ def provinces(state: AlexandrosState) -> dict[int, list[int]]:
     return groups
 
 
-def single_owner_violations(state: AlexandrosState) -> list[int]:
+def single_owner_violations(state: State) -> list[int]:
     """R11 invariant: the labels of provinces holding governors of two seats (must stay empty)."""
     owners: dict[int, set[int]] = {}
     for s, seat in enumerate(state.governors):

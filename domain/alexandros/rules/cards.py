@@ -6,11 +6,11 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.alexandros.events import CardTaken, DisplayRefilled, SupplyShuffled
-from domain.alexandros.state import AlexandrosState
+from domain.alexandros.state import State
 from domain.kernel import Chance, Event
 
 
-def draw_cards(state: AlexandrosState, chance: Chance, count: int) -> list[tuple[SupplyShuffled | None, str]]:
+def draw_cards(state: State, chance: Chance, count: int) -> list[tuple[SupplyShuffled | None, str]]:
     """Draw up to ``count`` cards from the top of the supply (R65: when it is empty, the whole discard
     pile is shuffled into a new supply first). Each card comes with the reshuffle that preceded it,
     which must be applied between the previous draw and this one; fewer cards come back when the
@@ -30,7 +30,7 @@ def draw_cards(state: AlexandrosState, chance: Chance, count: int) -> list[tuple
     return drawn
 
 
-def refill_events(state: AlexandrosState, chance: Chance, slots: list[int]) -> list[Event]:
+def refill_events(state: State, chance: Chance, slots: list[int]) -> list[Event]:
     """R46/R33: turn up a card into each of ``slots`` in order, reshuffling where needed (R65)."""
     events: list[Event] = []
     for slot, (shuffled, card) in zip(slots, draw_cards(state, chance, len(slots)), strict=False):
@@ -40,14 +40,14 @@ def refill_events(state: AlexandrosState, chance: Chance, slots: list[int]) -> l
     return events
 
 
-def _shuffled(state: AlexandrosState, e: SupplyShuffled) -> None:
+def _shuffled(state: State, e: SupplyShuffled) -> None:
     state.supply = list(e.order)
     if e.reason == "reshuffle":
         state.discard = []
         state.reshuffles += 1
 
 
-def _card_taken(state: AlexandrosState, e: CardTaken) -> None:
+def _card_taken(state: State, e: CardTaken) -> None:
     if e.source == "display":
         state.display[e.slot] = None  # type: ignore[index]
     else:
@@ -57,12 +57,12 @@ def _card_taken(state: AlexandrosState, e: CardTaken) -> None:
         state.actions_taken += 1
 
 
-def _refilled(state: AlexandrosState, e: DisplayRefilled) -> None:
+def _refilled(state: State, e: DisplayRefilled) -> None:
     state.supply.pop(0)
     state.display[e.slot] = e.card
 
 
-EVOLVERS: dict[type, Callable[[AlexandrosState, Any], None]] = {
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
     SupplyShuffled: _shuffled,
     CardTaken: _card_taken,
     DisplayRefilled: _refilled,

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.alexandros.events import GameEnded, GameEndTriggered
-from domain.alexandros.state import OVER, AlexandrosState
-from domain.kernel import Chance
+from domain.alexandros.state import OVER, State
+from domain.kernel import Chance, Event
 
 
 def final_winners(scores: list[int]) -> list[int]:
@@ -16,23 +16,23 @@ def final_winners(scores: list[int]) -> list[int]:
     return [s for s, v in enumerate(scores) if v == best]
 
 
-def game_ended(state: AlexandrosState, reason: str, chance: Chance) -> GameEnded:
+def game_ended(state: State, reason: str, chance: Chance) -> GameEnded:
     return GameEnded(
         reason=reason, scores=list(state.scores), winners=final_winners(state.scores), seed=chance.seed_hex
     )
 
 
-def _end_triggered(state: AlexandrosState, e: GameEndTriggered) -> None:
+def _end_triggered(state: State, e: GameEndTriggered) -> None:
     state.end_reason = e.reason
 
 
-def _ended(state: AlexandrosState, e: GameEnded) -> None:
+def _ended(state: State, e: GameEnded) -> None:
     state.step = OVER
     state.end = e.reason
     state.winners = list(e.winners)
 
 
-EVOLVERS: dict[type, Callable[[AlexandrosState, Any], None]] = {
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
     GameEndTriggered: _end_triggered,
     GameEnded: _ended,
 }

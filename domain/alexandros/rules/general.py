@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.alexandros.data import ACTIONS_PER_TURN, DISPLAY_SLOTS, SYMBOLS, parse_point, parse_space
-from domain.alexandros.state import AlexandrosState
+from domain.alexandros.state import State
 from domain.kernel import RuleViolation
 from domain.kernel.errors import BAD_INPUT
 
@@ -36,6 +36,6 @@ def slot_field(value: Any) -> int:
     return value
 
 
-def require_action_left(state: AlexandrosState) -> None:
+def require_action_left(state: State) -> None:
     if state.actions_taken >= ACTIONS_PER_TURN:
         raise RuleViolation("NO_ACTIONS_LEFT", "both actions of this turn are used")

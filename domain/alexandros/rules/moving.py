@@ -13,12 +13,12 @@ from domain.alexandros.rules.board import closest_free_spaces, has_free_space, i
 from domain.alexandros.rules.cards import refill_events
 from domain.alexandros.rules.general import point_field, slot_field, space_field, symbol_field
 from domain.alexandros.rules.walls import walls_for_route
-from domain.alexandros.state import ACTIONS, AlexandrosState
-from domain.kernel import Chance, Event, RuleViolation, Seat
+from domain.alexandros.state import ACTIONS, State
+from domain.kernel import Chance, Command, Event, RuleViolation, Seat
 from domain.kernel.errors import BAD_INPUT
 
 
-def move_symbol(state: AlexandrosState, seat: Seat, command: MoveAlexander) -> tuple[str, str, str]:
+def move_symbol(state: State, seat: Seat, command: MoveAlexander) -> tuple[str, str, str]:
     """R26/R27: the card used, the move symbol and ``via`` (display, joker or hand)."""
     if command.source == "display":
         return display_move_symbol(state, command)
@@ -27,7 +27,7 @@ def move_symbol(state: AlexandrosState, seat: Seat, command: MoveAlexander) -> t
     raise RuleViolation(BAD_INPUT, f"source must be 'display' or 'hand', not {command.source!r}")
 
 
-def display_move_symbol(state: AlexandrosState, command: MoveAlexander) -> tuple[str, str, str]:
+def display_move_symbol(state: State, command: MoveAlexander) -> tuple[str, str, str]:
     """R26 a/b: a face-up card gives its own symbol, or any symbol as a joker when its own has no free space."""
     slot = slot_field(command.slot)
     if command.card is not None:
@@ -49,7 +49,7 @@ def display_move_symbol(state: AlexandrosState, command: MoveAlexander) -> tuple
     return card, joker, "joker"
 
 
-def hand_move_symbol(state: AlexandrosState, seat: Seat, command: MoveAlexander) -> tuple[str, str, str]:
+def hand_move_symbol(state: State, seat: Seat, command: MoveAlexander) -> tuple[str, str, str]:
     """R26 c: the exceptional move discards a hand card, which is never a joker."""
     if command.slot is not None:
         raise RuleViolation(BAD_INPUT, "slot is only given with source 'display'")
@@ -65,7 +65,7 @@ def hand_move_symbol(state: AlexandrosState, seat: Seat, command: MoveAlexander)
     return card, card, "hand"
 
 
-def check_route(state: AlexandrosState, corner: int, path: list[int]) -> None:
+def check_route(state: State, corner: int, path: list[int]) -> None:
     """R30/R31: a chain of sides from Alexander's point to the corner, shortest in sides."""
     if not path or path[0] != state.alexander:
         raise RuleViolation("PATH_INVALID", f"the path must start at Alexander's point {point_coord(state.alexander)}")
@@ -81,7 +81,7 @@ def check_route(state: AlexandrosState, corner: int, path: list[int]) -> None:
         )
 
 
-def decide_move(state: AlexandrosState, seat: Seat, command: MoveAlexander, chance: Chance) -> list[Event]:
+def decide_move(state: State, seat: Seat, command: MoveAlexander, chance: Chance) -> list[Event]:
     target = space_field(command.target, "target")
     corner = point_field(command.corner, "corner")
     if not isinstance(command.path, list):
@@ -122,7 +122,7 @@ def decide_move(state: AlexandrosState, seat: Seat, command: MoveAlexander, chan
     return events
 
 
-def _moved(state: AlexandrosState, e: AlexanderMoved) -> None:
+def _moved(state: State, e: AlexanderMoved) -> None:
     if e.via == "hand":
         state.hands[e.seat][e.card] -= 1
         state.discard.append(e.card)
@@ -133,11 +133,11 @@ def _moved(state: AlexandrosState, e: AlexanderMoved) -> None:
     state.step = ACTIONS
 
 
-DECIDERS: dict[type, Callable[..., list[Event]]] = {
+DECIDERS: dict[type[Command], Callable[..., list[Event]]] = {
     MoveAlexander: decide_move,
 }
 
 
-EVOLVERS: dict[type, Callable[[AlexandrosState, Any], None]] = {
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
     AlexanderMoved: _moved,
 }

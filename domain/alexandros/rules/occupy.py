@@ -11,13 +11,13 @@ from domain.alexandros.data import SPACE_SYMBOL, parse_space, space_coord
 from domain.alexandros.events import ProvinceOccupied
 from domain.alexandros.rules.board import province_spaces
 from domain.alexandros.rules.general import require_action_left, space_field, symbol_field
-from domain.alexandros.state import NOBODY, AlexandrosState
-from domain.kernel import Chance, Event, RuleViolation, Seat
+from domain.alexandros.state import NOBODY, State
+from domain.kernel import Chance, Command, Event, RuleViolation, Seat
 from domain.kernel.errors import BAD_INPUT, BrokenInvariant
 
 
 def takeover_costs(
-    state: AlexandrosState, members: list[int], governor_spaces: set[int]
+    state: State, members: list[int], governor_spaces: set[int]
 ) -> tuple[list[int], list[str], list[str]]:
     """R50/R53: the governors to evict, the eviction cards (2 per governor, of its space's symbol)
     and the occupation cards (1 per symbol space without a new governor), all in space order."""
@@ -79,7 +79,7 @@ def takeover_record(
     }
 
 
-def decide_occupy(state: AlexandrosState, seat: Seat, command: OccupyProvince, chance: Chance) -> list[Event]:
+def decide_occupy(state: State, seat: Seat, command: OccupyProvince, chance: Chance) -> list[Event]:
     require_action_left(state)
     if not isinstance(command.compensation, list):
         raise RuleViolation(BAD_INPUT, "compensation must be a list of symbols")
@@ -111,14 +111,14 @@ def decide_occupy(state: AlexandrosState, seat: Seat, command: OccupyProvince, c
     ]
 
 
-def _discard_rest(state: AlexandrosState, paid: list[str], kept: list[str]) -> None:
+def _discard_rest(state: State, paid: list[str], kept: list[str]) -> None:
     rest = list(paid)
     for card in kept:
         rest.remove(card)
     state.discard.extend(rest)
 
 
-def _occupied(state: AlexandrosState, e: ProvinceOccupied) -> None:
+def _occupied(state: State, e: ProvinceOccupied) -> None:
     hand = state.hands[e.seat]
     paid = list(e.cards_paid)
     if e.takeover is not None:
@@ -144,11 +144,11 @@ def _occupied(state: AlexandrosState, e: ProvinceOccupied) -> None:
         raise BrokenInvariant(f"R11: province {e.province} holds governors of seat {e.seat} and others at {others}")
 
 
-DECIDERS: dict[type, Callable[..., list[Event]]] = {
+DECIDERS: dict[type[Command], Callable[..., list[Event]]] = {
     OccupyProvince: decide_occupy,
 }
 
 
-EVOLVERS: dict[type, Callable[[AlexandrosState, Any], None]] = {
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
     ProvinceOccupied: _occupied,
 }

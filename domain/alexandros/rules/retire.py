@@ -9,11 +9,11 @@ from domain.alexandros.commands import RetireGovernor
 from domain.alexandros.data import parse_space, space_coord
 from domain.alexandros.events import GovernorRetired
 from domain.alexandros.rules.general import require_action_left, space_field
-from domain.alexandros.state import NOBODY, AlexandrosState
-from domain.kernel import Chance, Event, RuleViolation, Seat
+from domain.alexandros.state import NOBODY, State
+from domain.kernel import Chance, Command, Event, RuleViolation, Seat
 
 
-def decide_retire(state: AlexandrosState, seat: Seat, command: RetireGovernor, chance: Chance) -> list[Event]:
+def decide_retire(state: State, seat: Seat, command: RetireGovernor, chance: Chance) -> list[Event]:
     require_action_left(state)
     space = space_field(command.space, "space")
     if state.governors[space] != seat:
@@ -21,17 +21,17 @@ def decide_retire(state: AlexandrosState, seat: Seat, command: RetireGovernor, c
     return [GovernorRetired(seat=seat, space=space_coord(space))]
 
 
-def _retired(state: AlexandrosState, e: GovernorRetired) -> None:
+def _retired(state: State, e: GovernorRetired) -> None:
     state.governors[parse_space(e.space)] = NOBODY  # type: ignore[index]
     state.governor_supply[e.seat] += 1
     state.actions_taken += 1
 
 
-DECIDERS: dict[type, Callable[..., list[Event]]] = {
+DECIDERS: dict[type[Command], Callable[..., list[Event]]] = {
     RetireGovernor: decide_retire,
 }
 
 
-EVOLVERS: dict[type, Callable[[AlexandrosState, Any], None]] = {
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
     GovernorRetired: _retired,
 }

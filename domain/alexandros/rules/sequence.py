@@ -12,8 +12,8 @@ from domain.alexandros.rules.board import has_free_space
 from domain.alexandros.rules.cards import refill_events
 from domain.alexandros.rules.end import game_ended
 from domain.alexandros.rules.setup import setup_events
-from domain.alexandros.state import ACTIONS, MOVE, OVER, SETUP, TURN_OVER, AlexandrosState
-from domain.kernel import Chance, Event, Seat
+from domain.alexandros.state import ACTIONS, MOVE, OVER, SETUP, TURN_OVER, State
+from domain.kernel import Chance, Command, Event, Seat
 
 # levy_taxes stays listed after a levy: the kernel refuses unlisted commands with its WRONG_PHASE (the rules
 # file's WRONG_STEP), while E8 and section 10.1 name ALREADY_LEVIED for a second levy, which decide_levy raises.
@@ -23,7 +23,7 @@ ACTION_COMMANDS = ("take_card", "occupy_province", "levy_taxes", "retire_governo
 MOVE_COMMANDS = ("move_alexander",)
 
 
-def skip_reason(state: AlexandrosState) -> str | None:
+def skip_reason(state: State) -> str | None:
     """R33/R34: why the current seat cannot move Alexander, or None when it has a legal move."""
     free = {sym for sym in SYMBOLS if has_free_space(state, sym)}
     if not free:
@@ -36,7 +36,7 @@ def skip_reason(state: AlexandrosState) -> str | None:
     return "no_usable_card"
 
 
-def awaited(state: AlexandrosState) -> dict[Seat, tuple[str, ...]]:
+def awaited(state: State) -> dict[Seat, tuple[str, ...]]:
     if state.step == MOVE and skip_reason(state) is None:
         return {state.seat: MOVE_COMMANDS}
     if state.step == ACTIONS and state.actions_taken < ACTIONS_PER_TURN and not someone_reached_goal(state):
@@ -44,15 +44,15 @@ def awaited(state: AlexandrosState) -> dict[Seat, tuple[str, ...]]:
     return {}
 
 
-def is_over(state: AlexandrosState) -> bool:
+def is_over(state: State) -> bool:
     return state.step == OVER
 
 
-def someone_reached_goal(state: AlexandrosState) -> bool:
+def someone_reached_goal(state: State) -> bool:
     return max(state.scores) >= WINNING_SCORE
 
 
-def close_actions_step(state: AlexandrosState, chance: Chance) -> list[Event]:
+def close_actions_step(state: State, chance: Chance) -> list[Event]:
     """R22/R46: refill the emptied display slots (slot 0 first), then TurnEnded; no refill when the
     game-end flag is set (R67)."""
     events: list[Event] = []
@@ -62,7 +62,7 @@ def close_actions_step(state: AlexandrosState, chance: Chance) -> list[Event]:
     return events
 
 
-def advance(state: AlexandrosState, chance: Chance) -> list[Event]:
+def advance(state: State, chance: Chance) -> list[Event]:
     if state.step == OVER:
         return []
     if state.step == SETUP:
@@ -88,30 +88,30 @@ def advance(state: AlexandrosState, chance: Chance) -> list[Event]:
     return []
 
 
-def decide_end_turn(state: AlexandrosState, seat: Seat, command: EndTurn, chance: Chance) -> list[Event]:
+def decide_end_turn(state: State, seat: Seat, command: EndTurn, chance: Chance) -> list[Event]:
     """R44: actions are optional."""
     return close_actions_step(state, chance)
 
 
-def _turn_started(state: AlexandrosState, e: TurnStarted) -> None:
+def _turn_started(state: State, e: TurnStarted) -> None:
     state.seat, state.turn, state.step = e.seat, e.turn, MOVE
     state.actions_taken, state.levied = 0, False
 
 
-def _skipped(state: AlexandrosState, e: AlexanderMoveSkipped) -> None:
+def _skipped(state: State, e: AlexanderMoveSkipped) -> None:
     state.step = ACTIONS
 
 
-def _turn_ended(state: AlexandrosState, e: TurnEnded) -> None:
+def _turn_ended(state: State, e: TurnEnded) -> None:
     state.step = TURN_OVER
 
 
-DECIDERS: dict[type, Callable[..., list[Event]]] = {
+DECIDERS: dict[type[Command], Callable[..., list[Event]]] = {
     EndTurn: decide_end_turn,
 }
 
 
-EVOLVERS: dict[type, Callable[[AlexandrosState, Any], None]] = {
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
     TurnStarted: _turn_started,
     AlexanderMoveSkipped: _skipped,
     TurnEnded: _turn_ended,

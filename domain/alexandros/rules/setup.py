@@ -1,17 +1,29 @@
-"""Rules file 3, setup (R12-R18)."""
+"""Rules file 3, setup (R12-R18), and the options (rules section 7: none but the board)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from domain.alexandros.data import CARDS_PER_SYMBOL, DISPLAY_SLOTS, SYMBOLS
+from domain.alexandros.data import BOARD_ID, CARDS_PER_SYMBOL, DISPLAY_SLOTS, SYMBOLS
 from domain.alexandros.events import CardTaken, DisplayRefilled, StartPlayerChosen, SupplyShuffled, TurnStarted
-from domain.alexandros.state import AlexandrosState
-from domain.kernel import Chance, Event
+from domain.alexandros.state import State
+from domain.kernel import Chance, Event, RuleViolation
+from domain.kernel.errors import BAD_OPTIONS
 
 
-def setup_events(state: AlexandrosState, chance: Chance) -> list[Event]:
+def normalize_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
+    """The game has no variants (rules section 7); the board id is recorded in GameCreated."""
+    unknown = sorted(set(options) - {"board"})
+    if unknown:
+        raise RuleViolation(BAD_OPTIONS, f"alexandros has no options {', '.join(unknown)} (it has no variants)")
+    board = options.get("board", BOARD_ID)
+    if board != BOARD_ID:
+        raise RuleViolation(BAD_OPTIONS, f"the only board is {BOARD_ID!r}")
+    return {"board": board}
+
+
+def setup_events(state: State, chance: Chance) -> list[Event]:
     """R16-R18: shuffle, deal one card per seat, turn up two display cards, draw the start seat."""
     cards = [sym for sym in SYMBOLS for _ in range(CARDS_PER_SYMBOL)]
     order = chance.shuffle("deck:0", cards)
@@ -24,10 +36,10 @@ def setup_events(state: AlexandrosState, chance: Chance) -> list[Event]:
     return events
 
 
-def _start_player(state: AlexandrosState, e: StartPlayerChosen) -> None:
+def _start_player(state: State, e: StartPlayerChosen) -> None:
     state.seat = e.seat
 
 
-EVOLVERS: dict[type, Callable[[AlexandrosState, Any], None]] = {
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
     StartPlayerChosen: _start_player,
 }

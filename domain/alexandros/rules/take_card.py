@@ -8,12 +8,12 @@ from domain.alexandros.commands import TakeCard
 from domain.alexandros.events import CardTaken
 from domain.alexandros.rules.cards import draw_cards
 from domain.alexandros.rules.general import require_action_left, slot_field
-from domain.alexandros.state import AlexandrosState
-from domain.kernel import Chance, Event, RuleViolation, Seat
+from domain.alexandros.state import State
+from domain.kernel import Chance, Command, Event, RuleViolation, Seat
 from domain.kernel.errors import BAD_INPUT
 
 
-def decide_take_card(state: AlexandrosState, seat: Seat, command: TakeCard, chance: Chance) -> list[Event]:
+def decide_take_card(state: State, seat: Seat, command: TakeCard, chance: Chance) -> list[Event]:
     require_action_left(state)
     if command.source == "display":
         slot = slot_field(command.slot)
@@ -35,6 +35,6 @@ def decide_take_card(state: AlexandrosState, seat: Seat, command: TakeCard, chan
     raise RuleViolation(BAD_INPUT, f"source must be 'display' or 'supply', not {command.source!r}")
 
 
-DECIDERS: dict[type, Callable[..., list[Event]]] = {
+DECIDERS: dict[type[Command], Callable[..., list[Event]]] = {
     TakeCard: decide_take_card,
 }

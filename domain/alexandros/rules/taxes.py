@@ -9,11 +9,11 @@ from domain.alexandros.commands import LevyTaxes
 from domain.alexandros.data import IS_OPEN, SYMBOL_SPACES, space_coord
 from domain.alexandros.events import TaxesLevied
 from domain.alexandros.rules.general import require_action_left, symbol_field
-from domain.alexandros.state import NOBODY, AlexandrosState
-from domain.kernel import Chance, Event, RuleViolation, Seat
+from domain.alexandros.state import NOBODY, State
+from domain.kernel import Chance, Command, Event, RuleViolation, Seat
 
 
-def tax_scoring(state: AlexandrosState, levier: Seat) -> tuple[list[int], list[dict[str, Any]]]:
+def tax_scoring(state: State, levier: Seat) -> tuple[list[int], list[dict[str, Any]]]:
     """R58: every province with exactly one governor pays its value to that governor's owner;
     seats score from the levier on, clockwise."""
     governors_in: dict[int, list[int]] = {}
@@ -38,7 +38,7 @@ def tax_scoring(state: AlexandrosState, levier: Seat) -> tuple[list[int], list[d
     return points, scored
 
 
-def decide_levy(state: AlexandrosState, seat: Seat, command: LevyTaxes, chance: Chance) -> list[Event]:
+def decide_levy(state: State, seat: Seat, command: LevyTaxes, chance: Chance) -> list[Event]:
     card = symbol_field(command.card, "card")  # a malformed field first, as for every command
     require_action_left(state)
     if state.levied:
@@ -52,7 +52,7 @@ def decide_levy(state: AlexandrosState, seat: Seat, command: LevyTaxes, chance: 
     return [TaxesLevied(seat=seat, card=card, points=points, scores=scores, scored=scored)]
 
 
-def _levied(state: AlexandrosState, e: TaxesLevied) -> None:
+def _levied(state: State, e: TaxesLevied) -> None:
     state.hands[e.seat][e.card] -= 1
     state.discard.append(e.card)
     state.scores = list(e.scores)
@@ -60,11 +60,11 @@ def _levied(state: AlexandrosState, e: TaxesLevied) -> None:
     state.actions_taken += 1
 
 
-DECIDERS: dict[type, Callable[..., list[Event]]] = {
+DECIDERS: dict[type[Command], Callable[..., list[Event]]] = {
     LevyTaxes: decide_levy,
 }
 
 
-EVOLVERS: dict[type, Callable[[AlexandrosState, Any], None]] = {
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
     TaxesLevied: _levied,
 }

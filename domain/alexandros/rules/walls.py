@@ -8,11 +8,11 @@ from typing import Any
 
 from domain.alexandros.data import IS_INTERIOR, SIDE_ID, SIDE_SPACES, parse_side, side_coord
 from domain.alexandros.events import GameEndTriggered, WallBuilt
-from domain.alexandros.state import BLACK, NO_WALL, RED, AlexandrosState, split_by_wall
+from domain.alexandros.state import BLACK, NO_WALL, RED, State, split_by_wall
 from domain.kernel import Event, Seat
 
 
-def walls_for_route(state: AlexandrosState, seat: Seat, path: list[int]) -> list[Event]:
+def walls_for_route(state: State, seat: Seat, path: list[int]) -> list[Event]:
     """R35-R39: a wall on every unwalled interior side of the route, in route order; black first,
     then red (which triggers the end, R37); sides beyond the red walls stay unwalled (R39)."""
     events: list[Event] = []
@@ -35,7 +35,7 @@ def walls_for_route(state: AlexandrosState, seat: Seat, path: list[int]) -> list
     return events
 
 
-def _wall(state: AlexandrosState, e: WallBuilt) -> None:
+def _wall(state: State, e: WallBuilt) -> None:
     side = parse_side(e.side)
     assert side is not None
     state.walls[side] = BLACK if e.color == "black" else RED
@@ -45,6 +45,6 @@ def _wall(state: AlexandrosState, e: WallBuilt) -> None:
         split_by_wall(state.province, state.walls, a, b)
 
 
-EVOLVERS: dict[type, Callable[[AlexandrosState, Any], None]] = {
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
     WallBuilt: _wall,
 }

@@ -6,7 +6,7 @@ automatic steps (setup, turn start, auction close, rewards, special cards, Advis
 the state those events leave behind.
 
 - ``setup``: 3 setup, and the base game's founding phase (7.1)
-- ``sequence``: 4 sequence of play: turn start, the automatic steps, ending the turn
+- ``sequence``: 4 sequence of play: who is awaited, turn start, the automatic steps, ending the turn
 - ``general``: 5.1 general: goods, hands, the fields commands share
 - ``supply``: 5.2 the supply stack
 - ``roll``: 5.3 roll, production, seven, robber
@@ -43,8 +43,8 @@ from domain.catan_alexander.rules.end import public_vp, total_vp, vp_cards
 from domain.catan_alexander.rules.general import bundle_of, hex_ref, holds
 from domain.catan_alexander.rules.payment import bid_capacity
 from domain.catan_alexander.rules.roll import robber_victims
-from domain.catan_alexander.rules.sequence import advance
-from domain.catan_alexander.rules.setup import initial_state, normalize_options
+from domain.catan_alexander.rules.sequence import TRADE_OTHERS, advance, awaited, is_over, unanswered_addressees
+from domain.catan_alexander.rules.setup import normalize_options
 from domain.catan_alexander.rules.specials import (
     claim_special_cards,
     recompute_road_lengths,
@@ -61,11 +61,12 @@ RULES: Rules[State] = assemble_rules(
 )
 decide = RULES.decide
 evolve = RULES.evolve
-EVOLVERS = RULES.evolvers  # hidden.py adds the handler of its own event
 
 
 __all__ = [
+    "TRADE_OTHERS",
     "advance",
+    "awaited",
     "bid_capacity",
     "bundle_of",
     "claim_special_cards",
@@ -74,7 +75,7 @@ __all__ = [
     "founding_spots",
     "hex_ref",
     "holds",
-    "initial_state",
+    "is_over",
     "legal_road_edges",
     "normalize_options",
     "public_vp",
@@ -84,6 +85,7 @@ __all__ = [
     "settlement_refusal",
     "special_card_holder",
     "total_vp",
+    "unanswered_addressees",
     "use_harbour",
     "vp_cards",
 ]

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.catan_alexander import events as ev
+from domain.catan_alexander.commands import MoveAlexander
 from domain.catan_alexander.rules.auctions import open_auction
 from domain.catan_alexander.state import TRADE_BUILD, State
 from domain.kernel import Chance, Command, Event
@@ -38,12 +39,12 @@ def on_army_halted(state: State, e: ev.ArmyHalted) -> None:
     state.phase = TRADE_BUILD
 
 
-DECIDERS: dict[str, Callable[[State, int, Any, Chance], list[Event]]] = {
-    "move_alexander": decide_move_alexander,
+DECIDERS: dict[type[Command], Callable[[State, int, Any, Chance], list[Event]]] = {
+    MoveAlexander: decide_move_alexander,
 }
 
 
-EVOLVERS: dict[str, Callable[[State, Any], None]] = {
-    "ArmyMoved": on_army_moved,
-    "ArmyHalted": on_army_halted,
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
+    ev.ArmyMoved: on_army_moved,
+    ev.ArmyHalted: on_army_halted,
 }

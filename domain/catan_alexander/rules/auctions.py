@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.catan_alexander import events as ev
-from domain.catan_alexander.commands import PlaceBid
+from domain.catan_alexander.commands import PassBid, PlaceBid
 from domain.catan_alexander.data import MAX_BID, TASK_ACCEPTS
 from domain.catan_alexander.rules.general import clockwise_from, hand_size, refuse
 from domain.catan_alexander.rules.payment import can_honour
@@ -130,17 +130,17 @@ def on_task_token_removed(state: State, e: ev.TaskTokenRemoved) -> None:
     task_done(state)
 
 
-DECIDERS: dict[str, Callable[[State, int, Any, Chance], list[Event]]] = {
-    "place_bid": decide_place_bid,
-    "pass_bid": decide_pass_bid,
+DECIDERS: dict[type[Command], Callable[[State, int, Any, Chance], list[Event]]] = {
+    PlaceBid: decide_place_bid,
+    PassBid: decide_pass_bid,
 }
 
 
-EVOLVERS: dict[str, Callable[[State, Any], None]] = {
-    "TaskRevealed": on_task_revealed,
-    "AuctionOpened": on_auction_opened,
-    "BidPlaced": on_bid_placed,
-    "BidderDroppedOut": on_bidder_dropped_out,
-    "AuctionClosed": on_auction_closed,
-    "TaskTokenRemoved": on_task_token_removed,
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
+    ev.TaskRevealed: on_task_revealed,
+    ev.AuctionOpened: on_auction_opened,
+    ev.BidPlaced: on_bid_placed,
+    ev.BidderDroppedOut: on_bidder_dropped_out,
+    ev.AuctionClosed: on_auction_closed,
+    ev.TaskTokenRemoved: on_task_token_removed,
 }

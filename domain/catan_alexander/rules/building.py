@@ -26,7 +26,7 @@ from domain.catan_alexander.rules.specials import (
 )
 from domain.catan_alexander.rules.trade import use_harbour
 from domain.catan_alexander.state import FOUNDING_ROAD, FOUNDING_SETTLEMENT, TURN_START, State
-from domain.kernel import Chance, Event
+from domain.kernel import Chance, Command, Event
 
 
 def road_refusal(state: State, seat: int, edge: int, extra: int = -1, founding_vertex: int = -1) -> str | None:
@@ -234,15 +234,15 @@ def on_city_built(state: State, e: ev.CityBuilt) -> None:
     pay_cost(state, e.seat, CITY_COST)
 
 
-DECIDERS: dict[str, Callable[[State, int, Any, Chance], list[Event]]] = {
-    "build_road": decide_build_road,
-    "build_settlement": decide_build_settlement,
-    "build_city": decide_build_city,
+DECIDERS: dict[type[Command], Callable[[State, int, Any, Chance], list[Event]]] = {
+    BuildRoad: decide_build_road,
+    BuildSettlement: decide_build_settlement,
+    BuildCity: decide_build_city,
 }
 
 
-EVOLVERS: dict[str, Callable[[State, Any], None]] = {
-    "SettlementBuilt": on_settlement_built,
-    "RoadBuilt": on_road_built,
-    "CityBuilt": on_city_built,
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
+    ev.SettlementBuilt: on_settlement_built,
+    ev.RoadBuilt: on_road_built,
+    ev.CityBuilt: on_city_built,
 }

@@ -6,7 +6,13 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.catan_alexander import events as ev
-from domain.catan_alexander.commands import PlayKnight, PlayMonopoly, PlayRoadBuilding, PlayYearOfPlenty
+from domain.catan_alexander.commands import (
+    BuyDevelopmentCard,
+    PlayKnight,
+    PlayMonopoly,
+    PlayRoadBuilding,
+    PlayYearOfPlenty,
+)
 from domain.catan_alexander.data import DEVELOPMENT_COST, RESOURCE_INDEX, RESOURCES
 from domain.catan_alexander.rules.building import ROAD_MESSAGES, legal_road_edges, road_refusal
 from domain.catan_alexander.rules.general import add_goods, bundle_of, can_pay, parse_edge_ref, pay_cost, refuse
@@ -126,19 +132,19 @@ def on_monopoly_played(state: State, e: ev.MonopolyPlayed) -> None:
         state.hands[e.seat][index] += count
 
 
-DECIDERS: dict[str, Callable[[State, int, Any, Chance], list[Event]]] = {
-    "buy_development_card": decide_buy_development_card,
-    "play_knight": decide_play_knight,
-    "play_road_building": decide_play_road_building,
-    "play_year_of_plenty": decide_play_year_of_plenty,
-    "play_monopoly": decide_play_monopoly,
+DECIDERS: dict[type[Command], Callable[[State, int, Any, Chance], list[Event]]] = {
+    BuyDevelopmentCard: decide_buy_development_card,
+    PlayKnight: decide_play_knight,
+    PlayRoadBuilding: decide_play_road_building,
+    PlayYearOfPlenty: decide_play_year_of_plenty,
+    PlayMonopoly: decide_play_monopoly,
 }
 
 
-EVOLVERS: dict[str, Callable[[State, Any], None]] = {
-    "DevelopmentCardBought": on_development_card_bought,
-    "KnightPlayed": on_knight_played,
-    "RoadBuildingPlayed": on_road_building_played,
-    "YearOfPlentyPlayed": on_year_of_plenty_played,
-    "MonopolyPlayed": on_monopoly_played,
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
+    ev.DevelopmentCardBought: on_development_card_bought,
+    ev.KnightPlayed: on_knight_played,
+    ev.RoadBuildingPlayed: on_road_building_played,
+    ev.YearOfPlentyPlayed: on_year_of_plenty_played,
+    ev.MonopolyPlayed: on_monopoly_played,
 }

@@ -9,7 +9,7 @@ from domain.catan_alexander import events as ev
 from domain.catan_alexander.data import ADVISOR_VP, BASE_GOAL, PERSEPOLIS_POSITION, RESOURCES, SCENARIO_GOAL
 from domain.catan_alexander.rules.general import bundle_of
 from domain.catan_alexander.state import FOUNDING_ROAD, FOUNDING_SETTLEMENT, GAME_OVER, State
-from domain.kernel import Chance
+from domain.kernel import Chance, Event
 
 
 def public_vp(state: State, seat: int) -> int:
@@ -110,6 +110,6 @@ def on_game_ended(state: State, e: ev.GameEnded) -> None:
     state.final_totals = [e.scores[str(s)]["total"] for s in range(state.players)]
 
 
-EVOLVERS: dict[str, Callable[[State, Any], None]] = {
-    "GameEnded": on_game_ended,
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
+    ev.GameEnded: on_game_ended,
 }

@@ -11,7 +11,7 @@ from domain.catan_alexander.data import GOODS, KNIGHT_BID_VALUE, RESOURCE_INDEX,
 from domain.catan_alexander.rules.general import add_goods, bundle_of, holds, parse_bundle, refuse
 from domain.catan_alexander.rules.specials import claim_special_cards
 from domain.catan_alexander.state import AUCTION_REOPEN, DEFAULT_DISCARD, REWARD, State
-from domain.kernel import Chance, Event
+from domain.kernel import Chance, Command, Event
 from domain.kernel.errors import BAD_INPUT
 
 
@@ -72,12 +72,12 @@ def on_bid_paid(state: State, e: ev.BidPaid) -> None:
     state.phase = REWARD
 
 
-DECIDERS: dict[str, Callable[[State, int, Any, Chance], list[Event]]] = {
-    "pay_bid": decide_pay_bid,
+DECIDERS: dict[type[Command], Callable[[State, int, Any, Chance], list[Event]]] = {
+    PayBid: decide_pay_bid,
 }
 
 
-EVOLVERS: dict[str, Callable[[State, Any], None]] = {
-    "BidPaid": on_bid_paid,
-    "BidDefaulted": on_bid_defaulted,
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
+    ev.BidPaid: on_bid_paid,
+    ev.BidDefaulted: on_bid_defaulted,
 }

@@ -10,7 +10,7 @@ from domain.catan_alexander.commands import ChooseAdvisorRecipient
 from domain.catan_alexander.data import SETTLEMENTS_PER_PLAYER
 from domain.catan_alexander.rules.general import clockwise_from, refuse
 from domain.catan_alexander.state import ADVISOR_CHOICE, TRADE_BUILD, Handdown, State
-from domain.kernel import Chance, Event
+from domain.kernel import Chance, Command, Event
 
 
 def reward_events(state: State, chance: Chance) -> list[Event]:
@@ -105,13 +105,13 @@ def on_advisor_changed(state: State, e: ev.AdvisorChanged) -> None:
     state.advisors[e.advisor] = e.to_seat
 
 
-DECIDERS: dict[str, Callable[[State, int, Any, Chance], list[Event]]] = {
-    "choose_advisor_recipient": decide_choose_advisor_recipient,
+DECIDERS: dict[type[Command], Callable[[State, int, Any, Chance], list[Event]]] = {
+    ChooseAdvisorRecipient: decide_choose_advisor_recipient,
 }
 
 
-EVOLVERS: dict[str, Callable[[State, Any], None]] = {
-    "TempleLeftEmpty": on_temple_left_empty,
-    "TaskTokenAwarded": on_task_token_awarded,
-    "AdvisorChanged": on_advisor_changed,
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
+    ev.TempleLeftEmpty: on_temple_left_empty,
+    ev.TaskTokenAwarded: on_task_token_awarded,
+    ev.AdvisorChanged: on_advisor_changed,
 }

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.catan_alexander import events as ev
-from domain.catan_alexander.commands import Discard, MoveRobber
+from domain.catan_alexander.commands import Discard, MoveRobber, RollDice
 from domain.catan_alexander.data import (
     BASE_DISCARD_LIMIT,
     GOLD,
@@ -209,18 +209,18 @@ def on_card_stolen(state: State, e: ev.CardStolen) -> None:
         state.steals += 1
 
 
-DECIDERS: dict[str, Callable[[State, int, Any, Chance], list[Event]]] = {
-    "roll_dice": decide_roll_dice,
-    "discard": decide_discard,
-    "move_robber": decide_move_robber,
+DECIDERS: dict[type[Command], Callable[[State, int, Any, Chance], list[Event]]] = {
+    RollDice: decide_roll_dice,
+    Discard: decide_discard,
+    MoveRobber: decide_move_robber,
 }
 
 
-EVOLVERS: dict[str, Callable[[State, Any], None]] = {
-    "DiceRolled": on_dice_rolled,
-    "ResourcesProduced": on_resources_produced,
-    "DiscardsRequired": on_discards_required,
-    "CardsDiscarded": on_cards_discarded,
-    "RobberMoved": on_robber_moved,
-    "CardStolen": on_card_stolen,
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
+    ev.DiceRolled: on_dice_rolled,
+    ev.ResourcesProduced: on_resources_produced,
+    ev.DiscardsRequired: on_discards_required,
+    ev.CardsDiscarded: on_cards_discarded,
+    ev.RobberMoved: on_robber_moved,
+    ev.CardStolen: on_card_stolen,
 }

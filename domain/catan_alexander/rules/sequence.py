@@ -1,4 +1,4 @@
-"""Rules file 4, sequence of play: turn start, the automatic steps, ending the turn."""
+"""Rules file 4, sequence of play: who is awaited, turn start, the automatic steps, ending the turn."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from functools import cache
 from typing import Any
 
 from domain.catan_alexander import events as ev
+from domain.catan_alexander.commands import DEV_PLAY_COMMANDS, EndTurn
 from domain.catan_alexander.data import RESOURCES
 from domain.catan_alexander.rules.auctions import auction_close_events, auction_reopen_events
 from domain.catan_alexander.rules.end import end_reason, game_ended
@@ -17,16 +18,109 @@ from domain.catan_alexander.rules.specials import special_card_events
 from domain.catan_alexander.state import (
     ADVISOR_CHOICE,
     ALEXANDER,
+    AUCTION,
     AUCTION_CLOSE,
     AUCTION_REOPEN,
     BEFORE_ROLL,
+    DEFAULT_DISCARD,
+    DISCARD,
+    FOUNDING_ROAD,
+    FOUNDING_SETTLEMENT,
     GAME_OVER,
+    PAYMENT,
     REWARD,
+    ROBBER,
     SETUP,
+    TRADE_BUILD,
     TURN_START,
     State,
 )
 from domain.kernel import Chance, Command, Event
+
+TRADE_ACTIVE = (
+    "offer_trade",
+    "respond_trade",
+    "confirm_trade",
+    "cancel_trade",
+    "bank_trade",
+    "build_road",
+    "build_settlement",
+    "build_city",
+    "buy_development_card",
+    *DEV_PLAY_COMMANDS,
+    "end_turn",
+)
+TRADE_OTHERS = ("offer_trade", "respond_trade", "cancel_trade")
+ROLL_COMMANDS = ("roll_dice", *DEV_PLAY_COMMANDS)
+ALEXANDER_COMMANDS = ("move_alexander", *DEV_PLAY_COMMANDS)
+
+
+# Per seat: the awaited map of a phase where that one seat acts, built once and shared (read-only).
+def each_seat(kinds: tuple[str, ...]) -> tuple[dict[int, tuple[str, ...]], ...]:
+    return tuple({seat: kinds} for seat in range(4))
+
+
+TRADING = each_seat(TRADE_ACTIVE)
+ROLLING = each_seat(ROLL_COMMANDS)
+MOVING_ALEXANDER = each_seat(ALEXANDER_COMMANDS)
+BIDDING = each_seat(("place_bid", "pass_bid"))
+PAYING = each_seat(("pay_bid",))
+DISCARDING = each_seat(("discard",))
+MOVING_ROBBER = each_seat(("move_robber",))
+CHOOSING_ADVISOR = each_seat(("choose_advisor_recipient",))
+FOUNDING_SETTLEMENTS = each_seat(("build_settlement",))
+FOUNDING_ROADS = each_seat(("build_road",))
+NOBODY: dict[int, tuple[str, ...]] = {}
+
+
+def awaited(state: State) -> dict[int, tuple[str, ...]]:
+    phase = state.phase
+    if phase == TRADE_BUILD:
+        if not state.offers:
+            return TRADING[state.active]
+        result: dict[int, tuple[str, ...]] = {state.active: TRADE_ACTIVE}
+        for seat in unanswered_addressees(state):
+            result[seat] = TRADE_OTHERS
+        return result
+    if phase == BEFORE_ROLL:
+        return ROLLING[state.active]
+    if phase == ALEXANDER:
+        return MOVING_ALEXANDER[state.active]
+    if phase == AUCTION:
+        assert state.auction is not None and state.auction.to_act is not None
+        return BIDDING[state.auction.to_act]
+    if phase == PAYMENT:
+        assert state.auction is not None and state.auction.high_bidder is not None
+        return PAYING[state.auction.high_bidder]
+    if phase == DISCARD:
+        return {seat: ("discard",) for seat in state.owed_discards}
+    if phase == ROBBER:
+        return MOVING_ROBBER[state.active]
+    if phase == DEFAULT_DISCARD:
+        assert state.auction is not None and state.auction.high_bidder is not None
+        return DISCARDING[state.auction.high_bidder]
+    if phase == ADVISOR_CHOICE:
+        assert state.handdown is not None
+        return CHOOSING_ADVISOR[state.handdown.giver]
+    if phase == FOUNDING_SETTLEMENT:
+        return FOUNDING_SETTLEMENTS[state.active]
+    if phase == FOUNDING_ROAD:
+        return FOUNDING_ROADS[state.active]
+    return NOBODY
+
+
+def unanswered_addressees(state: State) -> set[int]:
+    """Other seats with an open offer they have not answered yet. The game waits for that one
+    answer (so that random games exercise trades); answering again is optional, which keeps every
+    offer to a finite number of awaited moves."""
+    active = state.active
+    return {
+        seat for offer in state.offers.values() for seat in offer.to if seat != active and seat not in offer.responses
+    }
+
+
+def is_over(state: State) -> bool:
+    return state.phase == GAME_OVER
 
 
 def turn_start_events(state: State, chance: Chance) -> list[Event]:
@@ -113,12 +207,12 @@ def on_turn_ended(state: State, e: ev.TurnEnded) -> None:
     state.phase = TURN_START
 
 
-DECIDERS: dict[str, Callable[[State, int, Any, Chance], list[Event]]] = {
-    "end_turn": decide_end_turn,
+DECIDERS: dict[type[Command], Callable[[State, int, Any, Chance], list[Event]]] = {
+    EndTurn: decide_end_turn,
 }
 
 
-EVOLVERS: dict[str, Callable[[State, Any], None]] = {
-    "TurnStarted": on_turn_started,
-    "TurnEnded": on_turn_ended,
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
+    ev.TurnStarted: on_turn_started,
+    ev.TurnEnded: on_turn_ended,
 }

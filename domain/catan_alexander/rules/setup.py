@@ -48,30 +48,6 @@ def normalize_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
     return {"board": "alexander", "starting_gold": gold}
 
 
-def initial_state(players: int, options: dict[str, Any]) -> State:
-    board = options.get("board", "alexander")
-    state = State(players=players, board=board, options=dict(options), scenario=board == "alexander")
-    geometry = state.geometry
-    n = players
-    state.hands = [[0] * 5 for _ in range(n)]
-    state.gold = [0] * n
-    state.dev_hand = [[] for _ in range(n)]
-    state.dev_new = [[] for _ in range(n)]
-    state.army = [0] * n
-    state.tokens_won = [0] * n
-    state.owner = [-1] * len(geometry.vertices)
-    state.level = [0] * len(geometry.vertices)
-    state.road_owner = [-1] * len(geometry.edges)
-    state.buildings_of = [[] for _ in range(n)]
-    state.roads_of = [[] for _ in range(n)]
-    state.settlements = [0] * n
-    state.cities = [0] * n
-    state.roads = [0] * n
-    state.road_length = [0] * n
-    state.trade_rates = [[4] * 6 for _ in range(n)]
-    return state
-
-
 def base_layout(state: State, chance: Chance) -> tuple[list[str], list[int]]:
     """§7.1: the beginner layout, or terrains shuffled and numbers laid along the spiral."""
     geometry = state.geometry
@@ -169,6 +145,16 @@ def on_stacks_shuffled(state: State, e: ev.StacksShuffled) -> None:
     state.supply_open = bool(e.supply)
 
 
+def on_hidden_stacks_reshuffled(state: State, e: ev.HiddenStacksReshuffled) -> None:
+    state.dev_deck = list(e.dev_deck)
+    state.supply = [RESOURCE_INDEX[r] for r in e.supply]
+    state.tokens_on_board = {int(c): task for c, task in e.tokens.items()}
+    # token_order: the task laid on each token crossing, then the tokens set aside (unchanged)
+    laid = len(TOKEN_CROSSINGS)
+    on_board = [state.tokens_on_board.get(c, task) for c, task in zip(TOKEN_CROSSINGS, state.token_order, strict=False)]
+    state.token_order = on_board + state.token_order[laid:]
+
+
 def on_starting_hand_dealt(state: State, e: ev.StartingHandDealt) -> None:
     for name, count in e.cards.items():
         state.hands[e.seat][RESOURCE_INDEX[name]] += count
@@ -180,9 +166,10 @@ def on_founding_resources_gained(state: State, e: ev.FoundingResourcesGained) ->
     add_goods(state, e.seat, e.cards, +1)
 
 
-EVOLVERS: dict[str, Callable[[State, Any], None]] = {
-    "GameSetUp": on_game_set_up,
-    "StacksShuffled": on_stacks_shuffled,
-    "StartingHandDealt": on_starting_hand_dealt,
-    "FoundingResourcesGained": on_founding_resources_gained,
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
+    ev.GameSetUp: on_game_set_up,
+    ev.StacksShuffled: on_stacks_shuffled,
+    ev.HiddenStacksReshuffled: on_hidden_stacks_reshuffled,
+    ev.StartingHandDealt: on_starting_hand_dealt,
+    ev.FoundingResourcesGained: on_founding_resources_gained,
 }

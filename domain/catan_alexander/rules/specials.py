@@ -154,7 +154,7 @@ def on_largest_army_changed(state: State, e: ev.LargestArmyChanged) -> None:
     state.largest_army = e.holder
 
 
-EVOLVERS: dict[str, Callable[[State, Any], None]] = {
-    "LongestRoadChanged": on_longest_road_changed,
-    "LargestArmyChanged": on_largest_army_changed,
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
+    ev.LongestRoadChanged: on_longest_road_changed,
+    ev.LargestArmyChanged: on_largest_army_changed,
 }

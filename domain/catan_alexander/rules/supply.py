@@ -8,6 +8,7 @@ from typing import Any
 from domain.catan_alexander import events as ev
 from domain.catan_alexander.data import RESOURCE_INDEX
 from domain.catan_alexander.state import State
+from domain.kernel import Event
 
 
 def on_supply_card_drawn(state: State, e: ev.SupplyCardDrawn) -> None:
@@ -22,7 +23,7 @@ def on_supply_closed(state: State, e: ev.SupplyClosed) -> None:
     state.supply_open = False
 
 
-EVOLVERS: dict[str, Callable[[State, Any], None]] = {
-    "SupplyCardDrawn": on_supply_card_drawn,
-    "SupplyClosed": on_supply_closed,
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
+    ev.SupplyCardDrawn: on_supply_card_drawn,
+    ev.SupplyClosed: on_supply_closed,
 }

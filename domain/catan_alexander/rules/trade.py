@@ -10,7 +10,7 @@ from domain.catan_alexander.commands import BankTrade, CancelTrade, ConfirmTrade
 from domain.catan_alexander.data import GOLD, GOOD_INDEX, GOODS, RESOURCES
 from domain.catan_alexander.rules.general import add_goods, bundle_of, goods_of, holds, parse_bundle, refuse
 from domain.catan_alexander.state import Offer, State
-from domain.kernel import Chance, Event
+from domain.kernel import Chance, Command, Event
 from domain.kernel.errors import BAD_INPUT
 
 
@@ -169,19 +169,19 @@ def on_bank_traded(state: State, e: ev.BankTraded) -> None:
     add_goods(state, e.seat, e.received, +1)
 
 
-DECIDERS: dict[str, Callable[[State, int, Any, Chance], list[Event]]] = {
-    "offer_trade": decide_offer_trade,
-    "respond_trade": decide_respond_trade,
-    "confirm_trade": decide_confirm_trade,
-    "cancel_trade": decide_cancel_trade,
-    "bank_trade": decide_bank_trade,
+DECIDERS: dict[type[Command], Callable[[State, int, Any, Chance], list[Event]]] = {
+    OfferTrade: decide_offer_trade,
+    RespondTrade: decide_respond_trade,
+    ConfirmTrade: decide_confirm_trade,
+    CancelTrade: decide_cancel_trade,
+    BankTrade: decide_bank_trade,
 }
 
 
-EVOLVERS: dict[str, Callable[[State, Any], None]] = {
-    "TradeOffered": on_trade_offered,
-    "TradeResponded": on_trade_responded,
-    "TradeCompleted": on_trade_completed,
-    "TradeCancelled": on_trade_cancelled,
-    "BankTraded": on_bank_traded,
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
+    ev.TradeOffered: on_trade_offered,
+    ev.TradeResponded: on_trade_responded,
+    ev.TradeCompleted: on_trade_completed,
+    ev.TradeCancelled: on_trade_cancelled,
+    ev.BankTraded: on_bank_traded,
 }

@@ -21,7 +21,7 @@ from domain.empire_builder.rules import allocation, building, end, evaluation, m
 from domain.empire_builder.rules.building import build_options
 from domain.empire_builder.rules.movement import Group, group_costs
 from domain.empire_builder.rules.sequence import advance, awaited, is_over
-from domain.empire_builder.rules.setup import initial_state, normalize_options
+from domain.empire_builder.rules.setup import normalize_options
 from domain.empire_builder.state import State
 from domain.kernel.sections import Rules, assemble_rules
 
@@ -42,7 +42,6 @@ __all__ = [
     "decide",
     "evolve",
     "group_costs",
-    "initial_state",
     "is_over",
     "normalize_options",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.empire_builder.data import FULL_CAMPAIGNS, SHORT_CAMPAIGNS
-from domain.empire_builder.state import Player, State
+from domain.empire_builder.state import State
 from domain.kernel import RuleViolation
 from domain.kernel.errors import BAD_OPTIONS
 
@@ -24,16 +24,6 @@ def normalize_options(players: int, options: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(oldest, int) or isinstance(oldest, bool) or not 0 <= oldest < players:
         raise RuleViolation(BAD_OPTIONS, f"oldest_seat must be a seat from 0 to {players - 1}")
     return result
-
-
-def initial_state(players: int, options: dict[str, Any]) -> State:
-    return State(
-        players=players,
-        short_game=options["short_game"],
-        region_scoring_variant=options["region_scoring_variant"],
-        oldest_seat=options["oldest_seat"],
-        seats=[Player() for _ in range(players)],
-    )
 
 
 def campaigns(state: State) -> tuple[int, int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.kernel import Chance, Event, RuleViolation
+from domain.kernel import Chance, Command, Event, RuleViolation
 from domain.peloponnes.commands import MoveBid, PassTurn, PlaceBid, WithdrawBid
 from domain.peloponnes.data import HALF_COIN_TILES, PASS_COINS, TILES, WITHDRAW_COMPENSATION, conquest_price
 from domain.peloponnes.events import BiddingEnded, BidMoved, BidPlaced, BidWithdrawn, PlayerPassed
@@ -223,7 +223,7 @@ def _bidding_ended(state: State, e: BiddingEnded) -> None:
     state.phase = TURN_ORDER
 
 
-DECIDERS: dict[type, Callable[[State, int, Any], list[Event]]] = {
+DECIDERS: dict[type[Command], Callable[[State, int, Any], list[Event]]] = {
     PlaceBid: decide_place_bid,
     PassTurn: decide_pass,
     MoveBid: decide_move_bid,
@@ -231,7 +231,7 @@ DECIDERS: dict[type, Callable[[State, int, Any], list[Event]]] = {
 }
 
 
-EVOLVERS: dict[type, Callable[[State, Any], None]] = {
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
     BidPlaced: _bid_placed,
     BidMoved: _bid_moved,
     BidWithdrawn: _bid_withdrawn,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.kernel import Chance, Event, RuleViolation
+from domain.kernel import Chance, Command, Event, RuleViolation
 from domain.peloponnes.commands import ResolveDisaster
 from domain.peloponnes.data import BLANK, DECLINE_LOSS, DISPLAY_SIZE, PROTECTORS, ROUNDS, STACK_OF_ROUND, STRIKE_AT
 from domain.peloponnes.events import DisasterResolved, DisasterRevealed, RoundStarted, SupplyStarted
@@ -182,12 +182,12 @@ def _disaster_resolved(state: State, e: DisasterResolved) -> None:
         state.strike = None
 
 
-DECIDERS: dict[type, Callable[[State, int, Any], list[Event]]] = {
+DECIDERS: dict[type[Command], Callable[[State, int, Any], list[Event]]] = {
     ResolveDisaster: decide_resolve_disaster,
 }
 
 
-EVOLVERS: dict[type, Callable[[State, Any], None]] = {
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
     DisasterRevealed: _disaster_revealed,
     DisasterResolved: _disaster_resolved,
 }

@@ -28,6 +28,6 @@ def _game_ended(state: State, e: GameEnded) -> None:
     state.seed = e.seed
 
 
-EVOLVERS: dict[type, Callable[[State, Any], None]] = {
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
     GameEnded: _game_ended,
 }

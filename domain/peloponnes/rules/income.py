@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.kernel import Chance, Event, RuleViolation
+from domain.kernel import Chance, Command, Event, RuleViolation
 from domain.kernel.errors import BAD_INPUT
 from domain.peloponnes.commands import ChooseIncome
 from domain.peloponnes.data import CHOICE_RESOURCES, CHOICE_TILES, CIVILIZATIONS, ROUNDS, TILES, population_income
@@ -95,11 +95,11 @@ def _income_collected(state: State, e: IncomeCollected) -> None:
         enter_disaster(state)
 
 
-DECIDERS: dict[type, Callable[[State, int, Any], list[Event]]] = {
+DECIDERS: dict[type[Command], Callable[[State, int, Any], list[Event]]] = {
     ChooseIncome: decide_choose_income,
 }
 
 
-EVOLVERS: dict[type, Callable[[State, Any], None]] = {
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
     IncomeCollected: _income_collected,
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.kernel import Chance, Event, RuleViolation
+from domain.kernel import Chance, Command, Event, RuleViolation
 from domain.kernel.errors import BAD_INPUT
 from domain.peloponnes.commands import PlaceBuilding
 from domain.peloponnes.data import FREE_LAND_TILES, TILES
@@ -142,12 +142,12 @@ def _one_time_income(state: State, e: OneTimeIncomeReceived) -> None:
     placement_done(state, e.seat)
 
 
-DECIDERS: dict[type, Callable[[State, int, Any], list[Event]]] = {
+DECIDERS: dict[type[Command], Callable[[State, int, Any], list[Event]]] = {
     PlaceBuilding: decide_place_building,
 }
 
 
-EVOLVERS: dict[type, Callable[[State, Any], None]] = {
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
     BuildingPlaced: _building_placed,
     LandPlaced: _land_placed,
     TileRejected: _tile_rejected,

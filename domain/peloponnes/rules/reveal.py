@@ -34,6 +34,6 @@ def _tile_revealed(state: State, e: TileRevealed) -> None:
         enter_bidding(state)
 
 
-EVOLVERS: dict[type, Callable[[State, Any], None]] = {
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
     TileRevealed: _tile_revealed,
 }

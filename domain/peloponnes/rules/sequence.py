@@ -92,6 +92,6 @@ def _round_started(state: State, e: RoundStarted) -> None:
         s.won = None
 
 
-EVOLVERS: dict[type, Callable[[State, Any], None]] = {
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
     RoundStarted: _round_started,
 }

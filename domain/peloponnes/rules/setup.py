@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.kernel import Chance, Event, RuleViolation
+from domain.kernel import Chance, Command, Event, RuleViolation
 from domain.kernel.errors import BAD_INPUT, BAD_OPTIONS
 from domain.peloponnes.commands import ChooseSoloSetup
 from domain.peloponnes.data import CIVILIZATION_IDS, CIVILIZATIONS, GOODS, INITIAL_CHITS, SOLO_LEVELS, STACKS
@@ -116,12 +116,12 @@ def _solo_setup_chosen(state: State, e: SoloSetupChosen) -> None:
     state.seats[e.seat].extra_incomes = list(e.extra_incomes)
 
 
-DECIDERS: dict[type, Callable[[State, int, Any], list[Event]]] = {
+DECIDERS: dict[type[Command], Callable[[State, int, Any], list[Event]]] = {
     ChooseSoloSetup: decide_solo_setup,
 }
 
 
-EVOLVERS: dict[type, Callable[[State, Any], None]] = {
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
     StacksPrepared: _stacks_prepared,
     CivilizationAssigned: _civilization_assigned,
     SoloSetupChosen: _solo_setup_chosen,

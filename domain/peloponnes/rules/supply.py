@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from domain.kernel import Chance, Event, RuleViolation
+from domain.kernel import Chance, Command, Event, RuleViolation
 from domain.peloponnes.commands import ResolveSupply
 from domain.peloponnes.data import DISPLAY_SIZE, TILES
 from domain.peloponnes.events import SupplyEnded, SupplyResolved, SupplyStarted
@@ -140,12 +140,12 @@ def _supply_ended(state: State, e: SupplyEnded) -> None:
         state.phase = REVEAL
 
 
-DECIDERS: dict[type, Callable[[State, int, Any], list[Event]]] = {
+DECIDERS: dict[type[Command], Callable[[State, int, Any], list[Event]]] = {
     ResolveSupply: decide_resolve_supply,
 }
 
 
-EVOLVERS: dict[type, Callable[[State, Any], None]] = {
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
     SupplyStarted: _supply_started,
     SupplyResolved: _supply_resolved,
     SupplyEnded: _supply_ended,

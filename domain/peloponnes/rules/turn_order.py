@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from domain.kernel import Event
 from domain.peloponnes.events import TurnOrderSet
 from domain.peloponnes.rules.placement import enter_placement
 from domain.peloponnes.state import ROUND_END, State
@@ -28,6 +29,6 @@ def _turn_order_set(state: State, e: TurnOrderSet) -> None:
         enter_placement(state)
 
 
-EVOLVERS: dict[type, Callable[[State, Any], None]] = {
+EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
     TurnOrderSet: _turn_order_set,
 }

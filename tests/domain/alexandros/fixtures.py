@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.alexandros import GAME
 from domain.alexandros.commands import MoveAlexander
 from domain.alexandros.data import (
@@ -18,7 +16,7 @@ from domain.alexandros.data import (
     space_coord,
 )
 from domain.alexandros.rules import province_spaces
-from domain.alexandros.state import ACTIONS, BLACK, MOVE, AlexandrosState, empty_hand, label_provinces
+from domain.alexandros.state import ACTIONS, BLACK, MOVE, State, empty_hand, label_provinces
 from domain.kernel import Chance, Command, Event, RuleViolation, engine
 
 Side = list[list[int]]
@@ -102,9 +100,9 @@ def start_state(
     display: tuple[str | None, str | None] = ("lyre", "horse"),
     hands: dict[int, dict[str, int]] | None = None,
     supply: list[str] | None = None,
-) -> AlexandrosState:
+) -> State:
     """The start position (R12-R18) at the MOVE step of turn 1."""
-    state = AlexandrosState.new(players)
+    state = State.new(players)
     state.step, state.seat, state.turn = MOVE, seat, 1
     state.display = list(display)
     state.supply = full_supply() if supply is None else list(supply)
@@ -113,7 +111,7 @@ def start_state(
     return state
 
 
-def add_walls(state: AlexandrosState, sides: list[Side]) -> None:
+def add_walls(state: State, sides: list[Side]) -> None:
     for coords in sides:
         side = parse_side(coords)
         assert side is not None, coords
@@ -122,7 +120,7 @@ def add_walls(state: AlexandrosState, sides: list[Side]) -> None:
     state.province = label_provinces(state.walls)
 
 
-def place(state: AlexandrosState, seat: int, *spaces: list[int]) -> None:
+def place(state: State, seat: int, *spaces: list[int]) -> None:
     for coord in spaces:
         space = parse_space(coord)
         assert space is not None
@@ -130,7 +128,7 @@ def place(state: AlexandrosState, seat: int, *spaces: list[int]) -> None:
         state.governor_supply[seat] -= 1
 
 
-def fixture_f(seat: int = 2, display: tuple[str | None, str | None] = ("soldier", "temple")) -> AlexandrosState:
+def fixture_f(seat: int = 2, display: tuple[str | None, str | None] = ("soldier", "temple")) -> State:
     """Fixture F of section 11: 3 seats, walls of F3, X and Y, governors, Alexander at v(3,11)."""
     state = start_state(players=3, seat=seat, display=display)
     add_walls(state, F3_WALLS + X_WALLS + Y_WALLS)
@@ -141,7 +139,7 @@ def fixture_f(seat: int = 2, display: tuple[str | None, str | None] = ("soldier"
     return state
 
 
-def to_actions(state: AlexandrosState, taken: int = 0) -> AlexandrosState:
+def to_actions(state: State, taken: int = 0) -> State:
     state.step, state.actions_taken = ACTIONS, taken
     return state
 
@@ -158,25 +156,21 @@ def space(coord: list[int]) -> int:
     return s
 
 
-def province_of(state: AlexandrosState, coord: list[int]) -> list[list[int]]:
+def province_of(state: State, coord: list[int]) -> list[list[int]]:
     return [space_coord(s) for s in province_spaces(state, space(coord))]
 
 
-def run(state: AlexandrosState, seat: int, command: Command) -> tuple[AlexandrosState, list[Event]]:
+def run(state: State, seat: int, command: Command) -> tuple[State, list[Event]]:
     """Execute through the engine (turn checks, decide, evolve, automatic steps)."""
     return engine.execute(GAME, state, seat, command, chance())
 
 
-def refusal(state: AlexandrosState, seat: int, command: Command) -> str:
+def refusal(state: State, seat: int, command: Command) -> str:
     try:
         engine.execute(GAME, state, seat, command, chance())
     except RuleViolation as refused:
         return refused.code
     raise AssertionError(f"{command} was accepted")
-
-
-def of_type(events: list[Event], name: str) -> list[Any]:
-    return [e for e in events if e.type == name]
 
 
 def all_shortest_routes(start: list[int], goal: list[int]) -> list[list[list[int]]]:
@@ -194,7 +188,7 @@ def move(slot: int | None, target: list[int], corner: list[int], path: list[list
     return MoveAlexander(source=source, slot=slot, target=target, corner=corner, path=path, **kw)  # type: ignore[arg-type]
 
 
-def e5_state(hand_2: dict[str, int] | None = None) -> tuple[AlexandrosState, list[Event]]:
+def e5_state(hand_2: dict[str, int] | None = None) -> tuple[State, list[Event]]:
     """E5: Fixture F, seat 2 splits X with the soldier move."""
     state = fixture_f(display=("soldier", "horse"))
     state.scores = [20, 30, 25]
@@ -204,7 +198,7 @@ def e5_state(hand_2: dict[str, int] | None = None) -> tuple[AlexandrosState, lis
     return state, events
 
 
-def e7_state(hand_2: dict[str, int]) -> AlexandrosState:
+def e7_state(hand_2: dict[str, int]) -> State:
     """E7: Fixture F with X held by seat 1 on s(3,10) and s(4,12); seat 2 in its ACTIONS step."""
     state = to_actions(fixture_f())
     place(state, 1, [4, 12])
@@ -212,7 +206,7 @@ def e7_state(hand_2: dict[str, int]) -> AlexandrosState:
     return state
 
 
-def e15_state() -> AlexandrosState:
+def e15_state() -> State:
     """E15: no lyre space is free."""
     state = start_state(hands={0: hand(lyre=1)})
     add_walls(state, E15_LYRE_WALLS)
@@ -220,7 +214,7 @@ def e15_state() -> AlexandrosState:
     return state
 
 
-def fig4_state() -> AlexandrosState:
+def fig4_state() -> State:
     """Fig. 4: Alexander at v(4,8), the soldier card in display slot 0, the walls of FIG4_RING and FIG4_CHAIN."""
     state = start_state(display=("soldier", "horse"))
     add_walls(state, FIG4_RING + FIG4_CHAIN)

@@ -7,6 +7,15 @@ import itertools
 from domain.alexandros import GAME
 from domain.alexandros.commands import EndTurn, LevyTaxes, OccupyProvince, RetireGovernor, TakeCard
 from domain.alexandros.data import DIST, SPACE_CORNERS, SPACE_SYMBOL, point_coord, space_coord
+from domain.alexandros.events import (
+    AlexanderMoved,
+    DisplayRefilled,
+    GameEndTriggered,
+    ProvinceOccupied,
+    SupplyShuffled,
+    TaxesLevied,
+    WallBuilt,
+)
 from domain.alexandros.moves import legal_moves
 from domain.alexandros.rules import closest_free_spaces, is_free, province_value, provinces, tax_scoring
 from domain.alexandros.state import ACTIONS, MOVE, OVER, TURN_OVER, empty_hand
@@ -24,20 +33,19 @@ from tests.domain.alexandros.fixtures import (
     fixture_f,
     hand,
     move,
-    of_type,
     place,
     point,
     province_of,
-    refusal,
     run,
     space,
     start_state,
     to_actions,
 )
+from tests.support.games import of_type, refusal
 
 
 def walls_of(events: list) -> list[list[list[int]]]:
-    return [e.side for e in of_type(events, "WallBuilt")]
+    return [e.side for e in of_type(events, WallBuilt)]
 
 
 def test_fixture_f_provinces_and_values() -> None:
@@ -64,18 +72,18 @@ def test_f1_nearest_space() -> None:
     assert [DIST[alexander][c] for c in SPACE_CORNERS[space([2, 2])]] == [2, 2, 3]
     assert closest_free_spaces(state, "horse") == (2, [space([0, 5])])
     far_horse = move(1, [3, 5], [3, 5], [[0, 2], [1, 3], [2, 4], [3, 5]])
-    assert refusal(state, 0, far_horse) == "NOT_CLOSEST"
+    assert refusal(GAME, state, 0, far_horse) == "NOT_CLOSEST"
 
 
 def test_f2_east_corner_unique_route() -> None:
     state = start_state()
     assert all_shortest_routes([0, 2], [2, 4]) == [[[0, 2], [1, 3], [2, 4]]]
     longer = move(0, [2, 2], [2, 4], [[0, 2], [0, 4], [1, 3], [2, 4]])
-    assert refusal(state, 0, longer) == "PATH_NOT_SHORTEST"
+    assert refusal(GAME, state, 0, longer) == "PATH_NOT_SHORTEST"
     supply_top = state.supply[0]
     state, events = run(state, 0, move(0, [2, 2], [2, 4], [[0, 2], [1, 3], [2, 4]]))
     assert state.hands[0]["lyre"] == 1
-    assert of_type(events, "DisplayRefilled")[0].card == supply_top == state.display[0]
+    assert of_type(events, DisplayRefilled)[0].card == supply_top == state.display[0]
     assert walls_of(events) == [[[0, 2], [1, 3]], [[1, 3], [2, 4]]]
     assert state.black_left == 63
 
@@ -123,7 +131,7 @@ def test_f4_three_equally_near_soldier_spaces_offer_nine_corners() -> None:
         moved, _ = run(fig4_state(), 0, move(0, list(target), list(corner), route))
         assert moved.alexander == point(list(corner))
     farther = move(0, [1, 15], [1, 15], [[4, 8]])
-    assert refusal(state, 0, farther) == "NOT_CLOSEST"
+    assert refusal(GAME, state, 0, farther) == "NOT_CLOSEST"
 
 
 def test_f5_three_routes_the_chosen_one_encloses_the_largest_province() -> None:
@@ -182,10 +190,12 @@ def test_e1_exceptional_move_target_tie_farther_corner_route_along_edge() -> Non
     assert closest_free_spaces(state, "soldier") == (3, [space([1, 7]), space([3, 3])])
     corners = {tuple(m.corner) for m in legal_moves(state, 0, chance()) if m.source == "hand"}
     assert corners == {(1, 7), (1, 9), (2, 8), (3, 3), (3, 5), (4, 4)}
-    assert refusal(state, 0, move(0, [1, 7], [1, 9], [[0, 2]], joker_symbol="soldier")) == "JOKER_NOT_ALLOWED"
-    assert refusal(state, 0, move(None, [1, 4], [1, 5], [[0, 2], [0, 4], [1, 5]], card="soldier")) == "WRONG_SYMBOL"
+    assert refusal(GAME, state, 0, move(0, [1, 7], [1, 9], [[0, 2]], joker_symbol="soldier")) == "JOKER_NOT_ALLOWED"
+    assert (
+        refusal(GAME, state, 0, move(None, [1, 4], [1, 5], [[0, 2], [0, 4], [1, 5]], card="soldier")) == "WRONG_SYMBOL"
+    )
     bad_end = move(None, [1, 7], [1, 9], [[0, 2], [0, 4], [1, 5], [1, 7]], card="soldier")
-    assert refusal(state, 0, bad_end) == "PATH_INVALID"
+    assert refusal(GAME, state, 0, bad_end) == "PATH_INVALID"
     path = [[0, 2], [0, 4], [0, 6], [0, 8], [1, 9]]
     state, events = run(state, 0, move(None, [1, 7], [1, 9], path, card="soldier"))
     assert DIST[point([0, 2])][point([1, 9])] == 4
@@ -193,7 +203,7 @@ def test_e1_exceptional_move_target_tie_farther_corner_route_along_edge() -> Non
     assert state.discard == ["soldier"]
     assert state.display == ["lyre", "horse"]
     assert state.hands[0] == empty_hand()
-    moved = of_type(events, "AlexanderMoved")[0].to_dict()
+    moved = of_type(events, AlexanderMoved)[0].to_dict()
     expected = {"via": "hand", "card": "soldier", "symbol": "soldier", "from": [0, 2], "target": [1, 7]}
     assert {k: moved[k] for k in expected} == expected
     assert moved["to"] == [1, 9] and moved["distance"] == 3
@@ -209,7 +219,7 @@ def e2_state():
 def test_e2_alexander_blocks_spaces_walls_touching_a_corner_do_not() -> None:
     state = e2_state()
     assert state.seat == 1 and state.step == MOVE and state.alexander == point([2, 4])
-    assert refusal(state, 1, move(0, [1, 4], [1, 5], [[2, 4], [1, 5]])) == "TARGET_NOT_FREE"
+    assert refusal(GAME, state, 1, move(0, [1, 4], [1, 5], [[2, 4], [1, 5]])) == "TARGET_NOT_FREE"
     assert closest_free_spaces(state, "temple") == (3, [space([2, 9])])
     assert closest_free_spaces(state, "amphora") == (1, [space([1, 1]), space([2, 6])])
 
@@ -218,7 +228,7 @@ def test_e3_route_partly_along_existing_walls() -> None:
     state = fixture_f()
     assert closest_free_spaces(state, "soldier") == (1, [space([4, 12])])
     state, events = run(state, 2, move(0, [4, 12], [4, 14], [[3, 11], [3, 13], [4, 14]]))
-    walls = of_type(events, "WallBuilt")
+    walls = of_type(events, WallBuilt)
     assert [w.side for w in walls] == [[[3, 13], [4, 14]]]
     assert walls[0].color == "black" and walls[0].black_left == 41
     assert len(provinces(state)) == 4
@@ -254,7 +264,7 @@ X_E = [[3, 11], [3, 12], [3, 13], [3, 14], [4, 12], [4, 13], [4, 14]]
 
 def test_e5_splitting_an_occupied_province() -> None:
     state, events = e5_state()
-    walls = of_type(events, "WallBuilt")
+    walls = of_type(events, WallBuilt)
     assert [w.side for w in walls] == [[[3, 11], [4, 12]], [[4, 12], [5, 13]]]
     assert state.black_left == 40
     assert province_of(state, [3, 10]) == X_W
@@ -270,17 +280,17 @@ def test_e5_splitting_an_occupied_province() -> None:
 def test_e6_occupying_right_after_the_split_with_an_extra_governor() -> None:
     state, _ = e5_state(hand(lyre=1, temple=1))
     assert state.hands[2] == hand(soldier=1, lyre=1, temple=1)
-    assert refusal(state, 2, OccupyProvince(governors=[[3, 13]])) == "NOT_SYMBOL_SPACE"
-    assert refusal(state, 2, OccupyProvince(governors=[[3, 14], [3, 10]])) == "SPACES_IN_DIFFERENT_PROVINCES"
+    assert refusal(GAME, state, 2, OccupyProvince(governors=[[3, 13]])) == "NOT_SYMBOL_SPACE"
+    assert refusal(GAME, state, 2, OccupyProvince(governors=[[3, 14], [3, 10]])) == "SPACES_IN_DIFFERENT_PROVINCES"
     both, _ = run(e5_state(hand(lyre=1, temple=1))[0], 2, OccupyProvince(governors=[[3, 14], [4, 12]]))
     assert both.hands[2] == hand(soldier=1, lyre=1, temple=1), "no card paid"
     assert tax_scoring(both, 2)[0][2] == 0, "two governors: X_e scores 0"
     _soldier_space, events = run(e5_state(hand(lyre=1, temple=1))[0], 2, OccupyProvince(governors=[[4, 12]]))
-    assert of_type(events, "ProvinceOccupied")[0].cards_paid == ["lyre"]
+    assert of_type(events, ProvinceOccupied)[0].cards_paid == ["lyre"]
     no_lyre, _ = e5_state(hand(temple=1))
-    assert refusal(no_lyre, 2, OccupyProvince(governors=[[4, 12]])) == "NOT_ENOUGH_CARDS"
+    assert refusal(GAME, no_lyre, 2, OccupyProvince(governors=[[4, 12]])) == "NOT_ENOUGH_CARDS"
     state, events = run(state, 2, OccupyProvince(governors=[[3, 14]]))
-    occupied = of_type(events, "ProvinceOccupied")[0]
+    occupied = of_type(events, ProvinceOccupied)[0]
     assert occupied.to_dict() == {
         "seat": 2,
         "province": X_E,
@@ -297,12 +307,12 @@ def test_e7_takeover_cost_and_compensation_rounded_up() -> None:
     state = e7_state(hand(horse=3, soldier=2, temple=1))
     assert state.governor_supply[1] == 2
     short = OccupyProvince(governors=[[3, 14], [4, 12]], compensation=["horse", "horse"])
-    assert refusal(state, 2, short) == "BAD_COMPENSATION"
+    assert refusal(GAME, state, 2, short) == "BAD_COMPENSATION"
     unpaid = OccupyProvince(governors=[[3, 14], [4, 12]], compensation=["temple", "horse", "horse"])
-    assert refusal(state, 2, unpaid) == "BAD_COMPENSATION"
-    assert refusal(e7_state(hand(horse=2, soldier=2)), 2, command) == "NOT_ENOUGH_CARDS"
+    assert refusal(GAME, state, 2, unpaid) == "BAD_COMPENSATION"
+    assert refusal(GAME, e7_state(hand(horse=2, soldier=2)), 2, command) == "NOT_ENOUGH_CARDS"
     state, events = run(state, 2, command)
-    occupied = of_type(events, "ProvinceOccupied")[0]
+    occupied = of_type(events, ProvinceOccupied)[0]
     assert occupied.cards_paid == ["horse"]
     assert occupied.takeover == {
         "from_seat": 1,
@@ -330,9 +340,9 @@ def e8_state(scores: list[int] | None = None):
 
 def test_e8_levy_with_two_governors_in_one_province() -> None:
     state = e8_state()
-    assert refusal(state, 2, LevyTaxes(card="temple")) == "NO_MATCHING_GOVERNOR"
+    assert refusal(GAME, state, 2, LevyTaxes(card="temple")) == "NO_MATCHING_GOVERNOR"
     state, events = run(state, 2, LevyTaxes(card="lyre"))
-    levied = of_type(events, "TaxesLevied")[0]
+    levied = of_type(events, TaxesLevied)[0]
     assert levied.points == [2, 6, 5]
     assert levied.scores == [22, 36, 30]
     # Y holds 2 governors, so it is not listed at all
@@ -344,17 +354,17 @@ def test_e8_levy_with_two_governors_in_one_province() -> None:
     first = e5_state(hand(lyre=2))[0]
     place(first, 2, [3, 14])
     first, _ = run(first, 2, LevyTaxes(card="lyre"))
-    assert refusal(first, 2, LevyTaxes(card="lyre")) == "ALREADY_LEVIED"
+    assert refusal(GAME, first, 2, LevyTaxes(card="lyre")) == "ALREADY_LEVIED"
 
 
 def test_e9_retiring_a_governor_so_that_a_province_scores() -> None:
     state = to_actions(fixture_f(seat=0))
     state.hands[0] = hand(soldier=1)
-    assert refusal(state, 0, RetireGovernor(space=[3, 10])) == "NOT_YOUR_GOVERNOR"
-    assert refusal(state, 0, OccupyProvince(governors=[[1, 1]])) == "OWN_PROVINCE"
+    assert refusal(GAME, state, 0, RetireGovernor(space=[3, 10])) == "NOT_YOUR_GOVERNOR"
+    assert refusal(GAME, state, 0, OccupyProvince(governors=[[1, 1]])) == "OWN_PROVINCE"
     state, _ = run(state, 0, RetireGovernor(space=[6, 18]))
     state, events = run(state, 0, LevyTaxes(card="soldier"))
-    assert of_type(events, "TaxesLevied")[0].points == [10, 11, 0]
+    assert of_type(events, TaxesLevied)[0].points == [10, 11, 0]
 
 
 def e10_state(black_left: int):
@@ -367,19 +377,19 @@ def e10_state(black_left: int):
 def test_e10_running_out_of_black_walls() -> None:
     state = e10_state(2)
     state, events = run(state, 0, move(0, [2, 2], [3, 3], [[0, 2], [1, 3], [2, 4], [3, 3]]))
-    walls = [(w.side, w.color, w.black_left, w.red_left) for w in of_type(events, "WallBuilt")]
+    walls = [(w.side, w.color, w.black_left, w.red_left) for w in of_type(events, WallBuilt)]
     assert walls == [
         ([[0, 2], [1, 3]], "black", 1, 10),
         ([[1, 3], [2, 4]], "black", 0, 10),
         ([[2, 4], [3, 3]], "red", 0, 9),
     ]
-    assert [e.reason for e in of_type(events, "GameEndTriggered")] == ["walls"]
+    assert [e.reason for e in of_type(events, GameEndTriggered)] == ["walls"]
     assert events[-1].type == "GameEndTriggered"
     state, events = run(state, 0, OccupyProvince(governors=[[2, 2]]))
-    assert of_type(events, "ProvinceOccupied")[0].cards_paid == ["amphora"]
+    assert of_type(events, ProvinceOccupied)[0].cards_paid == ["amphora"]
     display_before = list(state.display)
     state, events = run(state, 0, LevyTaxes(card="lyre"))
-    assert of_type(events, "TaxesLevied")[0].scores == [42, 45]
+    assert of_type(events, TaxesLevied)[0].scores == [42, 45]
     assert [e.type for e in events] == ["TaxesLevied", "TurnEnded", "GameEnded"]
     assert events[-1].reason == "walls" and events[-1].winners == [1]
     assert state.display == display_before and state.step == OVER
@@ -388,14 +398,14 @@ def test_e10_running_out_of_black_walls() -> None:
 def test_e11_exactly_enough_black_walls() -> None:
     state = e10_state(3)
     state, events = run(state, 0, move(0, [2, 2], [3, 3], [[0, 2], [1, 3], [2, 4], [3, 3]]))
-    assert [w.color for w in of_type(events, "WallBuilt")] == ["black"] * 3
-    assert state.black_left == 0 and not of_type(events, "GameEndTriggered")
+    assert [w.color for w in of_type(events, WallBuilt)] == ["black"] * 3
+    assert state.black_left == 0 and not of_type(events, GameEndTriggered)
     state, events = run(state, 0, EndTurn())
     assert state.step == MOVE and state.seat == 1, "the game continues"
     state.display = ["horse", "horse"]
     path = [[3, 3], [3, 5], [3, 7]]  # to the horse s(3,5)
     state, events = run(state, 1, move(0, [3, 5], [3, 7], path))
-    assert [w.color for w in of_type(events, "WallBuilt")] == ["red", "red"], "all its new walls are red"
+    assert [w.color for w in of_type(events, WallBuilt)] == ["red", "red"], "all its new walls are red"
     assert state.end_reason == "walls"
     state, events = run(state, 1, EndTurn())
     assert [e.type for e in events] == ["TurnEnded", "GameEnded"], "seat 1's turn is the last"
@@ -417,14 +427,14 @@ def test_e12_a_move_with_no_new_wall_when_no_black_walls_are_left() -> None:
     _, events = run(e12_state(), 1, move(0, [1, 1], [1, 3], [[3, 3], [2, 4], [1, 3]]))
     assert walls_of(events) == []
     state, events = run(e12_state(), 1, move(0, [1, 1], [1, 3], [[3, 3], [2, 2], [1, 3]]))
-    assert [w.color for w in of_type(events, "WallBuilt")] == ["red"]
+    assert [w.color for w in of_type(events, WallBuilt)] == ["red"]
     assert state.end_reason == "walls"
 
 
 def test_e13_reaching_100_during_a_levy() -> None:
     state = e8_state([98, 90, 99])
     state, events = run(state, 2, LevyTaxes(card="lyre"))
-    levied = of_type(events, "TaxesLevied")[0]
+    levied = of_type(events, TaxesLevied)[0]
     assert levied.scores == [100, 96, 104] and levied.points == [2, 6, 5]
     assert [e["seat"] for e in levied.scored] == [2, 0, 1], "seat 2 first, then clockwise"
     assert [e.type for e in events] == ["TaxesLevied", "GameEnded"]
@@ -448,17 +458,17 @@ def test_e15_joker() -> None:
     state = e15_state()
     assert closest_free_spaces(state, "lyre") == (-1, [])
     joker = move(0, [1, 4], [1, 5], [[0, 2], [0, 4], [1, 5]], joker_symbol="temple")
-    assert refusal(state, 0, move(1, [1, 4], [1, 5], [[0, 2], [0, 4], [1, 5]], joker_symbol="temple")) == (
+    assert refusal(GAME, state, 0, move(1, [1, 4], [1, 5], [[0, 2], [0, 4], [1, 5]], joker_symbol="temple")) == (
         "JOKER_NOT_ALLOWED"
     )
-    assert refusal(state, 0, move(None, [2, 2], [2, 4], [[0, 2], [1, 3], [2, 4]], card="lyre")) == "NO_FREE_SPACE"
-    assert refusal(state, 0, move(0, [2, 2], [2, 4], [[0, 2], [1, 3], [2, 4]])) == "NO_FREE_SPACE"
+    assert refusal(GAME, state, 0, move(None, [2, 2], [2, 4], [[0, 2], [1, 3], [2, 4]], card="lyre")) == "NO_FREE_SPACE"
+    assert refusal(GAME, state, 0, move(0, [2, 2], [2, 4], [[0, 2], [1, 3], [2, 4]])) == "NO_FREE_SPACE"
     assert closest_free_spaces(state, "temple") == (2, [space([1, 4])])
     top = state.supply[0]
     state, events = run(state, 0, joker)
     assert walls_of(events) == [[[0, 4], [1, 5]]]
     assert state.hands[0]["lyre"] == 2 and state.display[0] == top
-    moved = of_type(events, "AlexanderMoved")[0]
+    moved = of_type(events, AlexanderMoved)[0]
     assert (moved.via, moved.card, moved.symbol) == ("joker", "lyre", "temple")
 
 
@@ -467,12 +477,12 @@ def test_e16_taking_two_cards_refill_only_at_the_end() -> None:
     state, events = run(state, 1, TakeCard(source="display", slot=0))
     assert events[0].card == "lyre" and events[0].viewers() is None
     assert state.display == [None, "horse"]
-    assert refusal(state, 1, TakeCard(source="display", slot=0)) == "EMPTY_SLOT"
+    assert refusal(GAME, state, 1, TakeCard(source="display", slot=0)) == "EMPTY_SLOT"
     assert state.actions_taken == 1
     state, events = run(state, 1, TakeCard(source="supply"))
     taken = events[0]
     assert taken.card == "temple" and taken.viewers() == frozenset({1}) and "card" not in taken.public_form()
-    refill = of_type(events, "DisplayRefilled")
+    refill = of_type(events, DisplayRefilled)
     assert [(e.slot, e.card) for e in refill] == [(0, "amphora")]
     assert state.display == ["amphora", "horse"] and state.supply[0] == "soldier"
 
@@ -481,16 +491,16 @@ def test_e17_reshuffle() -> None:
     state = to_actions(start_state(display=(None, "horse"), supply=[]))
     state.discard = ["soldier", "horse", "horse", "temple"]
     state, events = run(state, 0, EndTurn())
-    shuffled = of_type(events, "SupplyShuffled")[0]
+    shuffled = of_type(events, SupplyShuffled)[0]
     assert (shuffled.reason, shuffled.count) == ("reshuffle", 4)
     assert shuffled.order == chance().shuffle("deck:1", ["soldier", "horse", "horse", "temple"])
     assert shuffled.public_form() == {"reason": "reshuffle", "count": 4} and shuffled.viewers() == frozenset()
-    assert of_type(events, "DisplayRefilled")[0].card == shuffled.order[0]
+    assert of_type(events, DisplayRefilled)[0].card == shuffled.order[0]
     assert state.discard == [] and state.reshuffles == 1
     dry = to_actions(start_state(display=(None, "horse"), supply=[]))
-    assert refusal(dry, 0, TakeCard(source="supply")) == "SUPPLY_EMPTY"
+    assert refusal(GAME, dry, 0, TakeCard(source="supply")) == "SUPPLY_EMPTY"
     dry, events = run(dry, 0, EndTurn())
-    assert not of_type(events, "SupplyShuffled") and not of_type(events, "DisplayRefilled")
+    assert not of_type(events, SupplyShuffled) and not of_type(events, DisplayRefilled)
     assert dry.display == [None, "horse"]
 
 
@@ -502,7 +512,7 @@ def test_e18_no_usable_card() -> None:
     assert [e.type for e in events] == ["TurnStarted", "AlexanderMoveSkipped"]
     assert events[1].reason == "no_usable_card"
     assert state.step == ACTIONS and state.seat == 0 and state.end_reason is None
-    assert refusal(state, 0, TakeCard(source="supply")) == "SUPPLY_EMPTY"
+    assert refusal(GAME, state, 0, TakeCard(source="supply")) == "SUPPLY_EMPTY"
 
 
 def test_coordinates_round_trip() -> None:

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from domain.alexandros import GAME
 from domain.alexandros.commands import LevyTaxes, MoveAlexander, OccupyProvince
 from domain.alexandros.data import IS_INTERIOR, SIDE_ID, SPACE_CORNERS, parse_point
 from domain.alexandros.events import ProvinceOccupied
@@ -26,10 +27,10 @@ from tests.domain.alexandros.fixtures import (
     hand,
     place,
     point,
-    refusal,
     run,
     start_state,
 )
+from tests.support.games import refusal
 
 
 def walls_on(state, route: list[list[int]]) -> int:  # type: ignore[no-untyped-def]
@@ -113,5 +114,5 @@ def test_a_malformed_card_comes_before_already_levied() -> None:
     first = e5_state(hand(lyre=2))[0]
     place(first, 2, [3, 14])
     first, _ = run(first, 2, LevyTaxes(card="lyre"))
-    assert refusal(first, 2, LevyTaxes(card="gold")) == "BAD_INPUT"
-    assert refusal(first, 2, LevyTaxes(card="lyre")) == "ALREADY_LEVIED"
+    assert refusal(GAME, first, 2, LevyTaxes(card="gold")) == "BAD_INPUT"
+    assert refusal(GAME, first, 2, LevyTaxes(card="lyre")) == "ALREADY_LEVIED"

@@ -14,7 +14,7 @@ import pytest
 from domain.alexandros import GAME
 from domain.alexandros.commands import MoveAlexander, OccupyProvince
 from domain.alexandros.moves import legal_moves
-from domain.alexandros.state import MOVE, AlexandrosState
+from domain.alexandros.state import MOVE, State
 from domain.kernel import Chance, Command
 from domain.kernel.bots import play_random_game
 from tests.benchmarks import alexandros_moves_baseline as baseline
@@ -22,7 +22,7 @@ from tests.benchmarks import alexandros_moves_baseline as baseline
 GAMES = [(players, f"equivalence-{players}-{g}".encode()) for players in (2, 3, 4) for g in range(4)]
 
 
-def decision_states(players: int, seed: bytes) -> Iterator[tuple[AlexandrosState, int]]:
+def decision_states(players: int, seed: bytes) -> Iterator[tuple[State, int]]:
     """Every state of a random game with each seat (awaited or not: the others get nothing)."""
     played = play_random_game(GAME, players, seed=seed, bot_seed=seed + b"-bot")
     state = GAME.initial_state(players, {})

@@ -17,6 +17,7 @@ from domain.alexandros.data import (
     point_coord,
     side_coord,
 )
+from domain.alexandros.events import DisplayRefilled, ProvinceOccupied, WallBuilt
 from domain.alexandros.moves import ROUTE_SAMPLES, legal_moves, listed_routes, route_count
 from domain.alexandros.rules import closest_free_spaces, decide, is_free, provinces, tax_scoring
 from domain.alexandros.state import ACTIONS, MOVE, OVER, TURN_OVER
@@ -32,16 +33,15 @@ from tests.domain.alexandros.fixtures import (
     e15_state,
     fixture_f,
     hand,
-    of_type,
     place,
     point,
     province_of,
-    refusal,
     run,
     space,
     start_state,
     to_actions,
 )
+from tests.support.games import of_type, refusal
 
 LYRE_EAST = MoveAlexander(source="display", slot=0, target=[2, 2], corner=[2, 4], path=[[0, 2], [1, 3], [2, 4]])
 F3_ROUTE = [[0, 2], [1, 3], [2, 4], [3, 3]]
@@ -104,24 +104,24 @@ def test_r19_r22_turns_pass_clockwise_with_refill_before_turn_ended() -> None:
     assert state.actions_taken == 1
     state, events = run(state, 2, TakeCard(source="display", slot=0))
     assert [e.type for e in events] == ["CardTaken", "DisplayRefilled", "DisplayRefilled", "TurnEnded", "TurnStarted"]
-    assert [e.slot for e in of_type(events, "DisplayRefilled")] == [0, 1]
+    assert [e.slot for e in of_type(events, DisplayRefilled)] == [0, 1]
     assert state.seat == 0 and state.turn == 2 and state.step == MOVE
 
 
 def test_r20_r25_only_the_move_in_the_move_step() -> None:
     state = start_state()
     for command in (EndTurn(), TakeCard(source="supply"), RetireGovernor(space=[2, 2]), LevyTaxes(card="lyre")):
-        assert refusal(state, 0, command) == "WRONG_PHASE"
-    assert refusal(state, 1, LYRE_EAST) == "NOT_YOUR_TURN"
+        assert refusal(GAME, state, 0, command) == "WRONG_PHASE"
+    assert refusal(GAME, state, 1, LYRE_EAST) == "NOT_YOUR_TURN"
     state, _ = run(state, 0, LYRE_EAST)
-    assert refusal(state, 0, LYRE_EAST) == "WRONG_PHASE", "one move per turn"
-    assert refusal(state, 1, EndTurn()) == "NOT_YOUR_TURN"
+    assert refusal(GAME, state, 0, LYRE_EAST) == "WRONG_PHASE", "one move per turn"
+    assert refusal(GAME, state, 1, EndTurn()) == "NOT_YOUR_TURN"
 
 
 def test_r24_no_command_after_game_ended() -> None:
     state = start_state()
     state.step = OVER
-    assert refusal(state, 0, LYRE_EAST) == "GAME_OVER"
+    assert refusal(GAME, state, 0, LYRE_EAST) == "GAME_OVER"
 
 
 def test_r43_a_refused_command_records_nothing_and_uses_no_action() -> None:
@@ -153,12 +153,12 @@ def test_no_actions_left_is_refused() -> None:
 
 def test_r1_an_open_space_is_never_a_target() -> None:
     command = MoveAlexander(source="display", slot=0, target=[0, 1], corner=[1, 1], path=[[0, 2], [1, 1]])
-    assert refusal(start_state(), 0, command) == "WRONG_SYMBOL"
+    assert refusal(GAME, start_state(), 0, command) == "WRONG_SYMBOL"
 
 
 def test_r2_no_wall_on_border_sides() -> None:
     state, events = run(start_state(), 0, lyre_south([[0, 2], [1, 1], [2, 2], [3, 3]]))
-    assert of_type(events, "WallBuilt") == [] and state.black_left == 65
+    assert of_type(events, WallBuilt) == [] and state.black_left == 65
 
 
 def test_r3_walls_do_not_change_distances() -> None:
@@ -203,8 +203,8 @@ def test_r8_r9_the_whole_board_is_one_province_and_can_be_occupied() -> None:
     state.hands[0] = dict.fromkeys(SYMBOLS, 11)
     governors = [[0, 5], [1, 1], [1, 4], [2, 2]]
     state, events = run(state, 0, OccupyProvince(governors=governors))
-    assert len(of_type(events, "ProvinceOccupied")[0].cards_paid) == 46
-    assert len(of_type(events, "ProvinceOccupied")[0].province) == 190
+    assert len(of_type(events, ProvinceOccupied)[0].cards_paid) == 46
+    assert len(of_type(events, ProvinceOccupied)[0].province) == 190
 
 
 def test_r10_a_single_enclosed_symbol_space_is_worth_nothing() -> None:
@@ -222,31 +222,31 @@ def test_r10_a_single_enclosed_symbol_space_is_worth_nothing() -> None:
 
 def test_r26_move_refusals_in_order() -> None:
     state = start_state(display=(None, "horse"), hands={0: hand(temple=1)})
-    assert refusal(state, 0, LYRE_EAST) == "EMPTY_SLOT"
+    assert refusal(GAME, state, 0, LYRE_EAST) == "EMPTY_SLOT"
     by_hand = MoveAlexander(source="hand", card="lyre", target=[2, 2], corner=[2, 4], path=[[0, 2], [1, 3], [2, 4]])
-    assert refusal(state, 0, by_hand) == "CARD_NOT_IN_HAND"
+    assert refusal(GAME, state, 0, by_hand) == "CARD_NOT_IN_HAND"
     joker_hand = MoveAlexander(
         source="hand", card="temple", joker_symbol="lyre", target=[2, 2], corner=[2, 4], path=[[0, 2], [1, 3], [2, 4]]
     )
-    assert refusal(state, 0, joker_hand) == "JOKER_NOT_ALLOWED"
+    assert refusal(GAME, state, 0, joker_hand) == "JOKER_NOT_ALLOWED"
 
 
 def test_r28_r29_corner_must_belong_to_the_target() -> None:
     command = MoveAlexander(source="display", slot=0, target=[2, 2], corner=[1, 3], path=[[0, 2], [1, 3]])
-    assert refusal(start_state(), 0, command) == "CORNER_NOT_ON_TARGET"
+    assert refusal(GAME, start_state(), 0, command) == "CORNER_NOT_ON_TARGET"
 
 
 def test_r30_path_must_start_at_alexander_and_follow_sides() -> None:
     wrong_start = lyre_south([[1, 3], [2, 4], [3, 3]])
-    assert refusal(start_state(), 0, wrong_start) == "PATH_INVALID"
+    assert refusal(GAME, start_state(), 0, wrong_start) == "PATH_INVALID"
     jump = lyre_south([[0, 2], [2, 4], [3, 3]])
-    assert refusal(start_state(), 0, jump) == "PATH_INVALID"
-    assert refusal(start_state(), 0, lyre_south([])) == "PATH_INVALID"
+    assert refusal(GAME, start_state(), 0, jump) == "PATH_INVALID"
+    assert refusal(GAME, start_state(), 0, lyre_south([])) == "PATH_INVALID"
 
 
 def test_r31_shortest_in_sides_not_fewest_new_walls() -> None:
     _, events = run(start_state(), 0, lyre_south(F3_ROUTE))
-    assert len(of_type(events, "WallBuilt")) == 3, "a 3-wall route is legal although a 0-wall route exists"
+    assert len(of_type(events, WallBuilt)) == 3, "a 3-wall route is legal although a 0-wall route exists"
 
 
 def test_r33_event_order_refill_before_walls() -> None:
@@ -294,7 +294,7 @@ def test_r39_red_walls_run_out_and_the_rest_of_the_route_stays_unwalled() -> Non
     state = start_state()
     state.black_left, state.red_left = 0, 1
     state, events = run(state, 0, lyre_south(F3_ROUTE))
-    walls = of_type(events, "WallBuilt")
+    walls = of_type(events, WallBuilt)
     assert [(w.side, w.color, w.red_left) for w in walls] == [([[0, 2], [1, 3]], "red", 0)]
     assert state.end_reason == "walls"
 
@@ -309,7 +309,7 @@ def test_r36_r41_a_split_part_without_governors_is_free_to_occupy() -> None:
     )
     assert province_of(state, [3, 14]) != province_of(state, [3, 10])
     state, events = run(state, 2, OccupyProvince(governors=[[3, 14]]))
-    assert of_type(events, "ProvinceOccupied")[0].takeover is None
+    assert of_type(events, ProvinceOccupied)[0].takeover is None
 
 
 # -- occupying (R48-R56) ----------------------------------------------------------------------------------
@@ -317,25 +317,25 @@ def test_r36_r41_a_split_part_without_governors_is_free_to_occupy() -> None:
 
 def test_r49_r50_occupy_refusals() -> None:
     state = to_actions(fixture_f())
-    assert refusal(state, 2, OccupyProvince(governors=[])) == "BAD_INPUT"
-    assert refusal(state, 2, OccupyProvince(governors=[[3, 14], [3, 14]])) == "DUPLICATE_SPACE"
+    assert refusal(GAME, state, 2, OccupyProvince(governors=[])) == "BAD_INPUT"
+    assert refusal(GAME, state, 2, OccupyProvince(governors=[[3, 14], [3, 14]])) == "DUPLICATE_SPACE"
     state.governor_supply[2] = 1
-    assert refusal(state, 2, OccupyProvince(governors=[[3, 14], [4, 12]])) == "NOT_ENOUGH_GOVERNORS"
+    assert refusal(GAME, state, 2, OccupyProvince(governors=[[3, 14], [4, 12]])) == "NOT_ENOUGH_GOVERNORS"
     y_free = to_actions(fixture_f())
     y_free.governors[space([6, 18])] = y_free.governors[space([7, 19])] = -1
     y_free.governor_supply[0] = 3
     y_free.hands[2] = hand(horse=1, soldier=1, amphora=1)
     command = OccupyProvince(governors=[[6, 23]], compensation=["horse"])
-    assert refusal(y_free, 2, command) == "COMPENSATION_NOT_ALLOWED"
+    assert refusal(GAME, y_free, 2, command) == "COMPENSATION_NOT_ALLOWED"
     y_free.hands[2] = hand(horse=1, soldier=1)
-    assert refusal(y_free, 2, OccupyProvince(governors=[[6, 23]])) == "NOT_ENOUGH_CARDS"
+    assert refusal(GAME, y_free, 2, OccupyProvince(governors=[[6, 23]])) == "NOT_ENOUGH_CARDS"
 
 
 def test_r55_a_takeover_that_cannot_be_paid_changes_nothing() -> None:
     state = to_actions(fixture_f())
     state.hands[2] = hand(horse=2, lyre=1)
     before = (list(state.governors), [dict(h) for h in state.hands])
-    assert refusal(state, 2, OccupyProvince(governors=[[4, 12]], compensation=["horse", "horse"])) == (
+    assert refusal(GAME, state, 2, OccupyProvince(governors=[[4, 12]], compensation=["horse", "horse"])) == (
         "NOT_ENOUGH_CARDS"
     )
     assert (state.governors, state.hands) == before
@@ -346,8 +346,8 @@ def test_r55_a_takeover_that_cannot_be_paid_changes_nothing() -> None:
 
 def test_r57_levy_needs_the_card_in_hand() -> None:
     state = to_actions(fixture_f(seat=0))
-    assert refusal(state, 0, LevyTaxes(card="lyre")) == "CARD_NOT_IN_HAND"
-    assert refusal(state, 0, LevyTaxes(card="gold")) == "BAD_INPUT"
+    assert refusal(GAME, state, 0, LevyTaxes(card="lyre")) == "CARD_NOT_IN_HAND"
+    assert refusal(GAME, state, 0, LevyTaxes(card="gold")) == "BAD_INPUT"
     state.hands[0] = hand(lyre=1)
     state, _ = run(state, 0, LevyTaxes(card="lyre"))
     assert state.discard == ["lyre"] and state.levied
@@ -417,15 +417,15 @@ def test_supply_draw_is_private_display_take_public() -> None:
     ],
 )
 def test_bad_input_for_move(command: MoveAlexander) -> None:
-    assert refusal(start_state(), 0, command) == "BAD_INPUT"
+    assert refusal(GAME, start_state(), 0, command) == "BAD_INPUT"
 
 
 def test_bad_input_for_actions() -> None:
     state = to_actions(start_state())
-    assert refusal(state, 0, TakeCard(source="display", slot=None)) == "BAD_INPUT"
-    assert refusal(state, 0, TakeCard(source="supply", slot=1)) == "BAD_INPUT"
-    assert refusal(state, 0, RetireGovernor(space=[0, 0])) == "BAD_INPUT"
-    assert refusal(state, 0, OccupyProvince(governors=[[2, 2]], compensation=["gold"])) == "BAD_INPUT"
+    assert refusal(GAME, state, 0, TakeCard(source="display", slot=None)) == "BAD_INPUT"
+    assert refusal(GAME, state, 0, TakeCard(source="supply", slot=1)) == "BAD_INPUT"
+    assert refusal(GAME, state, 0, RetireGovernor(space=[0, 0])) == "BAD_INPUT"
+    assert refusal(GAME, state, 0, OccupyProvince(governors=[[2, 2]], compensation=["gold"])) == "BAD_INPUT"
 
 
 def test_commands_parse_from_json() -> None:

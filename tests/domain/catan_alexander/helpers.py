@@ -13,7 +13,6 @@ from domain.catan_alexander.data import RESOURCE_INDEX
 from domain.catan_alexander.rules import recompute_road_lengths, use_harbour
 from domain.catan_alexander.state import State
 from domain.kernel import Chance, Command, Event, RuleViolation, engine
-from domain.kernel.bots import RandomBot
 
 
 class Loaded(Chance):
@@ -33,12 +32,6 @@ class Loaded(Chance):
             self.counters[purpose] = self.counters.get(purpose, 0) + 1
             return min(self.steal_index, n - 1)
         return super().below(purpose, n)
-
-
-def new_game(players: int = 4, options: dict[str, Any] | None = None, seed: bytes = b"seed") -> tuple[State, Chance]:
-    chance = Chance(seed)
-    state, _ = engine.start(GAME, players, GAME.normalize_options(players, dict(options or {})), chance)
-    return state, chance
 
 
 def start_events(players: int = 4, options: dict[str, Any] | None = None, seed: bytes = b"seed") -> list[Event]:
@@ -69,14 +62,6 @@ def bids(state: State, moves: list[tuple[int, int | None]]) -> list[Event]:
     for seat, amount in moves:
         out += run(state, seat, PassBid() if amount is None else PlaceBid(amount=amount))
     return out
-
-
-def types(events: list[Event]) -> list[str]:
-    return [e.type for e in events]
-
-
-def of_type(events: list[Event], name: str) -> list[Any]:
-    return [e for e in events if e.type == name]
 
 
 def set_hand(state: State, seat: int, gold: int | None = None, **cards: int) -> None:
@@ -131,17 +116,3 @@ def turn(state: State, seat: int, phase: str, number: int = 5, roll: int | None 
     state.phase = phase
     state.turn = number
     state.roll = roll
-
-
-def partly_played(
-    players: int, commands: int, seed: bytes = b"s", options: dict[str, Any] | None = None
-) -> tuple[State, Chance]:
-    """A game after ``commands`` random-bot commands (or its end, if sooner)."""
-    state, chance = new_game(players, options, seed)
-    bot = RandomBot(seed + b"-bot")
-    for _ in range(commands):
-        if GAME.is_over(state):
-            break
-        seat, command = bot.next_move(GAME, state)
-        state, _ = engine.execute(GAME, state, seat, command, chance)
-    return state, chance

@@ -7,6 +7,7 @@ import itertools
 import pickle
 from collections import Counter, deque
 
+from domain.catan_alexander import GAME
 from domain.catan_alexander.data import (
     ALEXANDER,
     BASE,
@@ -18,7 +19,7 @@ from domain.catan_alexander.data import (
     vertex_neighbours,
 )
 from domain.catan_alexander.state import State
-from tests.domain.catan_alexander.helpers import new_game, partly_played
+from tests.support.games import new_game, partly_played
 
 PIPS = {2: 1, 3: 2, 4: 3, 5: 4, 6: 5, 8: 5, 9: 4, 10: 3, 11: 2, 12: 1}
 
@@ -158,7 +159,7 @@ def test_vertex_adjacency_is_symmetric() -> None:
 
 
 def test_a_state_pickles_and_copies_without_its_board_geometry() -> None:
-    state, _ = new_game(4, {"board": "base"})
+    state, _ = new_game(GAME, 4, {"board": "base"})
     saved = pickle.dumps(state)
     assert b"vertex_adj" not in saved  # the static board is found again by name, not stored
     for again in (pickle.loads(saved), copy.deepcopy(state)):
@@ -170,7 +171,7 @@ def test_a_state_pickles_and_copies_without_its_board_geometry() -> None:
 
 
 def test_a_snapshot_from_before_the_producers_field_finds_them_again() -> None:
-    state, _ = partly_played(4, 300, seed=b"producers", options={"board": "base"})
+    state, _ = partly_played(GAME, 4, 300, seed=b"producers", options={"board": "base"})
     saved = state.__getstate__()
     del saved["producers"]
     older = State.__new__(State)
@@ -180,7 +181,7 @@ def test_a_snapshot_from_before_the_producers_field_finds_them_again() -> None:
 
 def test_a_snapshot_from_before_the_special_card_claims_finds_them_again() -> None:
     for seed in (b"claims-a", b"claims-b", b"claims-c"):
-        state, _ = partly_played(4, 600, seed=seed, options={"board": "base"})
+        state, _ = partly_played(GAME, 4, 600, seed=seed, options={"board": "base"})
         saved = state.__getstate__()
         del saved["road_claim"], saved["army_claim"]
         older = State.__new__(State)

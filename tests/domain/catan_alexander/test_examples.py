@@ -24,6 +24,15 @@ from domain.catan_alexander.commands import (
     RollDice,
 )
 from domain.catan_alexander.data import RESOURCE_INDEX
+from domain.catan_alexander.events import (
+    AdvisorChanged,
+    AuctionClosed,
+    BidDefaulted,
+    LongestRoadChanged,
+    SettlementBuilt,
+    SupplyCardDrawn,
+    TaskTokenAwarded,
+)
 from domain.catan_alexander.rules import claim_special_cards, public_vp, total_vp
 from domain.catan_alexander.state import (
     ADVISOR_CHOICE,
@@ -41,9 +50,6 @@ from tests.domain.catan_alexander.helpers import (
     Loaded,
     bids,
     build,
-    new_game,
-    of_type,
-    refused,
     road,
     road_chain,
     run,
@@ -51,12 +57,12 @@ from tests.domain.catan_alexander.helpers import (
     set_hand,
     start_events,
     turn,
-    types,
 )
+from tests.support.games import new_game, of_type, refusal, types
 
 
 def test_ex1_battle_auction_karel_and_jana() -> None:
-    state, _ = new_game(4)
+    state, _ = new_game(GAME, 4)
     turn(state, 0, ALEXANDER, roll=5)
     state.position = 37
     state.tokens_on_board[38] = "battle"
@@ -74,11 +80,11 @@ def test_ex1_battle_auction_karel_and_jana() -> None:
     assert (revealed.crossing, revealed.task) == (38, "battle")
     assert opened.accepted == ["ore", "wool", "gold"] and opened.knights_allowed and opened.to_act == 0
     events = bids(state, [(0, 3), (1, 5), (2, None), (3, None), (0, 6), (1, None)])
-    closed = of_type(events, "AuctionClosed")[0]
+    closed = of_type(events, AuctionClosed)[0]
     assert (closed.winner, closed.amount) == (0, 6)
     assert state.phase == PAYMENT
-    refused(state, 0, PayBid(items={"grain": 1, "ore": 1, "wool": 1}, knights=1), "E_NOT_ACCEPTED")
-    refused(state, 0, PayBid(items={"ore": 1, "wool": 1, "gold": 2}, knights=0), "E_WRONG_AMOUNT")
+    assert refusal(GAME, state, 0, PayBid(items={"grain": 1, "ore": 1, "wool": 1}, knights=1)) == "E_NOT_ACCEPTED"
+    assert refusal(GAME, state, 0, PayBid(items={"ore": 1, "wool": 1, "gold": 2}, knights=0)) == "E_WRONG_AMOUNT"
     events = run(state, 0, PayBid(items={"ore": 1, "wool": 1, "gold": 1}, knights=1))
     assert types(events) == ["BidPaid", "TaskTokenAwarded"]
     assert state.bank[RESOURCE_INDEX["ore"]] == bank_before[RESOURCE_INDEX["ore"]] + 1
@@ -92,7 +98,7 @@ def test_ex1_battle_auction_karel_and_jana() -> None:
 
 
 def test_ex2_turn_one_and_the_first_bank_piles() -> None:
-    state, _ = new_game(4)
+    state, _ = new_game(GAME, 4)
     assert state.bank == [0] * 5 and state.gold_supply == 8 and len(state.supply) == 75
     assert state.phase == ALEXANDER and state.turn == 1
     events = run(state, 0, MoveAlexander())
@@ -101,23 +107,23 @@ def test_ex2_turn_one_and_the_first_bank_piles() -> None:
     bids(state, [(0, 2), (1, 3), (2, None), (3, 4), (0, None), (1, None)])
     events = run(state, 3, PayBid(items={"brick": 1, "grain": 1, "gold": 2}))
     assert state.bank == [1, 1, 0, 0, 0] and state.gold_supply == 10
-    built = of_type(events, "SettlementBuilt")[0]
+    built = of_type(events, SettlementBuilt)[0]
     assert (built.seat, built.vertex, built.source) == (3, "S(1,0)", "temple")
     assert public_vp(state, 3) == 1 and state.trade_rates[3] == [3] * 6  # the Troas 3:1 harbour, gold too
     assert state.phase == TRADE_BUILD
     set_hand(state, 0, brick=1, lumber=1)
-    refused(state, 0, BuildRoad(edge=["N(1,1)", "S(2,0)"]), "E_NOT_CONNECTED")
+    assert refusal(GAME, state, 0, BuildRoad(edge=["N(1,1)", "S(2,0)"])) == "E_NOT_CONNECTED"
     run(state, 0, BankTrade(give="gold", receive="brick", lots=1))
     assert state.bank[0] == 0 and state.gold[0] == 4
-    refused(state, 0, BankTrade(give="gold", receive="lumber", lots=1), "E_BANK_EMPTY")
+    assert refusal(GAME, state, 0, BankTrade(give="gold", receive="lumber", lots=1)) == "E_BANK_EMPTY"
     events = run(state, 0, EndTurn())
     assert (state.turn, state.active, state.phase) == (2, 1, BEFORE_ROLL)
-    assert [e.seat for e in of_type(events, "SupplyCardDrawn")] == [1, 2, 3, 0]
+    assert [e.seat for e in of_type(events, SupplyCardDrawn)] == [1, 2, 3, 0]
     assert len(state.supply) == 71
 
 
 def test_ex3_the_supply_stack_closes() -> None:
-    state, _ = new_game(4)
+    state, _ = new_game(GAME, 4)
     turn(state, 1, TRADE_BUILD, number=18)
     state.supply = [RESOURCE_INDEX[r] for r in ("ore", "wool", "grain", "brick", "ore", "ore", "wool")]
     bank = list(state.bank)
@@ -128,7 +134,7 @@ def test_ex3_the_supply_stack_closes() -> None:
     assert not state.supply_open and state.turn == 19
     state.phase = TRADE_BUILD
     assert "SupplyCardDrawn" not in types(run(state, 2, EndTurn()))
-    three, _ = new_game(3)
+    three, _ = new_game(GAME, 3)
     turn(three, 1, TRADE_BUILD, number=20)
     three.supply = three.supply[:3]
     events = run(three, 1, EndTurn())
@@ -147,14 +153,14 @@ def test_ex4_three_player_setup() -> None:
     sealed = events[1]
     assert sorted(sealed.supply) == sorted(r for r in ("brick", "grain", "lumber", "ore", "wool") for _ in range(15))
     assert len(sealed.tokens) == 28
-    state, _ = new_game(3)
+    state, _ = new_game(GAME, 3)
     assert [sum(h) for h in state.hands] == [5, 5, 5] and state.gold == [8, 8, 8]
     assert len(state.supply) == 60 and len(state.tokens_on_board) == 25 and len(state.dev_deck) == 25
     assert (state.turn, state.active, state.phase) == (1, 0, ALEXANDER)
 
 
 def gold_table(gold_supply: int) -> State:
-    state, _ = new_game(4)
+    state, _ = new_game(GAME, 4)
     turn(state, 2, BEFORE_ROLL)
     build(state, 0, "S(1,1)")
     build(state, 0, "N(1,3)", city=True)
@@ -184,7 +190,7 @@ def test_ex5_gold_production_and_a_gold_shortage() -> None:
 
 
 def test_ex6_a_seven_with_more_than_eleven_cards_gold_is_safe() -> None:
-    state, _ = new_game(4)
+    state, _ = new_game(GAME, 4)
     turn(state, 2, TRADE_BUILD)
     build(state, 0, "S(1,1)")
     set_hand(state, 0, gold=9, brick=2, ore=1, wool=2, grain=6)
@@ -200,8 +206,8 @@ def test_ex6_a_seven_with_more_than_eleven_cards_gold_is_safe() -> None:
     run(state, 0, Discard(cards={"grain": 6}))
     run(state, 2, Discard(cards={"lumber": 7}))
     assert state.gold[0] == 9 and state.hands[0] == [2, 0, 0, 1, 3]
-    refused(state, 3, MoveRobber(hex=[4, 4], steal_from=None), "E_ROBBER_SAME_HEX")
-    refused(state, 3, MoveRobber(hex=[1, 2], steal_from=1), "E_INVALID_VICTIM")
+    assert refusal(GAME, state, 3, MoveRobber(hex=[4, 4], steal_from=None)) == "E_ROBBER_SAME_HEX"
+    assert refusal(GAME, state, 3, MoveRobber(hex=[1, 2], steal_from=1)) == "E_INVALID_VICTIM"
     events = run(state, 3, MoveRobber(hex=[1, 2], steal_from=0), Loaded(steal_index=2))
     stolen = events[-1]
     assert stolen.type == "CardStolen" and stolen.card == "ore"
@@ -211,7 +217,7 @@ def test_ex6_a_seven_with_more_than_eleven_cards_gold_is_safe() -> None:
 
 def scoring_table() -> State:
     """EX7's scores: A 13 public, B 12 + 1 VP card, C 11, D 9; tokens A 4, B 3, C 3."""
-    state, _ = new_game(4)
+    state, _ = new_game(GAME, 4)
     geometry = state.geometry
     spots: list[str] = []
     taken: set[int] = set()
@@ -280,7 +286,7 @@ def robber_ref(state: State) -> list[int]:
 
 
 def test_ex8_an_unpaid_bid() -> None:
-    state, _ = new_game(4)
+    state, _ = new_game(GAME, 4)
     turn(state, 2, ALEXANDER, roll=5)
     state.position = 22
     state.tokens_on_board[23] = "famine"
@@ -301,12 +307,12 @@ def test_ex8_an_unpaid_bid() -> None:
     assert 3 not in GAME.awaited(state)
     run(state, 1, PassBid())
     events = run(state, 2, PayBid(items={"gold": 1}))
-    awarded = of_type(events, "TaskTokenAwarded")[0]
+    awarded = of_type(events, TaskTokenAwarded)[0]
     assert (awarded.seat, awarded.crossing, awarded.task) == (2, 23, "famine")
 
 
 def battle_won(knights: int, gold: int) -> tuple[State, list]:
-    state, _ = new_game(4)
+    state, _ = new_game(GAME, 4)
     turn(state, 1, ALEXANDER, roll=5)
     state.position = 37
     state.tokens_on_board[38] = "battle"
@@ -319,12 +325,12 @@ def battle_won(knights: int, gold: int) -> tuple[State, list]:
 
 def test_ex9_knight_arithmetic() -> None:
     _, events = battle_won(knights=2, gold=0)
-    assert of_type(events, "BidDefaulted")  # R26: 0, 3 and 6 are payable, 4 is not
+    assert of_type(events, BidDefaulted)  # R26: 0, 3 and 6 are payable, 4 is not
     state, events = battle_won(knights=2, gold=1)
-    assert not of_type(events, "BidDefaulted")
+    assert not of_type(events, BidDefaulted)
     assert state.phase == PAYMENT
-    refused(state, 1, PayBid(items={}, knights=2), "E_WRONG_AMOUNT")
-    refused(state, 1, PayBid(items={}, knights=3), "E_NOT_ENOUGH_KNIGHTS")
+    assert refusal(GAME, state, 1, PayBid(items={}, knights=2)) == "E_WRONG_AMOUNT"
+    assert refusal(GAME, state, 1, PayBid(items={}, knights=3)) == "E_NOT_ENOUGH_KNIGHTS"
     events = run(state, 1, PayBid(items={"gold": 1}, knights=1))
     assert events[0].type == "BidPaid" and state.army[1] == 1
 
@@ -337,24 +343,24 @@ def token_payment(state: State, winner: int, task: str = "famine") -> None:
 
 
 def test_ex10_advisors_award_and_a_swap() -> None:
-    state, _ = new_game(4)
+    state, _ = new_game(GAME, 4)
     state.advisors = {"first": 0, "second": 1, "third": 2}
     state.tokens_won = [3, 3, 3, 1]
     token_payment(state, 2)
     events = run(state, 2, PayBid(items={"gold": 1}))
-    changes = [(e.advisor, e.from_seat, e.to_seat) for e in of_type(events, "AdvisorChanged")]
+    changes = [(e.advisor, e.from_seat, e.to_seat) for e in of_type(events, AdvisorChanged)]
     assert changes == [("first", 0, 2), ("third", 2, 0)]
     assert state.advisors == {"first": 2, "second": 1, "third": 0}
     assert [public_vp(state, s) for s in (0, 1, 2)] == [2, 3, 4]
 
 
 def ex11_state() -> State:
-    state, _ = new_game(4)
+    state, _ = new_game(GAME, 4)
     state.advisors = {"first": 0, "second": 1, "third": 2}
     state.tokens_won = [3, 3, 3, 3]
     token_payment(state, 1)
     events = run(state, 1, PayBid(items={"gold": 1}))
-    assert [(e.advisor, e.from_seat, e.to_seat) for e in of_type(events, "AdvisorChanged")] == [("first", 0, 1)]
+    assert [(e.advisor, e.from_seat, e.to_seat) for e in of_type(events, AdvisorChanged)] == [("first", 0, 1)]
     return state
 
 
@@ -362,7 +368,7 @@ def test_ex11_advisors_the_recipient_choice() -> None:
     state = ex11_state()
     assert state.phase == ADVISOR_CHOICE and GAME.awaited(state) == {1: ("choose_advisor_recipient",)}
     assert state.handdown is not None and state.handdown.eligible == [0, 3]
-    refused(state, 1, ChooseAdvisorRecipient(seat=2), "E_INVALID_RECIPIENT")
+    assert refusal(GAME, state, 1, ChooseAdvisorRecipient(seat=2)) == "E_INVALID_RECIPIENT"
     events = run(state, 1, ChooseAdvisorRecipient(seat=3))
     assert [(e.advisor, e.from_seat, e.to_seat) for e in events] == [("second", 1, 3)]
     assert state.advisors == {"first": 1, "second": 3, "third": 2}
@@ -373,16 +379,16 @@ def test_ex12_advisors_equal_is_not_enough_nothing_to_hand_down() -> None:
     state = ex11_state()
     run(state, 1, ChooseAdvisorRecipient(seat=3))
     token_payment(state, 0)
-    assert not of_type(run(state, 0, PayBid(items={"gold": 1})), "AdvisorChanged")
+    assert not of_type(run(state, 0, PayBid(items={"gold": 1})), AdvisorChanged)
     token_payment(state, 0)
     events = run(state, 0, PayBid(items={"gold": 1}))
-    assert [(e.advisor, e.from_seat, e.to_seat) for e in of_type(events, "AdvisorChanged")] == [("first", 1, 0)]
+    assert [(e.advisor, e.from_seat, e.to_seat) for e in of_type(events, AdvisorChanged)] == [("first", 1, 0)]
     assert state.advisors == {"first": 0, "second": 3, "third": 2}
     assert state.phase == TRADE_BUILD
 
 
 def test_ex13_advisors_with_three_players() -> None:
-    state, _ = new_game(3)
+    state, _ = new_game(GAME, 3)
     assert state.advisors == {"first": None, "third": None}
     state.tokens_won = [2, 2, 2]
     for seat in (0, 1, 2):
@@ -396,7 +402,7 @@ def test_ex13_advisors_with_three_players() -> None:
 
 
 def ex14_state(c_roads: int, d_roads: int) -> State:
-    state, _ = new_game(4)
+    state, _ = new_game(GAME, 4)
     turn(state, 0, ALEXANDER, roll=5)
     state.position = 10
     build(state, 1, "N(1,3)")
@@ -419,24 +425,24 @@ def test_ex14_longest_road_broken_by_a_temple_settlement(c_roads: int, d_roads: 
     assert run(state, 0, MoveAlexander())[0].crossing == 11
     bids(state, [(0, 1), (1, None), (2, None), (3, None)])
     events = run(state, 0, PayBid(items={"gold": 1}))
-    built = of_type(events, "SettlementBuilt")[0]
+    built = of_type(events, SettlementBuilt)[0]
     assert (built.seat, built.vertex, built.source) == (0, "S(3,2)", "temple")
     assert state.road_length[1] == 3
-    changed = of_type(events, "LongestRoadChanged")
+    changed = of_type(events, LongestRoadChanged)
     assert changed and changed[0].holder == holder and state.longest_road == holder
     assert public_vp(state, 1) == 1
 
 
 def test_ex15_the_route_restriction() -> None:
-    state, _ = new_game(4)
+    state, _ = new_game(GAME, 4)
     turn(state, 2, TRADE_BUILD)
     state.position = 13
     build(state, 2, "S(3,2)")
     road(state, 2, "S(3,2)", "N(2,4)")
     road(state, 2, "N(2,4)", "S(3,3)")
     set_hand(state, 2, brick=3, lumber=3, grain=3, wool=3)
-    refused(state, 2, BuildSettlement(vertex="S(3,3)"), "E_ROUTE_RESTRICTED")
-    refused(state, 2, BuildSettlement(vertex="N(2,4)"), "E_DISTANCE_RULE")
+    assert refusal(GAME, state, 2, BuildSettlement(vertex="S(3,3)")) == "E_ROUTE_RESTRICTED"
+    assert refusal(GAME, state, 2, BuildSettlement(vertex="N(2,4)")) == "E_DISTANCE_RULE"
     road(state, 2, "S(3,2)", "N(3,3)")
     road(state, 2, "N(3,3)", "S(4,1)")
     assert run(state, 2, BuildSettlement(vertex="S(4,1)"))[0].source == "build"
@@ -445,7 +451,7 @@ def test_ex15_the_route_restriction() -> None:
 
 
 def test_ex16_largest_army_lost_in_a_battle_and_fourteen_vp_outside_ones_turn() -> None:
-    state, _ = new_game(4)
+    state, _ = new_game(GAME, 4)
     build(state, 0, "N(0,0)")
     for v in ("N(8,2)", "N(8,3)", "N(8,4)"):
         build(state, 1, v, city=True)
@@ -470,7 +476,7 @@ def test_ex16_largest_army_lost_in_a_battle_and_fourteen_vp_outside_ones_turn() 
 
 
 def test_ex17_maritime_trade_with_gold() -> None:
-    state, _ = new_game(4)
+    state, _ = new_game(GAME, 4)
     build(state, 0, "S(1,0)")
     build(state, 2, "S(1,1)")
     set_bank(state, gold=6, brick=5, ore=2)
@@ -486,12 +492,12 @@ def test_ex17_maritime_trade_with_gold() -> None:
     events = run(state, 2, BankTrade(give="wool", receive="gold", lots=1))
     assert (events[0].gave, events[0].received, state.gold[2]) == ({"wool": 2}, {"gold": 1}, 1)
     state.gold[2] = 3
-    refused(state, 2, BankTrade(give="gold", receive="ore", lots=1), "E_INSUFFICIENT")
-    refused(state, 2, BankTrade(give="brick", receive="brick", lots=1), "E_INVALID_TRADE")
+    assert refusal(GAME, state, 2, BankTrade(give="gold", receive="ore", lots=1)) == "E_INSUFFICIENT"
+    assert refusal(GAME, state, 2, BankTrade(give="brick", receive="brick", lots=1)) == "E_INVALID_TRADE"
 
 
 def test_ex18_temple_won_without_a_settlement_piece() -> None:
-    state, _ = new_game(4)
+    state, _ = new_game(GAME, 4)
     for v in ("N(0,0)", "N(8,2)", "N(8,4)", "N(-2,7)", "N(7,1)"):
         build(state, 3, v)
     turn(state, 0, ALEXANDER, roll=5)
@@ -506,13 +512,13 @@ def test_ex18_temple_won_without_a_settlement_piece() -> None:
     turn(state, 1, TRADE_BUILD)
     road(state, 1, "S(5,4)", "N(5,5)")
     set_hand(state, 1, brick=1, lumber=1, grain=1, wool=1)
-    refused(state, 1, BuildSettlement(vertex="N(5,5)"), "E_ROUTE_RESTRICTED")
+    assert refusal(GAME, state, 1, BuildSettlement(vertex="N(5,5)")) == "E_ROUTE_RESTRICTED"
     state.position = 47
     assert run(state, 1, BuildSettlement(vertex="N(5,5)"))[0].seat == 1
 
 
 def test_ex19_bank_shortage_on_a_six() -> None:
-    state, _ = new_game(4)
+    state, _ = new_game(GAME, 4)
     set_bank(state, gold=state.gold_supply, ore=2, wool=0, grain=5)
     build(state, 0, "S(3,2)", city=True)
     build(state, 0, "S(1,0)")
@@ -525,7 +531,7 @@ def test_ex19_bank_shortage_on_a_six() -> None:
 
 
 def test_ex20_domestic_trade_with_gold_and_a_counter_offer() -> None:
-    state, _ = new_game(4)
+    state, _ = new_game(GAME, 4)
     turn(state, 0, TRADE_BUILD)
     set_hand(state, 0, gold=3)
     set_hand(state, 1, brick=1, ore=2)
@@ -544,13 +550,13 @@ def test_ex20_domestic_trade_with_gold_and_a_counter_offer() -> None:
     events = run(state, 0, RespondTrade(offer_id=2, accept=True))
     assert types(events) == ["TradeResponded", "TradeCompleted"]
     assert state.gold[0] == 0 and state.hands[0][RESOURCE_INDEX["ore"]] == 1
-    refused(state, 1, OfferTrade(give={"ore": 1}, receive={"gold": 1}, to=[2]), "E_INVALID_ADDRESSEE")
-    refused(state, 0, OfferTrade(give={"gold": 1}, receive={"gold": 2}), "E_INVALID_TRADE")
+    assert refusal(GAME, state, 1, OfferTrade(give={"ore": 1}, receive={"gold": 1}, to=[2])) == "E_INVALID_ADDRESSEE"
+    assert refusal(GAME, state, 0, OfferTrade(give={"gold": 1}, receive={"gold": 2})) == "E_INVALID_TRADE"
 
 
 def test_ex21_paying_a_village_bid() -> None:
     def won() -> State:
-        state, _ = new_game(4)
+        state, _ = new_game(GAME, 4)
         set_hand(state, 0, gold=3, lumber=2, brick=2, grain=2, ore=3)
         state.auction = Auction(crossing=1, task="village", high_bid=5, high_bidder=0)
         state.phase = PAYMENT
@@ -558,11 +564,11 @@ def test_ex21_paying_a_village_bid() -> None:
 
     assert run(won(), 0, PayBid(items={"lumber": 2, "brick": 2, "grain": 1}))[0].type == "BidPaid"
     assert run(won(), 0, PayBid(items={"grain": 2, "gold": 3}))[0].type == "BidPaid"
-    refused(won(), 0, PayBid(items={"ore": 1, "lumber": 2, "brick": 2}), "E_NOT_ACCEPTED")
-    refused(won(), 0, PayBid(items={"lumber": 2, "brick": 2, "grain": 2}), "E_WRONG_AMOUNT")
+    assert refusal(GAME, won(), 0, PayBid(items={"ore": 1, "lumber": 2, "brick": 2})) == "E_NOT_ACCEPTED"
+    assert refusal(GAME, won(), 0, PayBid(items={"lumber": 2, "brick": 2, "grain": 2})) == "E_WRONG_AMOUNT"
 
 
 def test_auction_state_is_awaited_by_the_bidder_to_act() -> None:
-    state, _ = new_game(4)
+    state, _ = new_game(GAME, 4)
     run(state, 0, MoveAlexander())
     assert state.phase == AUCTION and GAME.awaited(state) == {0: ("place_bid", "pass_bid")}

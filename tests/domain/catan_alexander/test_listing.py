@@ -9,8 +9,9 @@ from domain.catan_alexander.rules import bid_capacity
 from domain.catan_alexander.state import AUCTION, ROBBER, State
 from domain.kernel import Chance, engine
 from domain.kernel.bots import RandomBot
-from tests.domain.catan_alexander.helpers import Loaded, build, new_game, run, turn
+from tests.domain.catan_alexander.helpers import Loaded, build, run, turn
 from tests.domain.catan_alexander.test_examples import gold_table
+from tests.support.games import new_game
 
 
 def test_r12_a_single_receiver_paid_in_part_is_not_withheld() -> None:
@@ -27,7 +28,7 @@ def test_r12_a_single_receiver_paid_in_part_is_not_withheld() -> None:
 
 
 def at_auction(seed: bytes) -> State:
-    state, chance = new_game(4, seed=seed)
+    state, chance = new_game(GAME, 4, seed=seed)
     bot = RandomBot(seed + b"-bot")
     while state.phase != AUCTION:
         seat, command = bot.next_move(GAME, state)
@@ -49,7 +50,7 @@ def test_r22_the_auction_listing_offers_a_bluff() -> None:
 
 
 def test_the_listing_says_whether_it_is_complete() -> None:
-    state, _ = new_game(4)
+    state, _ = new_game(GAME, 4)
     assert engine.legal_moves(GAME, state, 0, Chance(b"m")).complete, "move Alexander, no cards"
     turn(state, 0, ROBBER)
     build(state, 1, "S(1,1)")

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from itertools import islice
+from collections.abc import Iterable
 from typing import Any
 
 from domain.empire_builder import GAME
 from domain.empire_builder.commands import AllocateResources, AttemptBuilds, MoveArmies
-from domain.empire_builder.rules import initial_state
-from domain.empire_builder.state import MOVE, TURNS, State
+from domain.empire_builder.state import MOVE, TURNS, State, initial_state
 from domain.kernel import Chance, Command, Event, RuleViolation, engine
-from domain.kernel.bots import RandomBot
 
 
 class ScriptedChance(Chance):
@@ -114,29 +111,3 @@ def move(groups: list[tuple[str, int, list[str]]], pay: tuple[int, int] = (0, 0)
 
 def builds(*attempts: tuple[str, str]) -> AttemptBuilds:
     return AttemptBuilds([{"province": p, "kind": k} for p, k in attempts])
-
-
-def types(events: list[Event]) -> list[str]:
-    return [e.type for e in events]
-
-
-def of_type(events: list[Event], cls: type[Event]) -> list[Any]:
-    return [e for e in events if isinstance(e, cls)]
-
-
-def bot_game(players: int, seed: bytes, **options: Any) -> Iterator[tuple[State, Chance]]:
-    """The states of a random-bot game, each before the next command, and finally the ended game."""
-    chance = Chance(seed)
-    bot = RandomBot(seed + b"-bot")
-    state, _ = start(players, chance, **options)
-    while not GAME.is_over(state):
-        yield state, chance
-        seat, command = bot.next_move(GAME, state)
-        state, _events = engine.execute(GAME, state, seat, command, chance)
-    yield state, chance
-
-
-def partly_played(players: int, commands: int, seed: bytes = b"s", **options: Any) -> tuple[State, Chance]:
-    """A game after ``commands`` random-bot commands (or its end, if sooner)."""
-    *_, last = islice(bot_game(players, seed, **options), commands + 1)
-    return last

@@ -41,13 +41,11 @@ from tests.domain.empire_builder.helpers import (
     at_turn,
     builds,
     move,
-    of_type,
-    refused,
     run,
     settle,
     start,
-    types,
 )
+from tests.support.games import of_type, refusal, types
 
 
 def scored(events: list) -> dict[str, tuple[int | None, int]]:
@@ -72,8 +70,8 @@ def test_e01_first_campaign_turn_order() -> None:
     assert GAME.awaited(state) == {0: ("choose_turn_position",)}
     assert GAME.view(state, None)["phase"] == "turn_order_choice"
     assert run(state, 0, ChooseTurnPosition(4)) == [TurnPositionChosen(0, 4)]
-    assert refused(state, 1, ChooseTurnPosition(4)) == "POSITION_TAKEN"
-    assert refused(state, 1, ChooseTurnPosition(5)) == "POSITION_OUT_OF_RANGE"
+    assert refusal(GAME, state, 1, ChooseTurnPosition(4)) == "POSITION_TAKEN"
+    assert refusal(GAME, state, 1, ChooseTurnPosition(5)) == "POSITION_OUT_OF_RANGE"
     run(state, 1, ChooseTurnPosition(2))
     events = run(state, 2, ChooseTurnPosition(3))
     assert events[:4] == [
@@ -89,7 +87,7 @@ def test_e01_first_campaign_turn_order() -> None:
 def test_e02_kilikia_and_kappadokia_are_not_adjacent() -> None:
     """R7, R8, R30, R36: §3.1 names Kilikia and Kappadokia as not adjacent."""
     state = at_turn(2, 2, 2, 1, boxes={1: (3, 0)}, armies={1: {"2.5": 2}})
-    assert refused(state, 1, move([("2.5", 2, ["2.6"])])) == "NO_ARROW"
+    assert refusal(GAME, state, 1, move([("2.5", 2, ["2.6"])])) == "NO_ARROW"
     events = run(state, 1, move([("2.5", 2, ["2.4", "2.6"])], (3, 0)))
     assert events == [ArmyMoved(1, "2.5", 2, ["2.4", "2.6"], 3), MovementPaid(1, 3, 0), GoalReached(2, 2, 1, "2.6")]
     assert (state.seats[1].temples, state.seats[1].cities) == (0, 0)
@@ -200,8 +198,8 @@ def test_e08_a_group_moves_together_then_splits() -> None:
     """R33, Rulings R34 and R35: a shared prefix is paid once; the payment split must match exactly."""
     state = at_turn(2, 2, 1, 0, boxes={0: (3, 2)}, armies={0: {"C2": 4}})
     groups = [("C2", 2, ["2.1", "2.4", "2.6"]), ("C2", 2, ["2.1", "2.4", "2.5"])]
-    assert refused(state, 0, move(groups, (1, 1))) == "PAYMENT_MISMATCH"
-    assert refused(state, 0, move(groups, (0, 3))) == "CANNOT_PAY"
+    assert refusal(GAME, state, 0, move(groups, (1, 1))) == "PAYMENT_MISMATCH"
+    assert refusal(GAME, state, 0, move(groups, (0, 3))) == "CANNOT_PAY"
     events = run(state, 0, move(groups, (1, 2)))
     assert events == [
         ArmyMoved(0, "C2", 2, ["2.1", "2.4", "2.6"], 2),
@@ -226,8 +224,8 @@ def test_e09_separate_groups_pay_separately() -> None:
 def test_e10_the_three_province_limit_counts_the_entry_move() -> None:
     """R29 with Ruling R12: the free campaign arrow counts toward the 3 provinces; R8: the sea route costs 3."""
     state = at_turn(3, 2, 1, 2, boxes={2: (4, 2)}, armies={2: {"C2": 3}})
-    assert refused(state, 2, move([("C2", 3, ["2.1", "2.2", "2.3", "2.6"])])) == "PATH_TOO_LONG"
-    assert refused(state, 2, move([("C2", 4, ["2.1"])])) == "NOT_ENOUGH_ARMIES"
+    assert refusal(GAME, state, 2, move([("C2", 3, ["2.1", "2.2", "2.3", "2.6"])])) == "PATH_TOO_LONG"
+    assert refusal(GAME, state, 2, move([("C2", 4, ["2.1"])])) == "NOT_ENOUGH_ARMIES"
     events = run(state, 2, move([("C2", 3, ["2.1", "2.2", "2.3"])]))
     assert events[0] == ArmyMoved(2, "C2", 3, ["2.1", "2.2", "2.3"], 0)
     assert not of_type(events, MovementPaid)
@@ -348,8 +346,8 @@ def test_e17_reallocation_in_round_2() -> None:
     (committed,) = run(state, 0, ReallocateResources(4, 1))
     assert committed == ReallocationCommitted(0, 4, 1)
     assert event_record_parts(committed)[3] == {"seat": 0}, "the public form is the seat alone"
-    assert refused(state, 2, ReallocateResources(5, 1)) == "SUM_MISMATCH"
-    assert refused(state, 1, ReallocateResources(0, 0)) == "NOT_YOUR_TURN"  # the rules file's NOT_AWAITED
+    assert refusal(GAME, state, 2, ReallocateResources(5, 1)) == "SUM_MISMATCH"
+    assert refusal(GAME, state, 1, ReallocateResources(0, 0)) == "NOT_YOUR_TURN"  # the rules file's NOT_AWAITED
     events = run(state, 2, ReallocateResources(5, 0))
     assert events[1] == ReallocationsRevealed(
         1,
@@ -385,7 +383,7 @@ def test_e18_temples_again_in_later_rounds_a_city_only_once() -> None:
     turn = at_turn(3, 4, 2, 2, boxes={2: (1, 0)}, armies=armies)
     turn.cities = dict(state2.cities)
     turn.step = BUILD
-    assert refused(turn, 2, builds(("4.2", "city"))) == "CITY_EXISTS"
+    assert refusal(GAME, turn, 2, builds(("4.2", "city"))) == "CITY_EXISTS"
     state3 = at_evaluation(3, 4, 3, {0: (1, 0), 2: (1, 0)}, armies, [("4.2", "temple", 0), ("4.2", "temple", 2)])
     state3.temples = {"4.2": [0, 0]}
     events = settle(state3)
@@ -503,10 +501,10 @@ def test_e22_building_refusals() -> None:
     state = at_turn(2, 2, 1, 0, armies={0: {"2.1": 2, "2.2": 1}})
     state.step = BUILD
     state.seats[0].temples_built = 9
-    assert refused(state, 0, builds(("2.3", "city"))) == "NO_ARMY"
-    assert refused(state, 0, builds(("2.1", "city"))) == "NO_SITE"
-    assert refused(state, 0, builds(("2.2", "temple"), ("2.2", "temple"))) == "DUPLICATE_ATTEMPT"
-    assert refused(state, 0, builds(("2.1", "temple"), ("2.2", "temple"))) == "NO_PIECE"
+    assert refusal(GAME, state, 0, builds(("2.3", "city"))) == "NO_ARMY"
+    assert refusal(GAME, state, 0, builds(("2.1", "city"))) == "NO_SITE"
+    assert refusal(GAME, state, 0, builds(("2.2", "temple"), ("2.2", "temple"))) == "DUPLICATE_ATTEMPT"
+    assert refusal(GAME, state, 0, builds(("2.1", "temple"), ("2.2", "temple"))) == "NO_PIECE"
     events = run(state, 0, builds(("2.2", "temple"), ("2.2", "city")))
     assert events[:2] == [BuildAttempted(0, "2.2", "temple"), BuildAttempted(0, "2.2", "city")]
 
@@ -519,7 +517,7 @@ def test_e23_passing_through_the_goal() -> None:
     assert events[-1] == GoalReached(3, 2, 2, "3.5")
     assert state.seats[2].at == {"3.4": 1}
     assert build_options(state, 2) == [("3.4", "temple")]
-    assert refused(state, 2, builds(("3.5", "temple"))) == "NO_ARMY"
+    assert refusal(GAME, state, 2, builds(("3.5", "temple"))) == "NO_ARMY"
     events = run(state, 2, builds(("3.4", "temple")))
     assert CampaignEnded(3, "goal_reached") in events
 
@@ -527,7 +525,7 @@ def test_e23_passing_through_the_goal() -> None:
 def test_e24_movement_needs_cubes_in_temples_or_cities() -> None:
     """R32: movement is paid from temples and/or cities only."""
     state = at_turn(2, 5, 1, 0, boxes={0: (0, 1)}, armies={0: {"C5": 3}})
-    assert refused(state, 0, move([("C5", 3, ["5.1", "5.4"])], (0, 1))) == "PAYMENT_MISMATCH"
-    assert refused(state, 0, move([("C5", 3, ["5.1", "5.4"])], (0, 2))) == "CANNOT_PAY"
+    assert refusal(GAME, state, 0, move([("C5", 3, ["5.1", "5.4"])], (0, 1))) == "PAYMENT_MISMATCH"
+    assert refusal(GAME, state, 0, move([("C5", 3, ["5.1", "5.4"])], (0, 2))) == "CANNOT_PAY"
     events = run(state, 0, move([("C5", 3, ["5.1", "5.2", "5.4"])], (0, 1)))
     assert events[:2] == [ArmyMoved(0, "C5", 3, ["5.1", "5.2", "5.4"], 1), MovementPaid(0, 0, 1)]

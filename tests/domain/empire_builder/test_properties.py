@@ -1,5 +1,7 @@
-"""Property tests: (a) bots finish every player count and variant, (b) replay and verification,
-(c) hidden information stays hidden, (d) the final scores follow from the public events alone."""
+"""Properties of the Empire Builder only (the ones every game has are in
+``tests/domain/test_conformance.py``): (a) bots finish every player count and variant with the
+campaigns the variant names, (c) sealed (re)allocations stay sealed until revealed, (d) the boxes
+and armies follow from the public events alone."""
 
 from __future__ import annotations
 
@@ -12,21 +14,15 @@ from hypothesis import strategies as st
 
 from domain.empire_builder import GAME
 from domain.empire_builder.commands import AllocateResources, ReallocateResources
-from domain.empire_builder.data import ALL_SPLITS, CITY_PIECES, CUBES, PROVINCES, TEMPLE_PIECES
-from domain.empire_builder.state import ALLOCATION, REALLOCATION, State
+from domain.empire_builder.data import ALL_SPLITS
+from domain.empire_builder.state import REALLOCATION
 from domain.kernel import Chance, RuleViolation
 from domain.kernel.bots import RandomBot
 from domain.kernel.log import Record, for_viewer
 from domain.kernel.match import Match
-from tests.domain.empire_builder.helpers import bot_game, partly_played
-from tests.support.properties import (
-    check_legal_moves_accepted,
-    check_record_verifies,
-    check_replay_rebuilds,
-    check_views_are_json,
-    play_recorded_game,
-    states_along,
-)
+from tests.domain.empire_builder.conformance import check_states
+from tests.support.games import bot_game
+from tests.support.properties import play_recorded_game, states_along
 
 OPTIONS = [
     {},
@@ -36,41 +32,6 @@ OPTIONS = [
 ]
 seeds = st.binary(min_size=1, max_size=8)
 splits = st.sampled_from(ALL_SPLITS)
-
-
-def check_invariants(state: State, previous_vp: list[int]) -> None:
-    """R4 (cubes add up to 15 once revealed), R5 (VP only grow), Ruling R23 (armies fixed), piece limits."""
-    revealed = state.phase not in ("setup", ALLOCATION)
-    for seat, p in enumerate(state.seats):
-        assert p.vp >= previous_vp[seat]
-        assert min(p.turn_order, p.armies, p.temples, p.cities, p.spent) >= 0
-        if revealed:
-            assert p.turn_order + p.armies + p.temples + p.cities + p.spent == CUBES
-        assert sum(p.at.values()) == p.armies
-        assert p.temples_built <= TEMPLE_PIECES and p.cities_built <= CITY_PIECES
-        assert all(PROVINCES[loc].region == state.campaign for loc in p.at if loc in PROVINCES)
-    assert sum(len(owners) for owners in state.temples.values()) == sum(p.temples_built for p in state.seats)
-    assert len(state.cities) == sum(p.cities_built for p in state.seats)
-
-
-def check_buildings_stay(state: State, temples: dict[str, list[int]], cities: dict[str, int]) -> None:
-    """R6: built temples and cities never move and stay until the end of the game."""
-    for province, owners in temples.items():
-        assert state.temples[province][: len(owners)] == owners
-    for province, owner in cities.items():
-        assert state.cities[province] == owner
-
-
-def replay_checking_invariants(match: Match, records: list[Record]) -> None:
-    vp = [0] * match.players
-    temples: dict[str, list[int]] = {}
-    cities: dict[str, int] = {}
-    for state in states_along(GAME, match, records):
-        check_invariants(state, vp)
-        check_buildings_stay(state, temples, cities)
-        vp = [p.vp for p in state.seats]
-        temples = {p: list(owners) for p, owners in state.temples.items()}
-        cities = dict(state.cities)
 
 
 # -- (a) bots finish, in every player count and variant ---------------------------------------------
@@ -86,42 +47,9 @@ def test_random_bots_finish_every_player_count_and_variant(players: int, options
     first, last = (2, 4) if options.get("short_game") else (1, 6)
     started = [r.data["campaign"] for r in records if r.type == "CampaignStarted"]
     assert started == list(range(first, last + 1))
-    replay_checking_invariants(match, records)
+    check_states(states_along(GAME, match, records))
     board = GAME.scoreboard(match.state)
     assert board.final and board.winners == records[-1].data["winners"]
-
-
-@settings(max_examples=60, deadline=None)
-@given(players=st.integers(2, 5), option=st.sampled_from(OPTIONS), seed=seeds, bot=seeds)
-def test_random_games_keep_the_invariants(players: int, option: dict[str, Any], seed: bytes, bot: bytes) -> None:
-    match, records = play_recorded_game(GAME, players, option, seed=seed, bot_seed=bot)
-    replay_checking_invariants(match, records)
-
-
-@settings(max_examples=15, deadline=None)
-@given(players=st.integers(2, 5), seed=seeds)
-def test_every_listed_move_is_accepted(players: int, seed: bytes) -> None:
-    play_recorded_game(GAME, players, {"short_game": True}, seed=seed, bot_seed=seed, check_each_move=True)
-
-
-@settings(max_examples=80, deadline=None)
-@given(players=st.integers(2, 5), commands=st.integers(0, 150), seed=seeds)
-def test_listed_moves_are_accepted_in_partly_played_games(players: int, commands: int, seed: bytes) -> None:
-    state, chance = partly_played(players, commands, seed)
-    check_views_are_json(GAME, state, players)
-    for seat in GAME.awaited(state):
-        check_legal_moves_accepted(GAME, state, seat, chance)
-
-
-# -- (b) replay and verification -------------------------------------------------------------------
-
-
-@settings(max_examples=30, deadline=None)
-@given(players=st.integers(2, 5), option=st.sampled_from(OPTIONS), seed=seeds)
-def test_replay_rebuilds_and_the_record_verifies(players: int, option: dict[str, Any], seed: bytes) -> None:
-    match, records = play_recorded_game(GAME, players, option, seed=seed, bot_seed=seed + b"b")
-    check_replay_rebuilds(GAME, match, records)
-    check_record_verifies(GAME, records)
 
 
 # -- (c) hidden information --------------------------------------------------------------------------
@@ -180,41 +108,6 @@ def test_another_seats_sealed_allocation_never_reaches_seat_0(
     assert known[0] == known[1]
 
 
-def changed_secret(state: State, seat: int) -> tuple[int, ...]:
-    old = state.sealed[seat]
-    if state.phase == REALLOCATION:
-        total = sum(old)
-        return (old[1], old[0]) if old[0] != old[1] else (total, 0) if old != (total, 0) else (0, total)
-    return next(s for s in ALL_SPLITS if s != old)
-
-
-def check_sealed_commits_are_invisible(state: State, viewer: int) -> bool:
-    """Changing other seats' committed-but-unrevealed (re)allocations changes nothing ``viewer`` sees."""
-    others = [s for s in state.sealed if s != viewer]
-    if not others:
-        return False
-    altered = copy.deepcopy(state)
-    for seat in others:
-        altered.sealed[seat] = changed_secret(state, seat)
-    assert altered != state
-    for who in (viewer, None):
-        assert GAME.view(altered, who) == GAME.view(state, who)
-    assert GAME.awaited(altered) == GAME.awaited(state)
-    if viewer in GAME.awaited(state):
-        assert GAME.legal_moves(altered, viewer, Chance(b"m")) == GAME.legal_moves(state, viewer, Chance(b"m"))
-    return True
-
-
-@settings(max_examples=50, deadline=None)
-@given(players=st.integers(2, 5), seed=seeds, viewer=st.integers(0, 4), short=st.booleans())
-def test_views_and_moves_ignore_other_seats_sealed_commits(players: int, seed: bytes, viewer: int, short: bool) -> None:
-    viewer %= players
-    checked = sum(
-        check_sealed_commits_are_invisible(state, viewer) for state, _ in bot_game(players, seed, short_game=short)
-    )
-    assert checked or players == 2
-
-
 def match_at_open_reallocation(players: int) -> tuple[Match, list[Record]]:
     """A bot-played match at a reallocation in which two or more seats are awaited and nobody has committed."""
     for seed in range(50):
@@ -256,7 +149,7 @@ def test_reallocation_stays_sealed_until_everyone_committed(players: int) -> Non
 @pytest.mark.parametrize("players", [2, 4])
 def test_after_the_game_every_viewer_sees_the_same_view(players: int) -> None:
     """§8: only open sealed steps are secret, and none is open at the end, so nothing stays hidden."""
-    *_, (state, _) = bot_game(players, b"end")
+    *_, (state, _) = bot_game(GAME, players, b"end")
     assert GAME.is_over(state) and not state.sealed
     spectator = GAME.view(state, None)
     for seat in range(players):
@@ -265,40 +158,6 @@ def test_after_the_game_every_viewer_sees_the_same_view(players: int) -> None:
 
 
 # -- (d) final scores from the public events alone ----------------------------------------------------
-
-
-VP_EVENTS = ("ProvinceScored", "TempleBuilt", "CityFounded", "AwardScored")
-
-
-@settings(max_examples=30, deadline=None)
-@given(players=st.integers(2, 5), option=st.sampled_from(OPTIONS), seed=seeds)
-def test_final_scores_follow_from_public_events(players: int, option: dict[str, Any], seed: bytes) -> None:
-    match, records = play_recorded_game(GAME, players, option, seed=seed, bot_seed=b"d" + seed)
-    public = [for_viewer(r, None, reveal_all=False) for r in records]
-    vp = [0] * players
-    built: dict[str, dict[tuple[int | None, int], int]] = {"temple": {}, "city": {}}
-    for record in public:
-        data = record["data"]
-        if record["type"] in VP_EVENTS and data["seat"] is not None:
-            vp[data["seat"]] += data["vp"]
-        if record["type"] in ("TempleBuilt", "CityFounded"):
-            kind = "temple" if record["type"] == "TempleBuilt" else "city"
-            for key in ((None, data["seat"]), (PROVINCES[data["province"]].region, data["seat"])):
-                built[kind][key] = built[kind].get(key, 0) + 1
-        if record["type"] == "AwardScored":
-            kinds = {
-                "most_cities": ("city",),
-                "most_temples": ("temple",),
-                "region_cities": ("city",),
-                "region_temples": ("temple",),
-                "region_buildings": ("temple", "city"),
-            }[data["award"]]
-            counts = [sum(built[k].get((data["region"], s), 0) for k in kinds) for s in range(players)]
-            assert data["counts"] == {str(s): c for s, c in enumerate(counts)}
-    ended = public[-1]["data"]
-    assert ended["scores"] == {str(s): v for s, v in enumerate(vp)}
-    assert GAME.scoreboard(match.state).scores == vp
-    assert ended["winners"] == [s for s in range(players) if vp[s] == max(vp)]
 
 
 @settings(max_examples=15, deadline=None)

@@ -38,13 +38,11 @@ from tests.domain.empire_builder.helpers import (
     at_turn,
     builds,
     move,
-    of_type,
-    refused,
     run,
     settle,
     start,
-    types,
 )
+from tests.support.games import of_type, refusal, types
 
 # -- §3 setup ---------------------------------------------------------------------------------------
 
@@ -79,16 +77,16 @@ def test_r1_player_counts_outside_2_to_5_are_refused() -> None:
 
 def test_r14_allocation_must_use_all_15_cubes() -> None:
     state, _ = start(2)
-    assert refused(state, 0, AllocateResources(1, 5, 5, 5)) == "SUM_NOT_15"
-    assert refused(state, 0, AllocateResources(0, 5, 5, 4)) == "SUM_NOT_15"
-    assert refused(state, 0, AllocateResources(-1, 6, 5, 5)) == "BAD_INPUT"  # the rules file's INVALID_FIELD
+    assert refusal(GAME, state, 0, AllocateResources(1, 5, 5, 5)) == "SUM_NOT_15"
+    assert refusal(GAME, state, 0, AllocateResources(0, 5, 5, 4)) == "SUM_NOT_15"
+    assert refusal(GAME, state, 0, AllocateResources(-1, 6, 5, 5)) == "BAD_INPUT"  # the rules file's INVALID_FIELD
     assert run(state, 0, AllocateResources(15, 0, 0, 0)) == [AllocationCommitted(0, 15, 0, 0, 0)]
 
 
 def test_r14_a_commit_cannot_be_changed() -> None:
     state, _ = start(3)
     run(state, 0, AllocateResources(0, 5, 5, 5))
-    assert refused(state, 0, AllocateResources(1, 4, 5, 5)) == "NOT_YOUR_TURN"  # the rules file's NOT_AWAITED
+    assert refusal(GAME, state, 0, AllocateResources(1, 4, 5, 5)) == "NOT_YOUR_TURN"  # the rules file's NOT_AWAITED
 
 
 def test_s8_allocation_committed_is_private_and_its_public_form_is_the_seat() -> None:
@@ -137,11 +135,11 @@ def test_r17_a_single_top_bidder_chooses_without_a_lot() -> None:
 def test_choose_turn_position_refusals() -> None:
     state, _ = start(3)
     allocate(state, {0: (1, 4, 5, 5), 1: (0, 5, 5, 5), 2: (0, 5, 5, 5)})
-    assert refused(state, 0, ChooseTurnPosition(0)) == "POSITION_OUT_OF_RANGE"
-    assert refused(state, 0, ChooseTurnPosition(4)) == "POSITION_OUT_OF_RANGE"
-    assert refused(state, 0, ChooseTurnPosition(True)) == "BAD_INPUT"  # the rules file's INVALID_FIELD
-    assert refused(state, 1, ChooseTurnPosition(1)) == "NOT_YOUR_TURN", "not his choice (NOT_AWAITED)"
-    assert refused(state, 0, AllocateResources(0, 5, 5, 5)) == "WRONG_PHASE"
+    assert refusal(GAME, state, 0, ChooseTurnPosition(0)) == "POSITION_OUT_OF_RANGE"
+    assert refusal(GAME, state, 0, ChooseTurnPosition(4)) == "POSITION_OUT_OF_RANGE"
+    assert refusal(GAME, state, 0, ChooseTurnPosition(True)) == "BAD_INPUT"  # the rules file's INVALID_FIELD
+    assert refusal(GAME, state, 1, ChooseTurnPosition(1)) == "NOT_YOUR_TURN", "not his choice (NOT_AWAITED)"
+    assert refusal(GAME, state, 0, AllocateResources(0, 5, 5, 5)) == "WRONG_PHASE"
 
 
 def test_r17_a_chooser_may_take_the_last_position() -> None:
@@ -205,8 +203,8 @@ def test_r24_reallocation_reveal_keeps_boxes_of_seats_not_awaited() -> None:
     state = at_evaluation(2, 2, 1, {0: (0, 3), 1: (0, 0)}, {}, [])
     settle(state)
     assert GAME.awaited(state) == {0: ("reallocate_resources",)}
-    assert refused(state, 0, AllocateResources(0, 5, 5, 5)) == "WRONG_PHASE"
-    assert refused(state, 0, GAME.command_types["reallocate_resources"](-1, 4)) == "BAD_INPUT"
+    assert refusal(GAME, state, 0, AllocateResources(0, 5, 5, 5)) == "WRONG_PHASE"
+    assert refusal(GAME, state, 0, GAME.command_types["reallocate_resources"](-1, 4)) == "BAD_INPUT"
     events = run(state, 0, GAME.command_types["reallocate_resources"](2, 1))
     assert events[1] == ReallocationsRevealed(
         2, 2, [{"seat": 0, "temples": 2, "cities": 1}, {"seat": 1, "temples": 0, "cities": 0}]
@@ -251,7 +249,7 @@ def test_r27_movement_is_skipped_when_no_army_can_pay_for_any_arrow(
     assert GAME.awaited(state) == {0: (awaited,)}
     if awaited == "attempt_builds":
         assert not of_type(settle(state), MovementPassed), "a skipped step emits no event"
-        assert refused(state, 0, MoveArmies([], 0, 0)) == "WRONG_PHASE"
+        assert refusal(GAME, state, 0, MoveArmies([], 0, 0)) == "WRONG_PHASE"
         assert GAME.view(state, None)["phase"] == "turn_build"
 
 
@@ -266,9 +264,9 @@ def test_r27_a_turn_with_neither_decision_is_skipped_after_turn_started() -> Non
 
 def test_r26_moving_then_building_and_empty_commands() -> None:
     state = at_turn(2, 2, 1, 0, boxes={0: (1, 1)}, armies={0: {"2.1": 1}})
-    assert refused(state, 0, builds(("2.1", "temple"))) == "WRONG_PHASE", "no building before moving"
+    assert refusal(GAME, state, 0, builds(("2.1", "temple"))) == "WRONG_PHASE", "no building before moving"
     assert run(state, 0, MoveArmies([], 0, 0))[0] == MovementPassed(2, 1, 0)
-    assert refused(state, 0, MoveArmies([], 0, 0)) == "WRONG_PHASE", "no moving after the movement step"
+    assert refusal(GAME, state, 0, MoveArmies([], 0, 0)) == "WRONG_PHASE", "no moving after the movement step"
     assert run(state, 0, AttemptBuilds([]))[0] == BuildingPassed(2, 1, 0)
 
 
@@ -298,15 +296,15 @@ def test_r26_moving_then_building_and_empty_commands() -> None:
 )
 def test_move_armies_refusals(groups: list, pay: tuple[int, int], code: str) -> None:
     state = at_turn(2, 2, 1, 0, boxes={0: (1, 5)}, armies={0: {"C2": 3}})
-    assert refused(state, 0, move(groups, pay)) == code
+    assert refusal(GAME, state, 0, move(groups, pay)) == code
 
 
 def test_move_armies_checks_run_in_the_listed_order_over_all_groups() -> None:
     state = at_turn(2, 2, 1, 0, boxes={0: (1, 5)}, armies={0: {"C2": 3}})
     too_long = ("C2", 1, ["2.1", "2.2", "2.3", "2.2"])
-    assert refused(state, 0, move([too_long, ("Pella", 1, ["2.1"])])) == "UNKNOWN_LOCATION"
-    assert refused(state, 0, move([too_long, ("C2", 0, ["2.1"])])) == "EMPTY_GROUP"
-    assert refused(state, 0, move([("C2", 9, ["2.2"])])) == "NO_ARROW"
+    assert refusal(GAME, state, 0, move([too_long, ("Pella", 1, ["2.1"])])) == "UNKNOWN_LOCATION"
+    assert refusal(GAME, state, 0, move([too_long, ("C2", 0, ["2.1"])])) == "EMPTY_GROUP"
+    assert refusal(GAME, state, 0, move([("C2", 9, ["2.2"])])) == "NO_ARROW"
 
 
 def test_move_armies_malformed_groups_are_bad_input() -> None:
@@ -318,14 +316,14 @@ def test_move_armies_malformed_groups_are_bad_input() -> None:
         [{"from": "C2", "count": "1", "path": ["2.1"]}],
         [{"from": "C2", "count": 1, "path": "2.1"}],
     ):
-        assert refused(state, 0, MoveArmies(groups, 0, 0)) == "BAD_INPUT"
+        assert refusal(GAME, state, 0, MoveArmies(groups, 0, 0)) == "BAD_INPUT"
 
 
 def test_r12_the_campaign_arrow_is_free_and_counts_as_a_move() -> None:
     for k, region in REGIONS.items():
         assert ARROWS[region.symbol] == {f"{k}.1": 0}
     state = at_turn(2, 4, 1, 0, armies={0: {"C4": 2}})
-    assert refused(state, 0, move([("C4", 1, ["4.1", "4.2", "4.1", "4.2"])])) == "PATH_TOO_LONG"
+    assert refusal(GAME, state, 0, move([("C4", 1, ["4.1", "4.2", "4.1", "4.2"])])) == "PATH_TOO_LONG"
     events = run(state, 0, move([("C4", 1, ["4.1", "4.2", "4.3"])]))
     assert events[0] == ArmyMoved(0, "C4", 1, ["4.1", "4.2", "4.3"], 0)
     assert not of_type(events, MovementPaid)
@@ -333,7 +331,7 @@ def test_r12_the_campaign_arrow_is_free_and_counts_as_a_move() -> None:
 
 def test_r32_movement_is_paid_from_both_boxes_and_spent() -> None:
     state = at_turn(2, 2, 2, 0, boxes={0: (1, 1)}, armies={0: {"2.4": 2}})
-    assert refused(state, 0, move([("2.4", 2, ["2.6"])], (2, 0))) == "CANNOT_PAY"
+    assert refusal(GAME, state, 0, move([("2.4", 2, ["2.6"])], (2, 0))) == "CANNOT_PAY"
     events = run(state, 0, move([("2.4", 2, ["2.6"])], (1, 1)))
     assert MovementPaid(0, 1, 1) in events
     player = state.seats[0]
@@ -399,14 +397,14 @@ def test_attempt_builds_refusals(attempts: list[tuple[str, str]], code: str) -> 
     state = at_turn(2, 2, 1, 0, armies={0: {"2.2": 1, "2.4": 1}, 1: {"2.3": 1}})
     state.cities["2.2"] = 1
     state.step = BUILD
-    assert refused(state, 0, builds(*attempts)) == code
+    assert refusal(GAME, state, 0, builds(*attempts)) == code
 
 
 def test_attempt_builds_malformed_entries_are_bad_input() -> None:
     state = at_turn(2, 2, 1, 0, armies={0: {"2.2": 1}})
     state.step = BUILD
     for attempts in ([{"province": "2.2"}], [{"province": "2.2", "kind": "wall"}], ["2.2"]):
-        assert refused(state, 0, AttemptBuilds(attempts)) == "BAD_INPUT"
+        assert refusal(GAME, state, 0, AttemptBuilds(attempts)) == "BAD_INPUT"
 
 
 def test_r44_attempts_are_public_and_are_decided_only_at_the_evaluation() -> None:
@@ -427,7 +425,7 @@ def test_r42_no_piece_for_cities_and_r41_r43_temple_with_empty_box_where_own_tem
     state.step = BUILD
     state.seats[0].cities_built = 7
     state.temples["2.2"] = [0]
-    assert refused(state, 0, builds(("2.2", "city"), ("2.3", "city"))) == "NO_PIECE"
+    assert refusal(GAME, state, 0, builds(("2.2", "city"), ("2.3", "city"))) == "NO_PIECE"
     events = run(state, 0, builds(("2.2", "temple"), ("2.2", "city")))
     assert types(events)[:2] == ["BuildAttempted", "BuildAttempted"]
 
@@ -476,7 +474,7 @@ def test_r57_r58_r62_game_ends_after_campaign_6_and_ties_share_the_victory() -> 
     assert state.phase == GAME_OVER and GAME.is_over(state) and GAME.awaited(state) == {}
     board = GAME.scoreboard(state)
     assert board.final and board.winners == [0, 1] and board.placings == [1, 1]
-    assert refused(state, 0, MoveArmies([], 0, 0)) == "GAME_OVER"
+    assert refusal(GAME, state, 0, MoveArmies([], 0, 0)) == "GAME_OVER"
 
 
 def test_r60_nobody_wins_an_award_with_zero_buildings() -> None:

@@ -7,28 +7,10 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from domain.kernel import Chance, Command, Event, RuleViolation, engine
-from domain.kernel.bots import RandomBot
 from domain.peloponnes import GAME
 from domain.peloponnes.state import AUCTION, BIDDING, CONQUEST, DISASTER, PLACEMENT, SUPPLY, Building, Slot, State
 
 E = TypeVar("E", bound=Event)
-
-
-def partly_played(players: int, commands: int, seed: bytes = b"s", options: dict[str, Any] | None = None) -> State:
-    """A game after ``commands`` random-bot commands (or its end, if sooner)."""
-    chance = Chance(seed)
-    bot = RandomBot(seed + b"-bot")
-    state, _ = engine.start(GAME, players, GAME.normalize_options(players, dict(options or {})), chance)
-    for _ in range(commands):
-        if GAME.is_over(state):
-            break
-        seat, command = bot.next_move(GAME, state)
-        state, _events = engine.execute(GAME, state, seat, command, chance)
-    return state
-
-
-def types(events: list[Event]) -> list[str]:
-    return [e.type for e in events]
 
 
 class TopOfPile(Chance):
@@ -94,10 +76,6 @@ def settle(state: State, chance: Chance | None = None) -> tuple[State, list[Even
     events: list[Event] = []
     state = engine.settle(GAME, copy.deepcopy(state), chance or Chance(b"settle"), events)
     return state, events
-
-
-def of_type(events: list[Event], kind: type[E]) -> list[E]:
-    return [e for e in events if isinstance(e, kind)]
 
 
 def placing(state: State, awards: dict[int, str]) -> State:

@@ -34,20 +34,8 @@ from domain.peloponnes.events import (
 from domain.peloponnes.rules import new_turn_order, protector, round_income
 from domain.peloponnes.scoring import rank, seat_result
 from domain.peloponnes.state import DISASTER, INCOME, PLACEMENT, ROUND_END, State
-from tests.domain.peloponnes.helpers import (
-    TopOfPile,
-    bidding,
-    of_type,
-    placing,
-    refused,
-    run,
-    seat,
-    settle,
-    striking,
-    supplying,
-    table,
-    types,
-)
+from tests.domain.peloponnes.helpers import TopOfPile, bidding, placing, run, seat, settle, striking, supplying, table
+from tests.support.games import of_type, refusal, types
 
 
 def stack_from_top(state: State, stack: str, tiles: list[str]) -> None:
@@ -86,9 +74,9 @@ def test_11_2_conquest_purchase_six_coins() -> None:
     after, events = run(state, 1, PlaceBid("A05", 6))
     assert events[0] == BidPlaced(1, "A05", "conquest", 6, 0, after.seats[1].counters(), None)
     assert after.seats[1].coins == 1
-    assert refused(state, 1, PlaceBid("A05", 5)) == "CONQUEST_PRICE"
-    assert refused(state, 1, PlaceBid("A05", 7)) == "CONQUEST_PRICE"
-    assert refused(after, 2, PlaceBid("A05", 9)) == "CONQUEST_TAKEN"
+    assert refusal(GAME, state, 1, PlaceBid("A05", 5)) == "CONQUEST_PRICE"
+    assert refusal(GAME, state, 1, PlaceBid("A05", 7)) == "CONQUEST_PRICE"
+    assert refusal(GAME, after, 2, PlaceBid("A05", 9)) == "CONQUEST_TAKEN"
     assert new_turn_order(after).bid_values["1"] == 6
 
 
@@ -127,7 +115,7 @@ def test_11_6_earthquake_examples() -> None:
     state, events = settle(state)
     assert [(e.seat, e.protected_by, e.removed_tiles) for e in of_type(events, DisasterResolved)] == [(2, "C01", [])]
     assert set(GAME.awaited(state)) == {0, 1}
-    assert refused(state, 0, ResolveDisaster(["A12", "A14"])) == "TOO_MANY_KEPT"
+    assert refusal(GAME, state, 0, ResolveDisaster(["A12", "A14"])) == "TOO_MANY_KEPT"
     after, events = run(state, 0, ResolveDisaster(["B13"]))
     assert [b.tile_id for b in after.seats[0].buildings] == ["B13"]
     assert (after.seats[0].wood, after.seats[0].stone) == (3, 0)
@@ -146,11 +134,11 @@ def test_11_7_tempest_examples() -> None:
     (automatic,) = of_type(events, DisasterResolved)
     assert (automatic.seat, automatic.removed_tiles, automatic.automatic) == (2, ["A07"], True)
     assert automatic.after["luxury"] == 12
-    assert refused(state, 0, ResolveDisaster(["A01", "A02"])) == "TOO_MANY_KEPT"
+    assert refusal(GAME, state, 0, ResolveDisaster(["A01", "A02"])) == "TOO_MANY_KEPT"
     after, _ = run(state, 0, ResolveDisaster(["A01"]))
     assert after.seats[0].lands == ["A01"]
     assert (after.seats[0].food, after.seats[0].coins) == (0, 4)
-    assert refused(after, 1, ResolveDisaster(["A05", "A06"])) == "TOO_MANY_KEPT"
+    assert refusal(GAME, after, 1, ResolveDisaster(["A05", "A06"])) == "TOO_MANY_KEPT"
     after, _ = run(after, 1, ResolveDisaster(["A06"]))
     assert after.seats[1].lands == ["A06"]
     assert (after.seats[1].food, after.seats[1].coins) == (0, 0)
@@ -166,7 +154,7 @@ def test_11_8_market_wins_a_tie() -> None:
     assert events[0].outbid_seat == 1
     assert GAME.awaited(state) == {1: ("move_bid", "withdraw_bid")}
     state, _ = run(state, 1, MoveBid("B04"))
-    assert refused(state, 2, PlaceBid("B06", 4)) == "NOT_ENOUGH_TO_OUTBID"
+    assert refusal(GAME, state, 2, PlaceBid("B06", 4)) == "NOT_ENOUGH_TO_OUTBID"
     _, events = run(state, 2, PlaceBid("B06", 5))
     assert events[0].outbid_seat == 0
     _, events = run(state, 2, PassTurn())
@@ -179,7 +167,7 @@ def test_11_9_market_against_agora() -> None:
     seat(state, 0, coins=10, buildings=["A13"])
     seat(state, 1, coins=10, buildings=["B02"])
     state, _ = run(state, 1, PlaceBid("B06", 5))
-    assert refused(state, 0, PlaceBid("B06", 5)) == "NOT_ENOUGH_TO_OUTBID"
+    assert refusal(GAME, state, 0, PlaceBid("B06", 5)) == "NOT_ENOUGH_TO_OUTBID"
     _, events = run(state, 0, PlaceBid("B06", 6))
     assert events[0].outbid_seat == 1
 
@@ -194,9 +182,9 @@ def test_11_10_displacement_and_relocation() -> None:
     assert GAME.awaited(state) == {0: ("move_bid", "withdraw_bid")}
     moves = GAME.legal_moves(state, 0, Chance(b"m"))
     assert moves == [MoveBid("A10"), MoveBid("A11"), WithdrawBid()]
-    assert refused(state, 0, MoveBid("A14")) == "BELOW_CONQUEST_PRICE"
-    assert refused(state, 0, MoveBid("A03")) == "TILE_TAKEN"
-    assert refused(state, 0, MoveBid("A08")) == "SAME_TILE"
+    assert refusal(GAME, state, 0, MoveBid("A14")) == "BELOW_CONQUEST_PRICE"
+    assert refusal(GAME, state, 0, MoveBid("A03")) == "TILE_TAKEN"
+    assert refusal(GAME, state, 0, MoveBid("A08")) == "SAME_TILE"
     after, _ = run(state, 0, MoveBid("A10"))
     assert GAME.awaited(after) == {3: ("place_bid", "pass_turn")}
     after, _ = run(state, 0, WithdrawBid())
@@ -277,7 +265,7 @@ def test_11_14_feeding_with_luxury() -> None:
     assert GAME.awaited(state) == {0: ("resolve_supply",)}
     after, _ = run(state, 0, ResolveSupply(2, []))
     assert (after.seats[0].food, after.seats[0].luxury, after.seats[0].population) == (0, 1, 7)
-    assert refused(state, 0, ResolveSupply(3, [])) == "LUXURY_FEED_LIMIT"
+    assert refusal(GAME, state, 0, ResolveSupply(3, [])) == "LUXURY_FEED_LIMIT"
     after, _ = run(state, 0, ResolveSupply(0, []))
     assert (after.seats[0].population, after.seats[0].luxury) == (5, 5)
 
@@ -439,7 +427,7 @@ def test_11_24_tie_breaks() -> None:
 def test_11_25_earthquake_unfinished_building_no_luxury() -> None:
     state = striking(table(1), "earthquake")
     seat(state, 0, buildings=["A12", "B01*"], wood=1, stone=1, luxury=10)
-    assert refused(state, 0, ResolveDisaster(["A12", "B01"])) == "TOO_MANY_KEPT"
+    assert refusal(GAME, state, 0, ResolveDisaster(["A12", "B01"])) == "TOO_MANY_KEPT"
     after, events = run(state, 0, ResolveDisaster(["A12"]))
     s = after.seats[0]
     assert (s.wood, s.stone, s.coins, s.luxury) == (0, 0, 1, 10)
@@ -465,7 +453,7 @@ def test_11_27_bid_paid_with_luxury() -> None:
     state = bidding(table(2, order=[0, 1]), ["A05", "A07"], ["A01", "A02", "A03"])
     seat(state, 0, coins=2, luxury=5)
     seat(state, 1, coins=9)
-    assert refused(state, 0, PlaceBid("A05", 5)) == "CANNOT_AFFORD"
+    assert refusal(GAME, state, 0, PlaceBid("A05", 5)) == "CANNOT_AFFORD"
     state, events = run(state, 0, PlaceBid("A05", 4))
     assert (events[0].amount, events[0].luxury_spent) == (4, 4)
     assert (state.seats[0].coins, state.seats[0].luxury) == (0, 1)
@@ -507,8 +495,8 @@ def test_11_30_solo_level_3_and_port_choice() -> None:
     revealed = [(e.tile_id, e.row) for e in of_type(events, TileRevealed)]
     assert revealed[0] == ("A07", "auction") and revealed[3] == ("A01", "conquest")
     assert run(state, 0, PlaceBid("A07", 2))[1][0].amount == 2
-    assert refused(state, 0, PlaceBid("A07", 3)) == "SOLO_PRICE"
-    assert refused(state, 0, PlaceBid("A01", 5)) == "SOLO_PRICE"
+    assert refusal(GAME, state, 0, PlaceBid("A07", 3)) == "SOLO_PRICE"
+    assert refusal(GAME, state, 0, PlaceBid("A01", 5)) == "SOLO_PRICE"
     assert run(state, 0, PlaceBid("A01", 6))[1][0].amount == 6
     assert run(state, 0, PassTurn())[1][0].after["coins"] == 7 + 3
     event = income_of(state, 0)

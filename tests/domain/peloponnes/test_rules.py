@@ -35,20 +35,8 @@ from domain.peloponnes.events import (
 )
 from domain.peloponnes.rules import decide, has_supply_decision, outbid_minimum
 from domain.peloponnes.state import DISASTER, INCOME, State
-from tests.domain.peloponnes.helpers import (
-    TopOfPile,
-    bidding,
-    of_type,
-    placing,
-    refused,
-    run,
-    seat,
-    settle,
-    striking,
-    supplying,
-    table,
-    types,
-)
+from tests.domain.peloponnes.helpers import TopOfPile, bidding, placing, run, seat, settle, striking, supplying, table
+from tests.support.games import of_type, refusal, types
 
 # -- data and setup (sections 2-3) --------------------------------------------------------------
 
@@ -124,11 +112,11 @@ def three_at_auction() -> State:
 
 def test_r14_bid_errors_tile_not_offered_invalid_amount_below_minimum() -> None:
     state = three_at_auction()
-    assert refused(state, 0, PlaceBid("B01", 3)) == "TILE_NOT_OFFERED"
-    assert refused(state, 0, PlaceBid("A05", 0)) == "INVALID_AMOUNT"
-    assert refused(state, 0, PlaceBid("A05", -2)) == "INVALID_AMOUNT"
-    assert refused(state, 0, PlaceBid("A05", 2)) == "BELOW_MINIMUM"
-    assert refused(state, 0, PlaceBid("A05", 9)) == "CANNOT_AFFORD"
+    assert refusal(GAME, state, 0, PlaceBid("B01", 3)) == "TILE_NOT_OFFERED"
+    assert refusal(GAME, state, 0, PlaceBid("A05", 0)) == "INVALID_AMOUNT"
+    assert refusal(GAME, state, 0, PlaceBid("A05", -2)) == "INVALID_AMOUNT"
+    assert refusal(GAME, state, 0, PlaceBid("A05", 2)) == "BELOW_MINIMUM"
+    assert refusal(GAME, state, 0, PlaceBid("A05", 9)) == "CANNOT_AFFORD"
     _, events = run(state, 0, PlaceBid("A05", 8))
     assert events[0].after["coins"] == 0
 
@@ -136,7 +124,7 @@ def test_r14_bid_errors_tile_not_offered_invalid_amount_below_minimum() -> None:
 def test_r15_outbidding_needs_more_and_displaces() -> None:
     state = three_at_auction()
     state, _ = run(state, 0, PlaceBid("A05", 4))
-    assert refused(state, 1, PlaceBid("A05", 4)) == "NOT_ENOUGH_TO_OUTBID"
+    assert refusal(GAME, state, 1, PlaceBid("A05", 4)) == "NOT_ENOUGH_TO_OUTBID"
     state, events = run(state, 1, PlaceBid("A05", 5))
     assert events[0].outbid_seat == 0
     assert state.displaced == 0 and state.seats[0].bid_status == "displaced"
@@ -146,8 +134,8 @@ def test_r18a_a_displaced_seat_cannot_pass() -> None:
     state = three_at_auction()
     state, _ = run(state, 0, PlaceBid("A05", 4))
     state, _ = run(state, 1, PlaceBid("A05", 5))
-    assert refused(state, 0, PassTurn()) == "WRONG_PHASE"
-    assert refused(state, 2, PassTurn()) == "WRONG_PHASE", "nobody may pass while a displaced bid is answered"
+    assert refusal(GAME, state, 0, PassTurn()) == "WRONG_PHASE"
+    assert refusal(GAME, state, 2, PassTurn()) == "WRONG_PHASE", "nobody may pass while a displaced bid is answered"
 
 
 def test_r19a_a_bid_moves_unchanged_to_a_free_tile_it_covers() -> None:
@@ -156,9 +144,9 @@ def test_r19a_a_bid_moves_unchanged_to_a_free_tile_it_covers() -> None:
         seat(state, s, coins=9)
     state, _ = run(state, 0, PlaceBid("A05", 3))
     state, _ = run(state, 1, PlaceBid("A05", 4))
-    assert refused(state, 0, MoveBid("A03")) == "BELOW_MINIMUM"
-    assert refused(state, 0, MoveBid("A14")) == "BELOW_CONQUEST_PRICE"
-    assert refused(state, 0, MoveBid("C01")) == "TILE_NOT_OFFERED"
+    assert refusal(GAME, state, 0, MoveBid("A03")) == "BELOW_MINIMUM"
+    assert refusal(GAME, state, 0, MoveBid("A14")) == "BELOW_CONQUEST_PRICE"
+    assert refusal(GAME, state, 0, MoveBid("C01")) == "TILE_NOT_OFFERED"
     state, events = run(state, 0, MoveBid("A07"))
     assert (events[0].from_tile_id, events[0].to_tile_id, events[0].amount) == ("A05", "A07", 3)
     assert state.seats[0].coins == 6 and GAME.awaited(state) == {2: ("place_bid", "pass_turn")}
@@ -167,8 +155,8 @@ def test_r19a_a_bid_moves_unchanged_to_a_free_tile_it_covers() -> None:
 def test_r22a_bonus_never_lowers_a_minimum_or_a_conquest_price() -> None:
     state = three_at_auction()
     seat(state, 0, buildings=["A13", "B02"])
-    assert refused(state, 0, PlaceBid("A05", 2)) == "BELOW_MINIMUM"
-    assert refused(state, 0, PlaceBid("A01", 5)) == "CONQUEST_PRICE"
+    assert refusal(GAME, state, 0, PlaceBid("A05", 2)) == "BELOW_MINIMUM"
+    assert refusal(GAME, state, 0, PlaceBid("A01", 5)) == "CONQUEST_PRICE"
     state.display[0].bidder, state.display[0].amount = 1, 4
     assert outbid_minimum(state, 0, state.display[0]) == 4
     seat(state, 1, buildings=["B02"])  # holder: 4 + ½ = 9 halves; 4 + a whole coin for two tiles = 10 would win
@@ -225,11 +213,11 @@ def test_r26b_population_check_comes_before_payment_and_barracks_costs_two() -> 
 def test_place_building_errors() -> None:
     state = placing(table(1), {0: "A12"})
     seat(state, 0, wood=2, coins=1)
-    assert refused(state, 0, PlaceBuilding("burn")) == "BAD_INPUT"
+    assert refusal(GAME, state, 0, PlaceBuilding("burn")) == "BAD_INPUT"
     seat(state, 0, coins=0)  # no longer able to mark: refused by decide itself
-    with pytest.raises(RuleViolation) as refusal:
+    with pytest.raises(RuleViolation) as refused:
         decide(state, 0, PlaceBuilding("mark"), Chance(b"x"))
-    assert refusal.value.code == "CANNOT_AFFORD"
+    assert refused.value.code == "CANNOT_AFFORD"
 
 
 def test_r28a_after_tempest_an_empty_row_takes_any_land() -> None:
@@ -246,12 +234,12 @@ def test_choose_income_errors() -> None:
     state = table(1)
     seat(state, 0, buildings=["A15", "B15"])
     state.phase, state.pending = INCOME, [0]
-    assert refused(state, 0, ChooseIncome([{"tile_id": "A15", "resource": "wood"}])) == "CHOICES_MISMATCH"
+    assert refusal(GAME, state, 0, ChooseIncome([{"tile_id": "A15", "resource": "wood"}])) == "CHOICES_MISMATCH"
     two = [{"tile_id": "A15", "resource": "wood"}, {"tile_id": "A15", "resource": "food"}]
-    assert refused(state, 0, ChooseIncome(two)) == "CHOICES_MISMATCH"
+    assert refusal(GAME, state, 0, ChooseIncome(two)) == "CHOICES_MISMATCH"
     bad = [{"tile_id": "A15", "resource": "gold"}, {"tile_id": "B15", "resource": "food"}]
-    assert refused(state, 0, ChooseIncome(bad)) == "INVALID_RESOURCE"
-    assert refused(state, 0, ChooseIncome([{"tile": "A15"}, {"tile_id": "B15", "resource": "x"}])) == "BAD_INPUT"
+    assert refusal(GAME, state, 0, ChooseIncome(bad)) == "INVALID_RESOURCE"
+    assert refusal(GAME, state, 0, ChooseIncome([{"tile": "A15"}, {"tile_id": "B15", "resource": "x"}])) == "BAD_INPUT"
     good = [{"tile_id": "B15", "resource": "coin"}, {"tile_id": "A15", "resource": "stone"}]
     _, events = run(state, 0, ChooseIncome(good))
     assert (events[0].stone, events[0].coins) == (1, 1 + 1)
@@ -313,8 +301,8 @@ def test_r36_an_unfinished_building_protects() -> None:
 def test_disaster_errors() -> None:
     state = striking(table(1), "earthquake")
     seat(state, 0, buildings=["A12", "A14"], wood=2, stone=2)
-    assert refused(state, 0, ResolveDisaster(["A05"])) == "NOT_OWN_TILE"
-    assert refused(state, 0, ResolveDisaster(["A12", "A12"])) == "DUPLICATE_TILE"
+    assert refusal(GAME, state, 0, ResolveDisaster(["A05"])) == "NOT_OWN_TILE"
+    assert refusal(GAME, state, 0, ResolveDisaster(["A12", "A12"])) == "DUPLICATE_TILE"
     _, events = run(state, 0, ResolveDisaster([]))  # R42: may keep fewer than it could
     assert events[0].removed_tiles == ["A12", "A14"] and events[0].after["wood"] == 2
 
@@ -322,7 +310,7 @@ def test_disaster_errors() -> None:
 def test_r42_tempest_keep_must_name_own_lands() -> None:
     state = striking(table(1), "tempest")
     seat(state, 0, lands=["A05"], buildings=["A12"], food=2, coins=2)
-    assert refused(state, 0, ResolveDisaster(["A12"])) == "NOT_OWN_TILE"
+    assert refusal(GAME, state, 0, ResolveDisaster(["A12"])) == "NOT_OWN_TILE"
 
 
 # -- R45-R48: supply round -----------------------------------------------------------------------
@@ -332,10 +320,10 @@ def test_supply_errors_and_r48_feeding_before_completion() -> None:
     state = supplying(table(1))
     seat(state, 0, buildings=["A12*", "A14"], population=3, food=2, luxury=4, wood=0)
     assert has_supply_decision(state, 0)
-    assert refused(state, 0, ResolveSupply(0, ["A14"])) == "NOT_UNFINISHED"
-    assert refused(state, 0, ResolveSupply(0, ["A12", "A12"])) == "DUPLICATE_TILE"
-    assert refused(state, 0, ResolveSupply(1, ["A12"])) == "CANNOT_AFFORD"  # 2 + 4 luxury needed, 4 held
-    assert refused(state, 0, ResolveSupply(-1, [])) == "LUXURY_FEED_LIMIT"
+    assert refusal(GAME, state, 0, ResolveSupply(0, ["A14"])) == "NOT_UNFINISHED"
+    assert refusal(GAME, state, 0, ResolveSupply(0, ["A12", "A12"])) == "DUPLICATE_TILE"
+    assert refusal(GAME, state, 0, ResolveSupply(1, ["A12"])) == "CANNOT_AFFORD"  # 2 + 4 luxury needed, 4 held
+    assert refusal(GAME, state, 0, ResolveSupply(-1, [])) == "LUXURY_FEED_LIMIT"
     _, events = run(state, 0, ResolveSupply(0, ["A12"]))
     resolved = events[0]
     assert (resolved.inhabitants_lost, resolved.luxury_for_buildings, resolved.coins_returned) == (1, 4, 1)
@@ -355,11 +343,11 @@ def test_r50_automatic_supply_abandons_unaffordable_buildings() -> None:
 
 def test_solo_setup_errors_and_r53_distinct_extra_incomes() -> None:
     state, _ = settle(GAME.initial_state(1, {"solo_level": 2}))
-    assert refused(state, 0, ChooseSoloSetup("athens", ["wood"])) == "UNKNOWN_CIVILIZATION"
-    assert refused(state, 0, ChooseSoloSetup("argos", [])) == "EXTRA_INCOME_COUNT"
-    assert refused(state, 0, ChooseSoloSetup("argos", ["gold"])) == "BAD_INPUT"
+    assert refusal(GAME, state, 0, ChooseSoloSetup("athens", ["wood"])) == "UNKNOWN_CIVILIZATION"
+    assert refusal(GAME, state, 0, ChooseSoloSetup("argos", [])) == "EXTRA_INCOME_COUNT"
+    assert refusal(GAME, state, 0, ChooseSoloSetup("argos", ["gold"])) == "BAD_INPUT"
     state4, _ = settle(GAME.initial_state(1, {"solo_level": 4}))
-    assert refused(state4, 0, ChooseSoloSetup("argos", ["wood", "wood", "food"])) == "EXTRA_INCOME_DUPLICATE"
+    assert refusal(GAME, state4, 0, ChooseSoloSetup("argos", ["wood", "wood", "food"])) == "EXTRA_INCOME_DUPLICATE"
     assert len(GAME.legal_moves(state4, 0, Chance(b"m"))) == 7  # one per civilization: all three goods
     after, events = run(state, 0, ChooseSoloSetup("argos", ["stone"]))
     assert types(events)[:4] == ["SoloSetupChosen", "CivilizationAssigned", "TurnOrderSet", "RoundStarted"]
@@ -383,7 +371,7 @@ def test_every_event_is_public_and_the_game_ends_with_the_seed() -> None:
     assert all(e.viewers() is None for e in played.events)
     assert isinstance(played.events[-1], GameEnded)
     assert played.events[-1].seed == Chance(b"public").seed_hex
-    assert refused(played.state, 0, PassTurn()) == "GAME_OVER"
+    assert refusal(GAME, played.state, 0, PassTurn()) == "GAME_OVER"
 
 
 # -- more rules ----------------------------------------------------------------------------------

@@ -32,18 +32,8 @@ from domain.peloponnes.events import (
 )
 from domain.peloponnes.rules import round_income
 from domain.peloponnes.state import INCOME, State
-from tests.domain.peloponnes.helpers import (
-    bidding,
-    of_type,
-    placing,
-    refused,
-    run,
-    seat,
-    settle,
-    striking,
-    supplying,
-    table,
-)
+from tests.domain.peloponnes.helpers import bidding, placing, run, seat, settle, striking, supplying, table
+from tests.support.games import of_type, refusal
 
 
 def income(state: State, s: int, choices: list[dict[str, str]] | None = None) -> IncomeCollected:
@@ -111,7 +101,7 @@ def test_r6_luxury_never_pays_earthquake_or_tempest() -> None:
     assert automatic.removed_tiles == ["A12", "A14"] and automatic.after["luxury"] == 20
     state = striking(table(1), "tempest")
     seat(state, 0, lands=["A05", "A06"], food=4, coins=1, luxury=20)
-    assert refused(state, 0, ResolveDisaster(["A05", "A06"])) == "TOO_MANY_KEPT"
+    assert refusal(GAME, state, 0, ResolveDisaster(["A05", "A06"])) == "TOO_MANY_KEPT"
 
 
 def test_r7_coins_in_a_bid_or_on_a_building_are_not_in_the_purse() -> None:
@@ -152,8 +142,8 @@ def test_r16_a_conquest_bid_cannot_be_outbid_even_with_the_half_coin() -> None:
     state = four_bidders()
     seat(state, 1, buildings=["A13"], coins=20)
     state, _ = run(state, 0, PlaceBid("A01", 6))
-    assert refused(state, 1, PlaceBid("A01", 6)) == "CONQUEST_TAKEN"
-    assert refused(state, 1, PlaceBid("A01", 12)) == "CONQUEST_TAKEN"
+    assert refusal(GAME, state, 1, PlaceBid("A01", 6)) == "CONQUEST_TAKEN"
+    assert refusal(GAME, state, 1, PlaceBid("A01", 12)) == "CONQUEST_TAKEN"
 
 
 def test_r17_the_highest_bid_is_coins_plus_half_the_luxury() -> None:
@@ -161,7 +151,7 @@ def test_r17_the_highest_bid_is_coins_plus_half_the_luxury() -> None:
     seat(state, 0, coins=3, luxury=7)
     moves = GAME.legal_moves(state, 0, Chance(b"m"))
     assert [m.amount for m in moves if isinstance(m, PlaceBid) and m.tile_id == "A05"] == [3, 4, 5, 6]
-    assert refused(state, 0, PlaceBid("A05", 7)) == "CANNOT_AFFORD"
+    assert refusal(GAME, state, 0, PlaceBid("A05", 7)) == "CANNOT_AFFORD"
 
 
 def test_r18_a_pass_gives_three_coins_and_no_tile() -> None:
@@ -179,7 +169,7 @@ def test_r19_a_displaced_seat_answers_before_the_next_regular_turn() -> None:
     state, _ = run(state, 0, PlaceBid("A05", 3))
     state, _ = run(state, 1, PlaceBid("A05", 4))
     assert GAME.awaited(state) == {0: ("move_bid", "withdraw_bid")}
-    assert refused(state, 2, PlaceBid("A07", 2)) == "WRONG_PHASE", "no regular turn until the answer"
+    assert refusal(GAME, state, 2, PlaceBid("A07", 2)) == "WRONG_PHASE", "no regular turn until the answer"
     view = GAME.view(state, None)
     assert view["seats"][0]["bid"] == {"tile_id": None, "amount": 3} and view["displaced_from"] == "A05"
 
@@ -202,11 +192,11 @@ def test_r20_the_bidding_ends_only_when_the_last_displacement_is_answered() -> N
 def test_r21_a_bid_is_never_raised_or_taken_back_outside_r19() -> None:
     state = four_bidders()
     state, _ = run(state, 0, PlaceBid("A05", 3))
-    assert refused(state, 0, PlaceBid("A05", 5)) == "NOT_YOUR_TURN"
-    assert refused(state, 0, WithdrawBid()) == "WRONG_PHASE", "nobody is displaced"
-    assert refused(state, 1, WithdrawBid()) == "WRONG_PHASE"
+    assert refusal(GAME, state, 0, PlaceBid("A05", 5)) == "NOT_YOUR_TURN"
+    assert refusal(GAME, state, 0, WithdrawBid()) == "WRONG_PHASE", "nobody is displaced"
+    assert refusal(GAME, state, 1, WithdrawBid()) == "WRONG_PHASE"
     state, _ = run(state, 1, PlaceBid("A05", 4))
-    assert refused(state, 0, PlaceBid("A05", 5)) == "WRONG_PHASE"
+    assert refusal(GAME, state, 0, PlaceBid("A05", 5)) == "WRONG_PHASE"
 
 
 def test_r19b_automatic_withdrawal_when_the_amount_covers_no_free_tile() -> None:
@@ -266,7 +256,7 @@ def test_r30_a_marked_building_is_completed_only_in_a_supply_round() -> None:
 def test_r46_food_feeds_first_and_only_the_shortfall_may_take_luxury() -> None:
     state = supplying(table(1))
     seat(state, 0, population=6, food=4, luxury=10)
-    assert refused(state, 0, ResolveSupply(3, [])) == "LUXURY_FEED_LIMIT"  # only 2 go hungry
+    assert refusal(GAME, state, 0, ResolveSupply(3, [])) == "LUXURY_FEED_LIMIT"  # only 2 go hungry
     _, events = run(state, 0, ResolveSupply(1, []))
     fed = events[0]
     assert (fed.food_spent, fed.luxury_for_food, fed.inhabitants_lost) == (4, 2, 1)
