@@ -8,6 +8,7 @@ from domain.alexandros import bot, hidden
 from domain.alexandros.commands import COMMANDS
 from domain.alexandros.data import BOARD_ID, OPTIONS
 from domain.alexandros.events import EVENTS
+from domain.alexandros.facts import FACTS
 from domain.alexandros.moves import legal_moves
 from domain.alexandros.rules import advance, awaited, decide, evolve, is_over
 from domain.alexandros.scoring import scoreboard
@@ -54,4 +55,5 @@ GAME: GameDefinition[AlexandrosState] = GameDefinition(
     sample_state=bot.sample_state,
     evaluate=bot.evaluate,
     observe=bot.observe,
+    facts=FACTS,
 )
