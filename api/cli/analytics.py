@@ -182,7 +182,7 @@ def dump(directory: Path) -> None:
 def schema(out: Path | None) -> None:
     """Print the tables' schema as Markdown: every column's type, unit and meaning (what
     docs/analytics-schema.md holds)."""
-    from projections.analytics_schema import schema_markdown
+    from projections.analytics.docs import schema_markdown
 
     text = schema_markdown() + "\n"
     if out is None:

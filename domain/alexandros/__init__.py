@@ -5,6 +5,7 @@ from __future__ import annotations
 from domain.alexandros import bot, data, reshuffle
 from domain.alexandros.commands import COMMANDS
 from domain.alexandros.events import EVENTS
+from domain.alexandros.facts import FACTS
 from domain.alexandros.moves import legal_moves
 from domain.alexandros.rules import advance, awaited, decide, evolve, is_over, normalize_options
 from domain.alexandros.scoring import scoreboard
@@ -34,4 +35,5 @@ GAME: GameDefinition[State] = GameDefinition(
     sample_state=bot.sample_state,
     evaluate=bot.evaluate,
     observe=bot.observe,
+    facts=FACTS,
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from domain.catan_alexander import bot, data, reshuffle
 from domain.catan_alexander.commands import COMMANDS
 from domain.catan_alexander.events import EVENTS
+from domain.catan_alexander.facts import FACTS
 from domain.catan_alexander.moves import clocked, legal_moves, optional
 from domain.catan_alexander.rules import advance, awaited, decide, evolve, is_over, normalize_options
 from domain.catan_alexander.scoring import scoreboard
@@ -37,4 +38,5 @@ GAME: GameDefinition[State] = GameDefinition(
     sample_state=bot.sample_state,
     evaluate=bot.evaluate,
     observe=bot.observe,
+    facts=FACTS,
 )

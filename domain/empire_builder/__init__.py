@@ -8,6 +8,7 @@ from __future__ import annotations
 from domain.empire_builder import bot, data
 from domain.empire_builder.commands import COMMANDS
 from domain.empire_builder.events import EVENTS
+from domain.empire_builder.facts import FACTS
 from domain.empire_builder.moves import legal_moves
 from domain.empire_builder.rules import advance, awaited, decide, evolve, is_over, normalize_options
 from domain.empire_builder.scoring import scoreboard
@@ -36,4 +37,5 @@ GAME: GameDefinition[State] = GameDefinition(
     sample_state=bot.sample_state,
     evaluate=bot.evaluate,
     observe=bot.observe,
+    facts=FACTS,
 )

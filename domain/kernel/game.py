@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Any, Generic, TypeVar
 
 from domain.kernel.chance import Chance
+from domain.kernel.facts import AnalyticsFacts
 from domain.kernel.messages import Command, Event
 from domain.kernel.options import OptionSpec, check_option_types
 from domain.kernel.sampling import clone_state
@@ -95,6 +96,9 @@ class GameDefinition(Generic[S]):
       the seat cannot know, chosen so that the state stays consistent with the seat's knowledge (it
       may rearrange stand-ins already in ``state``, never what ``seat`` knows). ``None``: the game
       has no hidden events.
+    - ``facts`` is what the analytics tables know of the game (``domain.kernel.facts``): its fact
+      tables, by record type the handlers that make their rows and the moves, and its rounds. By
+      default none: the game has only the tables every game has.
     - The last event of every game is ``GameEnded`` with a ``seed`` field (``chance.seed_hex``).
     """
 
@@ -122,6 +126,7 @@ class GameDefinition(Generic[S]):
     evaluate: Callable[[S], list[float]] | None = None
     observe: Callable[[S, str, dict[str, Any], bool, Seat], dict[str, Any]] | None = None
     playout_depth: int = 0
+    facts: AnalyticsFacts = field(default_factory=AnalyticsFacts)
 
     def clocked_seats(self, state: S) -> set[Seat]:
         """The seats whose clocks run now: the awaited ones unless the game says otherwise."""

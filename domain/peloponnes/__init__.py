@@ -6,6 +6,7 @@ from domain.kernel import GameDefinition
 from domain.peloponnes import bot, data
 from domain.peloponnes.commands import COMMANDS
 from domain.peloponnes.events import EVENTS
+from domain.peloponnes.facts import FACTS
 from domain.peloponnes.moves import legal_moves
 from domain.peloponnes.rules import advance, awaited, decide, evolve, is_over, normalize_options
 from domain.peloponnes.scoring import scoreboard
@@ -32,4 +33,5 @@ GAME: GameDefinition[State] = GameDefinition(
     scoreboard=scoreboard,
     evaluate=bot.evaluate,
     playout_depth=bot.PLAYOUT_DEPTH,
+    facts=FACTS,
 )

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from api.cli.main import main
 from infra.analytics.store import AnalyticsDatabase
 from projections.analytics import TABLES
-from projections.analytics_schema import meaning, schema_markdown
+from projections.analytics.docs import meaning, schema_markdown
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "analytics-schema.md"
 

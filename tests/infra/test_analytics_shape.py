@@ -25,7 +25,6 @@ from domain.kernel.log import Record
 from domain.kernel.match import Match
 from infra.analytics.database import CONTEXT_TABLE, AnalyticsDatabase
 from infra.analytics.runner import AnalyticsProjector, ListSource, StoredRecord
-from projections import analytics as projection
 from projections.analytics import TABLES
 
 FIXTURE = Path(__file__).with_name("analytics_shape.json.gz")
@@ -123,22 +122,6 @@ def test_a_rebuild_equals_the_tables_made_before(tmp_path: Path, batch_size: int
         assert found[table]["rows"] == shape["rows"], table
     assert len(expected["records"]["rows"]) == len(records)
     assert sum(bool(shape["rows"]) for shape in expected.values()) >= len(expected) - 2  # most tables have rows
-
-
-class Every:
-    def __contains__(self, kind: object) -> bool:
-        return True
-
-
-def test_the_fact_handlers_make_rows_of_no_record_type_they_are_not_called_for(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``FACT_KINDS`` spares a call per record: called for every record type, the handlers make
-    the same rows (so no type they read is missing from it)."""
-    records, expected = load()
-    monkeypatch.setattr(projection, "FACT_KINDS", {game: Every() for game in projection.FACTS})
-    found = project(records, tmp_path / "analytics.duckdb", 500)
-    assert {t: s["rows"] for t, s in found.items()} == {t: s["rows"] for t, s in expected.items()}
 
 
 def write(path: Path = FIXTURE) -> None:

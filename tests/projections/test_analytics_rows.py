@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.chance import Chance
+from domain.kernel.facts import AnalyticsFacts, FactTable
 from domain.kernel.log import Record
 from domain.kernel.match import Match
-from projections.analytics import Rows, ended_game, period_started, running_game
+from projections.analytics import TABLES, Rows, ended_game, moves_table, period_started, running_game
+from projections.analytics import schema as analytics_schema
 
 AT = datetime(2026, 12, 1, tzinfo=UTC)
 
@@ -97,3 +101,23 @@ def test_rounds_follow_each_games_own_counter() -> None:
         period_started("peloponnes", 3, made({**turn, "position": 9, "type": "RoundStarted", "data": {"round": 7}}))
         == 7
     )
+
+
+@pytest.mark.parametrize("game", analytics_schema.CATALOG)
+def test_each_games_facts_are_keyed_by_its_own_record_types(game: str) -> None:
+    """A handler, move or round start keyed by a type the game does not record would never run."""
+    definition = GAMES.get(game)
+    facts, recorded = definition.facts, set(definition.event_types)
+    assert facts.handlers and facts.moves and facts.rounds and facts.tables
+    assert set(facts.handlers) <= recorded
+    assert set(facts.moves) <= recorded
+    assert set(facts.rounds) <= recorded
+    assert {name: TABLES[name] for name in facts.tables} == {n: t.columns for n, t in facts.tables.items()}
+    assert TABLES[moves_table(game)] == analytics_schema.MOVE_COLUMNS
+
+
+def test_two_games_cannot_have_a_table_of_the_same_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    clash = AnalyticsFacts(tables={"games": FactTable((("game_id", "VARCHAR"),), "a clash")})
+    monkeypatch.setattr(analytics_schema, "facts_of", lambda game: clash)
+    with pytest.raises(ValueError, match="have the names of other tables"):
+        analytics_schema._tables()
