@@ -178,7 +178,6 @@ class TournamentService(EventSourcedProjection[UUID]):
         # recomputed from the record when it is needed again).
         self._clocks: OrderedDict[str, GameClock] = OrderedDict()
         self._clocks_lock = threading.Lock()
-        self._bot_table_listeners: list[Callable[[list[str]], None]] = []
 
     # -- creating and registering -----------------------------------------------------------------
 
@@ -557,16 +556,7 @@ class TournamentService(EventSourcedProjection[UUID]):
             data = rules.round_seated(state, seating, [g.game_id for g in created], self.now(), commitments)
             aggregate.append(ROUND_SEATED, data, {"seat_tokens": {g.game_id: g.tokens for g in created}})
             self.save(aggregate, *(TableIndex.of(g.game_id, tournament_id) for g in created))
-        played_by_bots = [g.game_id for g in created if g.bots]
-        if played_by_bots:
-            for listener in self._bot_table_listeners:
-                listener(played_by_bots)
         return data
-
-    def on_bot_tables(self, listener: Callable[[list[str]], None]) -> None:
-        """Tell ``listener`` the games of every round seated from now on whose seats a bot player
-        holds (the server's bot seats then play them)."""
-        self._bot_table_listeners.append(listener)
 
     def adjudicate(self, tournament_id: str, organiser_token: str | None, request: dict[str, Any]) -> dict[str, Any]:
         """An organiser's ruling as a compensating record. Replacing a player issues a new player token."""
