@@ -16,7 +16,7 @@ The service holds what every part shares: the store, each tournament's lock, the
 changing of a tournament under it, and who may act (the organiser's and the players' tokens). Each
 part of the work is a collaborator of its own module, given the service: the roster
 (``registration``), reading (``reading``), rounds and results (``rounds``), rulings (``rulings``),
-playing and the clock rule (``clocks``). The public methods below are theirs.
+playing and the clock rule (``clocks``); the service's public methods are theirs.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, ProcessingEvent
@@ -35,12 +34,10 @@ from eventsourcing.projection import EventSourcedProjection
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteProcessRecorder
 from eventsourcing.utils import get_topic
 
-from domain.kernel.log import Record
-from domain.kernel.seats import Seat
 from domain.tournament import rules
-from domain.tournament.log import RESULT_RECORDED, Table, TournamentState
+from domain.tournament.log import RESULT_RECORDED
 from infra.games.aggregate import record_of
-from infra.games.service import CommandResult, Conflict, Forbidden, GameService, Unauthorized, token_hash
+from infra.games.service import Conflict, Forbidden, GameService, Unauthorized, token_hash
 from infra.tournaments.aggregate import (
     TableIndex,
     TournamentAggregate,
@@ -50,7 +47,7 @@ from infra.tournaments.aggregate import (
 )
 from infra.tournaments.clocks import Clocks
 from infra.tournaments.reading import Reading
-from infra.tournaments.registration import CreatedTournament, RegisteredBot, RegisteredPlayer, Registration
+from infra.tournaments.registration import Registration
 from infra.tournaments.rounds import Rounds
 from infra.tournaments.rulings import Rulings
 
@@ -90,141 +87,34 @@ class TournamentService(EventSourcedProjection[UUID]):
         self.rounds = Rounds(self)
         self.rulings = Rulings(self)
         self.clocks = Clocks(self)
-
-    # -- the roster (``infra.tournaments.registration``) -------------------------------------------
-    def create(
-        self,
-        game: str,
-        settings: dict[str, Any] | None = None,
-        master_seed: bytes | None = None,
-        salted: bool = True,
-        name: str | None = None,
-    ) -> CreatedTournament:
-        return self.registration.create(game, settings, master_seed, salted, name)
-
-    def register(
-        self,
-        tournament_id: str,
-        organiser_token: str | None,
-        name: Any,
-        commitment: str | None = None,
-        public_key: str | None = None,
-    ) -> RegisteredPlayer:
-        return self.registration.register(tournament_id, organiser_token, name, commitment, public_key)
-
-    def register_bot(
-        self,
-        tournament_id: str,
-        organiser_token: str | None,
-        name: Any,
-        bot: Any,
-        commitment: str | None = None,
-        public_key: str | None = None,
-    ) -> RegisteredBot:
-        return self.registration.register_bot(tournament_id, organiser_token, name, bot, commitment, public_key)
-
-    def join(
-        self, tournament_id: str, name: Any, code: Any, commitment: str | None = None, public_key: str | None = None
-    ) -> RegisteredPlayer:
-        return self.registration.join(tournament_id, name, code, commitment, public_key)
-
-    def registration_code_of(self, tournament_id: str, organiser_token: str | None) -> str:
-        return self.registration.registration_code_of(tournament_id, organiser_token)
-
-    def withdraw(self, tournament_id: str, organiser_token: str | None, player: Any, reason: Any) -> dict[str, Any]:
-        return self.registration.withdraw(tournament_id, organiser_token, player, reason)
-
-    def enter_late(
-        self,
-        tournament_id: str,
-        organiser_token: str | None,
-        name: Any,
-        missed_rounds: Any = None,
-        public_key: str | None = None,
-    ) -> tuple[RegisteredPlayer, dict[str, Any]]:
-        return self.registration.enter_late(tournament_id, organiser_token, name, missed_rounds, public_key)
-
-    def open_check_in(self, tournament_id: str, organiser_token: str | None) -> dict[str, Any]:
-        return self.registration.open_check_in(tournament_id, organiser_token)
-
-    def check_in(self, tournament_id: str, player_token: str | None) -> dict[str, Any]:
-        return self.registration.check_in(tournament_id, player_token)
-
-    def close_registration(self, tournament_id: str, organiser_token: str | None) -> dict[str, Any]:
-        return self.registration.close_registration(tournament_id, organiser_token)
-
-    def reveal(self, tournament_id: str, player_token: str | None, secret: Any) -> dict[str, Any]:
-        return self.registration.reveal(tournament_id, player_token, secret)
-
-    # -- reading (``infra.tournaments.reading``) ---------------------------------------------------
-    def state(self, tournament_id: str) -> TournamentState:
-        return self.reading.state(tournament_id)
-
-    def records(self, tournament_id: str, after: int = 0) -> list[Record]:
-        return self.reading.records(tournament_id, after)
-
-    def seat_of(self, tournament_id: str, game_id: str, token: str | None) -> tuple[TournamentAggregate, Table, Seat]:
-        return self.reading.seat_of(tournament_id, game_id, token)
-
-    def table_names(self, game_id: str) -> dict[str, str]:
-        return self.reading.table_names(game_id)
-
-    def player_at_table(self, game_id: str, token: str | None) -> tuple[str, Seat] | None:
-        return self.reading.player_at_table(game_id, token)
-
-    def player_page(self, tournament_id: str, token: str | None) -> dict[str, Any]:
-        return self.reading.player_page(tournament_id, token)
-
-    def bundle(self, tournament_id: str) -> dict[str, Any]:
-        return self.reading.bundle(tournament_id)
-
-    # -- rounds and results (``infra.tournaments.rounds``) -----------------------------------------
-    def seat_next_round(
-        self,
-        tournament_id: str,
-        organiser_token: str | None,
-        admit_tables: Callable[[int], None] | None = None,
-        manual: dict[str, Any] | None = None,
-    ) -> dict[str, Any]:
-        return self.rounds.seat_next_round(tournament_id, organiser_token, admit_tables, manual)
-
-    def end(self, tournament_id: str, organiser_token: str | None) -> dict[str, Any]:
-        return self.rounds.end(tournament_id, organiser_token)
-
-    def follow_results(self) -> int:
-        return self.rounds.follow_results()
-
-    # -- rulings (``infra.tournaments.rulings``) ---------------------------------------------------
-    def adjudicate(self, tournament_id: str, organiser_token: str | None, request: dict[str, Any]) -> dict[str, Any]:
-        return self.rulings.adjudicate(tournament_id, organiser_token, request)
-
-    # -- playing and the clock rule (``infra.tournaments.clocks``) ---------------------------------
-    def play(
-        self,
-        tournament_id: str,
-        game_id: str,
-        player_token: str | None,
-        payload: dict[str, Any],
-        expected_version: int | None = None,
-        command_id: str | None = None,
-        contribution: str | None = None,
-        signature: str | None = None,
-    ) -> tuple[Seat, CommandResult]:
-        return self.clocks.play(
-            tournament_id, game_id, player_token, payload, expected_version, command_id, contribution, signature
-        )
-
-    def clock_view(self, game_id: str) -> dict[str, Any] | None:
-        return self.clocks.clock_view(game_id)
-
-    def enforce_clocks(self, tournament_id: str) -> int:
-        return self.clocks.enforce_clocks(tournament_id)
-
-    def enforce_clock(self, tournament_id: str, game_id: str, now: int | None = None) -> int:
-        return self.clocks.enforce_clock(tournament_id, game_id, now)
-
-    def next_clock_look(self, tournament_id: str, game_id: str, now: int, least_ms: int) -> int | None:
-        return self.clocks.next_clock_look(tournament_id, game_id, now, least_ms)
+        # The public methods (the routes and the CLI call them), each its part's own.
+        self.create = self.registration.create
+        self.register = self.registration.register
+        self.register_bot = self.registration.register_bot
+        self.join = self.registration.join
+        self.registration_code_of = self.registration.registration_code_of
+        self.withdraw = self.registration.withdraw
+        self.enter_late = self.registration.enter_late
+        self.open_check_in = self.registration.open_check_in
+        self.check_in = self.registration.check_in
+        self.close_registration = self.registration.close_registration
+        self.reveal = self.registration.reveal
+        self.state = self.reading.state
+        self.records = self.reading.records
+        self.seat_of = self.reading.seat_of
+        self.table_names = self.reading.table_names
+        self.player_at_table = self.reading.player_at_table
+        self.player_page = self.reading.player_page
+        self.bundle = self.reading.bundle
+        self.seat_next_round = self.rounds.seat_next_round
+        self.end = self.rounds.end
+        self.follow_results = self.rounds.follow_results
+        self.adjudicate = self.rulings.adjudicate
+        self.play = self.clocks.play
+        self.clock_view = self.clocks.clock_view
+        self.enforce_clocks = self.clocks.enforce_clocks
+        self.enforce_clock = self.clocks.enforce_clock
+        self.next_clock_look = self.clocks.next_clock_look
 
     # -- what every part shares ---------------------------------------------------------------------
 
