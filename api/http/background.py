@@ -1,8 +1,9 @@
 """The threads an app runs beside its requests while it serves: the embedded projector (the read
 side's), the clock keeper of clocked tournament games, and the bot seats. ``lifespan`` starts and
-stops them; a save starts the bot seats too (an app served without its lifespan still plays its
-bots, as it still projects its reads). The bot seats find their games in the notification log
-alone: a game created with bots and a tournament's table where bot players sit alike."""
+stops them; on a store in a file or a database a save starts the bot seats too (an app served
+without its lifespan still plays its bots, as it still projects its reads). The bot seats find
+their games in the notification log alone: a game created with bots and a tournament's table where
+bot players sit alike."""
 
 from __future__ import annotations
 
