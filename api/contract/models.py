@@ -154,12 +154,6 @@ def command_union(game_id: str) -> Any:
     return Annotated[Union[models], Field(discriminator="type")]  # noqa: UP007 (a runtime tuple of models)
 
 
-@cache
-def any_command() -> Any:
-    """A command of any game (the game-independent route and the legal-moves listing)."""
-    return Union[tuple(command_union(game) for game in GAMES.ids())]  # noqa: UP007
-
-
 # -- responses --------------------------------------------------------------------------------------
 
 

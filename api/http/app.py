@@ -67,7 +67,6 @@ def create_app(
     app.state.read_side = reads
     app.state.tournaments = tournaments
     app.state.tournament_list = TournamentList(tournaments, reads.store)
-    app.state.threads = threads
     app.state.clock_keeper = threads.keeper
     app.state.bot_seats = threads.bot_seats
     app.state.analytics = AnalyticsSource(service)

@@ -1,7 +1,9 @@
 """The threads an app runs beside its requests while it serves: the embedded projector (the read
 side's), the clock keeper of clocked tournament games, and the bot seats. ``lifespan`` starts and
-stops them; a game created with bots, or a tournament's tables where bot players sit, start the bot
-seats too (an app served without its lifespan still plays its bots, as it still projects its reads)."""
+stops them; on a store in a file or a database a save starts the bot seats too (an app served
+without its lifespan still plays its bots, as it still projects its reads). The bot seats find
+their games in the notification log alone: a game created with bots and a tournament's table where
+bot players sit alike."""
 
 from __future__ import annotations
 
@@ -44,17 +46,15 @@ class ServerThreads:
         if self.background_clocks:
             service.on_closing(self.keeper.stop)  # before the store it reads is closed
         self.bot_seats = BotSeats(service, store=reads.store)  # one process at a time plays them, by lease
-        tournaments.on_bot_tables(self.watch_bot_tables)
+        # From here on the log is theirs to follow, however late their thread starts (the games
+        # before: the lobby's, by ``resume_bot_seats``).
+        self.bot_seats.start_following()
+        if service.env.get("SQLITE_DBNAME") != ":memory:":  # as the read side: no second reader of one connection
+            service.on_saved(self.start_bot_seats)
 
     def start_bot_seats(self) -> None:
-        """The bot seats' thread, started by the lifespan or by the first game with bots."""
+        """The bot seats' thread, started by the lifespan or by a save."""
         self.bot_seats.start(lambda: resume_bot_seats(self.reads, self.bot_seats))
-
-    def watch_bot_tables(self, game_ids: list[str]) -> None:
-        """Games where bots sit (a game created with bots, a tournament's tables): played by the bot seats."""
-        self.start_bot_seats()
-        for game_id in game_ids:
-            self.bot_seats.watch(game_id)
 
     @asynccontextmanager
     async def lifespan(self, _: Any) -> AsyncIterator[None]:

@@ -16,7 +16,6 @@ from starlette.requests import HTTPConnection
 
 from api.http.analytics_source import AnalyticsSource
 from api.http.auth import SeatBearer
-from api.http.background import ServerThreads
 from api.http.lifecycle import Shutdown
 from api.http.limits import FieldBounds, tables_admission
 from api.http.watching import Spectators
@@ -71,7 +70,6 @@ TablesAdmission = Annotated[Callable[[int], None], Depends(tables_admission)]
 CommandedGame = Annotated[str | None, Depends(commanded_game)]
 SpectatorCount = Annotated[Spectators, Depends(app_state("spectators"))]
 ServerShutdown = Annotated[Shutdown, Depends(app_state("shutdown"))]
-BackgroundThreads = Annotated[ServerThreads, Depends(app_state("threads"))]
 GameAnalyst = Annotated[Analyst, Depends(app_state("analyst"))]
 Analytics = Annotated[AnalyticsSource, Depends(app_state("analytics"))]
 

@@ -21,7 +21,8 @@ from domain.tournament.config import NON_FINITE_NUMBER
 from infra.games import analysis, service
 from infra.readside.reader import ReadModelBehind, VersionNotReached
 from infra.readside.waiting import TooManyWaiters
-from infra.tournaments.service import TournamentNotFound, WrongRegistrationCode
+from infra.tournaments.aggregate import TournamentNotFound
+from infra.tournaments.registration import WrongRegistrationCode
 
 RULE_STATUS = {
     kernel_errors.NOT_YOUR_TURN: 409,

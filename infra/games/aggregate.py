@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import base64
 import pickle
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, Protocol, cast
 from uuid import UUID
@@ -100,25 +102,19 @@ class GameAggregate(Aggregate):
         when refused. No token hash: a seat the server's bot plays (nobody can send as it)."""
         seat, records = self.match.take_seat(name, seat, public_key, str(self.id) if public_key else None)
         hashes = [token_hash if s == seat else h for s, h in enumerate(self.token_hashes)]
-        self._applying_live = True
-        try:
+        with self._applied_by_the_match():
             self.trigger_event(self.SeatJoined, record=records[0].to_dict(), token_hashes=hashes)
             for record in records[1:]:
                 self.trigger_event(self.Recorded, record=record.to_dict())
-        finally:
-            del self._applying_live
         return seat, records
 
     def register_key(self, seat: Seat, public_key: str, by: str | None = None) -> list[Record]:
         """Key a taken seat before its first command (or, ``by`` the organiser, re-key it for a
         replacement player); raises ``RuleViolation`` (nothing changed) when refused."""
         records = self.match.register_key(seat, public_key, str(self.id), by)
-        self._applying_live = True
-        try:
+        with self._applied_by_the_match():
             for record in records:
                 self.trigger_event(self.Recorded, record=record.to_dict())
-        finally:
-            del self._applying_live
         return records
 
     def execute(
@@ -133,13 +129,20 @@ class GameAggregate(Aggregate):
     ) -> list[Record]:
         """Decide and apply; raises ``RuleViolation`` (nothing changed) when refused."""
         records = self.match.execute(seat, command, command_id, contribution, at, signature, by)
-        self._applying_live = True
-        try:
+        with self._applied_by_the_match():
             for record in records:
                 self.trigger_event(self.Recorded, record=record.to_dict())
+        return records
+
+    @contextmanager
+    def _applied_by_the_match(self) -> Iterator[None]:
+        """While the events of records the match has applied already are triggered: their
+        ``apply`` leaves the match as it is."""
+        self._applying_live = True
+        try:
+            yield
         finally:
             del self._applying_live
-        return records
 
 
 class StoredGameEvent(Protocol):

@@ -164,12 +164,6 @@ def parse_game_id(game_id: str) -> UUID:
         raise GameNotFound(f"there is no game {game_id!r}") from None
 
 
-def normalised_game_id(game_id: str) -> str:
-    """The one spelling of a game id (lower case, with dashes) that every store keys by; any
-    spelling ``UUID()`` accepts comes in, so the API normalises ids once, where they arrive."""
-    return str(parse_game_id(game_id))
-
-
 def legal_moves_answer(game_id: str, match: Match, seat: Seat | None) -> dict[str, Any]:
     """What ``/legal-moves`` answers: the seat's legal commands now (none for a seat that may not
     act, or for no seat), and whether the list is complete or a sample."""

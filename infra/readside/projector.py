@@ -64,6 +64,7 @@ from infra.games.service import GameService
 from infra.readside.follower import DocumentBatch, Follower, ReadModelPosition, Step
 from infra.readside.lease import Lease
 from infra.readside.readmodels import Cursor, ReadModelStore, json_text, lease_owner
+from infra.readside.worker import WorkerThread
 from infra.retrying import Backoff
 from projections.base import ProjectedRecord, Projection
 from projections.registry import all_projections
@@ -258,8 +259,7 @@ class Projector:
         # In one process, one thread at a time steps (the compare-and-set would only waste work).
         self._stepping = threading.Lock()
         self._news = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
+        self._worker = WorkerThread("projector", self.run_forever, self._news)
 
     def projection(self, name: str) -> Projection:
         for projection in self.projections:
@@ -361,21 +361,14 @@ class Projector:
 
     def start(self) -> None:
         """Run ``run_forever`` in a background thread (the embedded mode's projection worker)."""
-        if self._thread is None:
-            self._thread = threading.Thread(target=self.run_forever, args=(self._stop,), name="projector", daemon=True)
-            self._thread.start()
+        self._worker.start()
 
     @property
     def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        return self._worker.running
 
     def stop(self, timeout: float = 10.0) -> None:
-        self._stop.set()
-        self._news.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
-        self._stop = threading.Event()
+        self._worker.stop(timeout)
 
     def release_leases(self) -> None:
         for lease in self._leases.values():

@@ -18,6 +18,7 @@ from eventsourcing.persistence import Mapper, Notification
 
 from domain.kernel.log import Record
 from domain.tournament.log import TournamentLog, seal
+from infra.games.service import ServiceError
 
 # A tournament's games are indexed by an aggregate whose id is derived from the game's id, so a
 # game's ending finds its tournament without scanning tournaments.
@@ -25,6 +26,17 @@ TABLE_INDEX_NAMESPACE = UUID("5b6f7f84-6b0b-4c43-9d39-0d2c1f4f7a11")
 # An unsalted run's tournament id is derived from its master seed, and its games' ids from the
 # tournament's id and the table, so that the same seed gives the same records.
 UNSALTED_RUN_NAMESPACE = UUID("0f0a3c2e-7d4b-5e61-9a8f-2b1c4d5e6f70")
+
+
+class TournamentNotFound(ServiceError):
+    code = "UNKNOWN_TOURNAMENT_ID"
+
+
+def parse_tournament_id(tournament_id: str) -> UUID:
+    try:
+        return UUID(tournament_id)
+    except (ValueError, AttributeError, TypeError):
+        raise TournamentNotFound(f"there is no tournament {tournament_id!r}") from None
 
 
 def unsalted_tournament_id(master_seed: bytes) -> UUID:

@@ -40,6 +40,7 @@ from infra.readside.follower import MemoryPosition, log_follower
 from infra.readside.lease import Lease
 from infra.readside.projector import transient_errors
 from infra.readside.readmodels import Cursor, ReadModelStore
+from infra.readside.worker import WorkerThread
 from infra.retrying import Backoff
 from infra.tournaments.aggregate import LoggedRecord, logged_records
 from infra.tournaments.service import TournamentService
@@ -95,8 +96,7 @@ class ClockKeeper:
         )
         self.lease = Lease(store, CLOCK_LEASE, self.owner, lease_seconds)
         self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._worker = WorkerThread("clocks", self.run_forever, self._wake)
         self.passed = threading.Event()  # set after every pass (tests wait on it, never on time)
 
     # -- one pass ---------------------------------------------------------------------------------
@@ -236,18 +236,11 @@ class ClockKeeper:
 
     def start(self) -> None:
         """Run ``run_forever`` in a background thread (what ``serve`` does)."""
-        if self._thread is None:
-            self._stop = threading.Event()
-            self._thread = threading.Thread(target=self.run_forever, args=(self._stop,), name="clocks", daemon=True)
-            self._thread.start()
+        self._worker.start()
 
     @property
     def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        return self._worker.running
 
     def stop(self, timeout: float = 10.0) -> None:
-        self._stop.set()
-        self._wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
+        self._worker.stop(timeout)

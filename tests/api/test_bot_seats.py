@@ -16,9 +16,13 @@ from api.client.bot_client import BotClient
 from api.http.app import create_app
 from domain.kernel.bots import make_bot
 from domain.kernel.chance import Chance
+from domain.kernel.sampling import clone_state
+from infra.bootstrap import build_service
+from infra.games.bot_seats import BotSeats
 from infra.games.service import GameService, Unauthorized
 from infra.readside.reader import build_read_side
 from infra.settings import Settings
+from infra.tournaments.service import TournamentService
 from tests.support.http import auth
 
 
@@ -200,6 +204,41 @@ def test_bot_clients_on_every_seat_play_a_catan_game_created_over_http_to_the_en
     assert any(r["type"] == "SupplyCardDrawn" or r["type"] == "CardStolen" for r in records)
     verified = client.get(f"/games/{game_id}/verify").json()
     assert verified["verified"] and verified["problems"] == [], verified
+
+
+def test_the_bot_seats_find_a_game_created_with_bots_and_a_tournaments_bot_table_in_the_log_alone() -> None:
+    """Nobody tells the bot seats of a game: following the notification log, they play a game
+    created with bots and a tournament's table of bot players to the end, as the records come."""
+    games = build_service(Settings(database_url="sqlite:///:memory:"))
+    tournaments = TournamentService(games)
+    seats = BotSeats(games, playouts=10, seconds=None)
+    seats.start_following()
+    try:
+        created = games.create_game("peloponnes", 2, None, b"log alone", bots={1: "random"})
+        tournament = tournaments.create("peloponnes", {"table_size": 2, "rounds": 1})
+        tid, organiser = tournament.tournament_id, tournament.organiser_token
+        for name in ("Gus", "Rand"):
+            tournaments.register_bot(tid, organiser, name, "random")
+        seated = tournaments.seat_next_round(tid, organiser, manual={"tables": [[0, 1]], "reason": "bots only"})
+        table = seated["tables"][0]["game_id"]
+        person = make_bot("random", b"the person of seat 0")
+        for _ in range(20_000):  # a bound on a hang
+            seats.step()
+            with games.reading(created.game_id) as game:
+                match, version = game.match, game.version
+            if match.is_over:
+                break
+            if 0 in match.game.awaited(match.state):
+                command = person.choose(match.game, clone_state(match.state), 0)
+                games.execute(created.game_id, created.tokens[0], {"type": command.type, **command.to_dict()}, version)
+        assert games.load(created.game_id).match.is_over
+        assert games.load(table).match.is_over
+        assert table in tournaments.state(tid).results
+        commanders = {r.data["seat"] for r in games.records(created.game_id) if r.type == "CommandAccepted"}
+        assert commanders == {0, 1}, "the bot played its seat"
+    finally:
+        tournaments.close()
+        games.close()
 
 
 def test_a_restarted_server_plays_on_the_bot_seats_of_running_games(service: GameService, settings: Settings) -> None:

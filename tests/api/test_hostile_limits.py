@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from api.http.app import create_app
 from infra.games.service import GameService
 from infra.settings import Settings
+from tests.support.http import auth
 
 GAME = {"game": "sealed_guess", "players": 2}
 TOURNAMENT = {"game": "sealed_guess", "settings": {"table_size": 2, "rounds": 1}}
@@ -19,10 +20,6 @@ TOURNAMENT = {"game": "sealed_guess", "settings": {"table_size": 2, "rounds": 1}
 def limited(service: GameService, address: str = "10.0.0.1", **limits: str) -> TestClient:
     app = create_app(service, settings=Settings(**limits))  # type: ignore[arg-type]
     return TestClient(app, client=(address, 5000))
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def code_of(response: Any) -> str:
@@ -34,7 +31,7 @@ def tournament_of(client: TestClient, players: int) -> tuple[str, str]:
     assert created.status_code == 201, created.text
     tid, organiser = created.json()["tournament_id"], created.json()["organiser_token"]
     for i in range(players):
-        registered = client.post(f"/tournaments/{tid}/players", json={"name": f"p{i}"}, headers=bearer(organiser))
+        registered = client.post(f"/tournaments/{tid}/players", json={"name": f"p{i}"}, headers=auth(organiser))
         assert registered.status_code == 201, registered.text
     return tid, organiser
 
@@ -54,21 +51,21 @@ def test_seating_a_round_counts_each_table_and_is_refused_whole(service: GameSer
     assert [client.post("/games", json=GAME).status_code for _ in range(2)] == [201, 201]  # one left
     games_before = len(client.get("/games").json())
     version_before = client.get(f"/tournaments/{tid}").json()["version"]
-    refused = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser))
+    refused = client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser))
     assert refused.status_code == 429 and code_of(refused) == "RATE_LIMITED", refused.text
     assert "2 at once" in refused.json()["error"]["message"]
     assert len(client.get("/games").json()) == games_before  # no table's game was created
     assert client.get(f"/tournaments/{tid}").json()["version"] == version_before
     assert client.post("/games", json=GAME).status_code == 201  # the refused round used none of it
     assert client.post("/games", json=GAME).status_code == 429
-    again = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser))  # after POST /games' 429
+    again = client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser))  # after POST /games' 429
     assert again.status_code == 429 and len(client.get("/games").json()) == games_before + 1
 
 
 def test_a_round_within_the_allowance_uses_one_creation_per_table(service: GameService) -> None:
     client = limited(service, creation_rate_limit="4/minute", join_rate_limit="")
     tid, organiser = tournament_of(client, 4)
-    seated = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser))
+    seated = client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser))
     assert seated.status_code == 201 and len(seated.json()["tables"]) == 2
     assert client.post("/games", json=GAME).status_code == 201  # the fourth creation
     assert client.post("/games", json=GAME).status_code == 429
@@ -77,7 +74,7 @@ def test_a_round_within_the_allowance_uses_one_creation_per_table(service: GameS
 def test_a_non_organiser_is_refused_as_such_before_the_limit_is_asked(service: GameService) -> None:
     client = limited(service, creation_rate_limit="2/minute", join_rate_limit="")
     tid, _ = tournament_of(client, 4)
-    forged = client.post(f"/tournaments/{tid}/rounds", headers=bearer("forged"))
+    forged = client.post(f"/tournaments/{tid}/rounds", headers=auth("forged"))
     assert forged.status_code == 403
     assert client.post("/games", json=GAME).status_code == 201  # the refusal used no allowance
 

@@ -6,12 +6,10 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.support.http import auth
+
 IMPOSTORS = ["\u0410nn", "ANN", "\uff21nn", "Ann\u200b", "\u200dAnn", "\u202eAnn", "Ann\u2066", "\ufeffAnn"]
 VISIBLE_IMPOSTORS = IMPOSTORS[:3]
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 @pytest.mark.parametrize("impostor", IMPOSTORS)
@@ -30,9 +28,9 @@ def test_a_join_cannot_pass_for_a_seated_player(client: TestClient, impostor: st
 def test_a_registration_cannot_pass_for_a_registered_player(client: TestClient, impostor: str) -> None:
     created = client.post("/tournaments", json={"game": "peloponnes", "settings": {"table_size": 2, "rounds": 1}})
     tid, organiser = created.json()["tournament_id"], created.json()["organiser_token"]
-    ann = client.post(f"/tournaments/{tid}/players", json={"name": "Ann"}, headers=bearer(organiser))
+    ann = client.post(f"/tournaments/{tid}/players", json={"name": "Ann"}, headers=auth(organiser))
     assert ann.status_code == 201, ann.text
-    refused = client.post(f"/tournaments/{tid}/players", json={"name": impostor}, headers=bearer(organiser))
+    refused = client.post(f"/tournaments/{tid}/players", json={"name": impostor}, headers=auth(organiser))
     expected = (409, "NAME_TAKEN") if impostor in VISIBLE_IMPOSTORS else (400, "BAD_NAME")
     assert (refused.status_code, refused.json()["error"]["code"]) == expected, refused.text
     assert client.get(f"/tournaments/{tid}").json()["version"] == 2  # created, Ann

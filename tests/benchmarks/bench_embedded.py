@@ -384,24 +384,17 @@ def render() -> None:
     from infra.readside.readmodels import MemoryStore
     from infra.settings import Settings
     from projections.base import Documents, ProjectedRecord
-    from projections.board import SEATS, BoardProjection, board_view
-    from projections.checkpoint import MatchCheckpoints, encode_match
-    from projections.frames import FRAMES, frame_key, has_frame
+    from projections.board import BoardProjection, board_view
+    from projections.checkpoint import MATCHES, decode_match
     from projections.scoreboard import scoreboard_entry
 
     class RenderingOnChange(BoardProjection):
         """The board read model as it was: every viewer's view and the scoreboard, every batch."""
 
         def apply(self, documents: Documents, batch: Sequence[ProjectedRecord]) -> None:
-            checkpoints = MatchCheckpoints(documents)
-            for item in batch:
-                if item.token_hashes is not None:
-                    documents.put(SEATS, item.game_id, item.token_hashes)
-                match = checkpoints.advance(item)
-                if has_frame(match.version):
-                    documents.put(FRAMES, frame_key(item.game_id, match.version), encode_match(match))
-            checkpoints.save()
-            for game_id, match in checkpoints.matches.items():
+            super().apply(documents, batch)
+            for game_id in dict.fromkeys(item.game_id for item in batch):
+                match = decode_match(documents.get(MATCHES, game_id))
                 for viewer in [None, *range(match.players)]:
                     documents.put("views", f"{game_id}/{viewer}", board_view(game_id, match, viewer))
                 documents.put("scores", game_id, scoreboard_entry(game_id, match))

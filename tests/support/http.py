@@ -13,6 +13,11 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def error_code(response: Any) -> str:
+    """The code of an error answer (``{"error": {"code": ...}}``)."""
+    return str(response.json()["error"]["code"])
+
+
 def projected(client: TestClient) -> None:
     """Wait until the app's read models have applied everything in the event store (the lobby,
     which no ``min_version`` read covers): the background projector's own catch-up, run here."""

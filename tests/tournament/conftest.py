@@ -4,7 +4,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
+from api.http.app import create_app
+from domain.catalog import GAMES
+from domain.tournament.clock import GameClock
+from domain.tournament.log import TournamentState
 from infra.bootstrap import build_service
 from infra.games.service import GameService
 from infra.settings import Settings
@@ -22,6 +27,23 @@ class FakeClock:
 
     def advance(self, ms: int) -> None:
         self.ms += ms
+
+
+def recorded_clock(games: GameService, state: TournamentState, game_id: str) -> GameClock:
+    """A clocked tournament game's clocks as its record leaves them (as the verifier builds them)."""
+    table = state.table_of(game_id)
+    assert table is not None and state.settings.time_control is not None
+    records = games.records(game_id)
+    created = records[0].data
+    clock = GameClock(
+        GAMES.get(created["game"]),
+        created["players"],
+        created["options"],
+        state.settings.time_control,
+        state.round_times[table.round - 1],
+    )
+    clock.feed(records)
+    return clock
 
 
 @pytest.fixture
@@ -50,3 +72,9 @@ def tournaments(games: GameService, clock: FakeClock) -> Iterator[TournamentServ
     service = TournamentService(games, now=clock)
     yield service
     service.close()
+
+
+@pytest.fixture
+def client(games: GameService, tournaments: TournamentService) -> TestClient:
+    """The API over the in-memory tournaments, served without its lifespan."""
+    return TestClient(create_app(games, tournaments=tournaments))

@@ -4,31 +4,14 @@ adjudicate, end and export; every refusal in the error envelope."""
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
 from api.contract.models import board_view_model
-from api.http.app import create_app
 from domain.catalog import GAMES
 from domain.tournament.verification import verify_bundle
-from infra.games.service import GameService
-from infra.tournaments.service import TournamentService
+from tests.support.http import auth, error_code
 from tests.tournament.conftest import FakeClock
-
-
-@pytest.fixture
-def client(games: GameService, tournaments: TournamentService) -> TestClient:
-    return TestClient(create_app(games, tournaments=tournaments))
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def error_code(response: Any) -> str:
-    return str(response.json()["error"]["code"])
 
 
 def test_a_tournament_over_http(client: TestClient, clock: FakeClock) -> None:
@@ -38,13 +21,13 @@ def test_a_tournament_over_http(client: TestClient, clock: FakeClock) -> None:
     tid, organiser = created.json()["tournament_id"], created.json()["organiser_token"]
     players = []
     for name in ("Ada", "Bo"):
-        response = client.post(f"/tournaments/{tid}/players", json={"name": name}, headers=bearer(organiser))
+        response = client.post(f"/tournaments/{tid}/players", json={"name": name}, headers=auth(organiser))
         assert response.status_code == 201
         players.append(response.json()["token"])
-    seated = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser))
+    seated = client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser))
     assert seated.status_code == 201
     game_id = seated.json()["tables"][0]["game_id"]
-    me = client.get(f"/tournaments/{tid}/me", headers=bearer(players[0])).json()
+    me = client.get(f"/tournaments/{tid}/me", headers=auth(players[0])).json()
     assert me["tables"][0]["game_id"] == game_id
     # The game's own view route shows the clocks of a clocked tournament game.
     assert client.get(f"/games/{game_id}").json()["clock"]["base_ms"] == 600_000
@@ -52,24 +35,24 @@ def test_a_tournament_over_http(client: TestClient, clock: FakeClock) -> None:
     contributed: set[str] = set()
     while client.get(f"/games/{game_id}").json()["status"] != "ended":
         for token in players:
-            view = client.get(f"/tournaments/{tid}/games/{game_id}", headers=bearer(token)).json()
+            view = client.get(f"/tournaments/{tid}/games/{game_id}", headers=auth(token)).json()
             assert "clock" in view and view["seat"] in (0, 1)
             assert set(view) <= set(board_view_model("peloponnes").model_fields)  # every key is in the contract
-            moves = client.get(f"/tournaments/{tid}/games/{game_id}/legal-moves", headers=bearer(token)).json()
+            moves = client.get(f"/tournaments/{tid}/games/{game_id}/legal-moves", headers=auth(token)).json()
             if moves["moves"]:
                 clock.advance(1000)
                 body = {**moves["moves"][0], "expected_version": moves["version"]}
                 if token not in contributed:  # each player mixes entropy of their own into the game's chance
                     body["contribution"] = secrets.token_hex(32)
                     contributed.add(token)
-                response = client.post(f"/tournaments/{tid}/games/{game_id}/commands", json=body, headers=bearer(token))
+                response = client.post(f"/tournaments/{tid}/games/{game_id}/commands", json=body, headers=auth(token))
                 assert response.status_code == 200, response.json()
                 sent += 1
     assert sent > 10
     standings = client.get(f"/tournaments/{tid}/standings").json()
     assert [row["games"] for row in standings["standings"]] == [1, 1]
     assert client.get(f"/tournaments/{tid}").json()["rounds"][0]["tables"][0]["result"] is not None
-    ended = client.post(f"/tournaments/{tid}/end", headers=bearer(organiser))
+    ended = client.post(f"/tournaments/{tid}/end", headers=auth(organiser))
     # The master seed the organiser chose comes after the server's secret salt.
     assert ended.status_code == 200 and ended.json()["master_seed"].endswith(b"http".hex())
     assert len(bytes.fromhex(ended.json()["master_seed"])) == 32 + len(b"http")
@@ -92,15 +75,15 @@ def test_refusals_come_in_the_error_envelope(client: TestClient) -> None:
     tid, organiser = created.json()["tournament_id"], created.json()["organiser_token"]
     anonymous = client.post(f"/tournaments/{tid}/players", json={"name": "Ada"})
     assert anonymous.status_code == 401 and error_code(anonymous) == "BAD_TOKEN"
-    forged = client.post(f"/tournaments/{tid}/players", json={"name": "Ada"}, headers=bearer("forged"))
+    forged = client.post(f"/tournaments/{tid}/players", json={"name": "Ada"}, headers=auth("forged"))
     assert forged.status_code == 403 and error_code(forged) == "FORBIDDEN"
-    assert client.post(f"/tournaments/{tid}/players", json={"name": ""}, headers=bearer(organiser)).status_code == 400
-    early = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser))
+    assert client.post(f"/tournaments/{tid}/players", json={"name": ""}, headers=auth(organiser)).status_code == 400
+    early = client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser))
     assert early.status_code == 422 and error_code(early) == "NOT_ENOUGH_PLAYERS"
     ruling = client.post(
-        f"/tournaments/{tid}/adjudications", json={"kind": "void", "reason": "x"}, headers=bearer(organiser)
+        f"/tournaments/{tid}/adjudications", json={"kind": "void", "reason": "x"}, headers=auth(organiser)
     )
     assert ruling.status_code == 422 and error_code(ruling) == "NOT_A_TABLE"
-    not_over = client.post(f"/tournaments/{tid}/end", headers=bearer(organiser))
+    not_over = client.post(f"/tournaments/{tid}/end", headers=auth(organiser))
     assert not_over.status_code == 422 and error_code(not_over) == "ROUND_NOT_FINISHED"
     assert client.get(f"/tournaments/{tid}").json()["version"] == 1  # nothing was recorded

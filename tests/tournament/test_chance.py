@@ -13,16 +13,15 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.http.app import create_app
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.errors import RuleViolation
 from domain.tournament import rules
 from domain.tournament.log import REVEAL_WITHHELD, ROUND_SEATED, WITHDRAWN, Table, TournamentState
 from domain.tournament.verification import verify_bundle
-from infra.games.service import GameService
 from infra.tournaments.run import play_table
 from infra.tournaments.service import TournamentService
+from tests.support.http import auth
 from tests.tournament.forge import reseal_from
 
 NAMES = ("Ann", "Bob", "Cy", "Di")
@@ -164,15 +163,6 @@ def test_a_bundle_with_a_reveal_altered_fails(tournaments: TournamentService) ->
     assert not verify_bundle(forged, GAMES.get).ok  # the secret does not open Ann's commitment
 
 
-@pytest.fixture
-def client(games: GameService, tournaments: TournamentService) -> TestClient:
-    return TestClient(create_app(games, tournaments=tournaments))
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 def test_commitments_and_reveals_over_http_refuse_what_is_wrong_and_record_nothing(client: TestClient) -> None:
     created = client.post("/tournaments", json={"game": "peloponnes", "settings": SETTINGS}).json()
     tid, organiser = created["tournament_id"], created["organiser_token"]
@@ -180,54 +170,46 @@ def test_commitments_and_reveals_over_http_refuse_what_is_wrong_and_record_nothi
     def version() -> int:
         return int(client.get(f"/tournaments/{tid}").json()["version"])
 
-    bad = client.post(
-        f"/tournaments/{tid}/players", json={"name": "Ann", "commitment": "00"}, headers=bearer(organiser)
-    )
+    bad = client.post(f"/tournaments/{tid}/players", json={"name": "Ann", "commitment": "00"}, headers=auth(organiser))
     assert bad.status_code == 400 and bad.json()["error"]["code"] == rules.BAD_COMMITMENT
     tokens = []
     for name in NAMES:
         answer = client.post(
             f"/tournaments/{tid}/players",
             json={"name": name, "commitment": commitment_of(name)},
-            headers=bearer(organiser),
+            headers=auth(organiser),
         )
         assert answer.status_code == 201
         tokens.append(answer.json()["token"])
-    early = client.post(
-        f"/tournaments/{tid}/reveal", json={"secret": secret_of("Ann").hex()}, headers=bearer(tokens[0])
-    )
+    early = client.post(f"/tournaments/{tid}/reveal", json={"secret": secret_of("Ann").hex()}, headers=auth(tokens[0]))
     assert early.status_code == 409 and early.json()["error"]["code"] == rules.REGISTRATION_OPEN
-    unrevealed = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser))
+    unrevealed = client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser))
     assert unrevealed.status_code == 409 and unrevealed.json()["error"]["code"] == rules.REGISTRATION_OPEN
-    assert client.post(f"/tournaments/{tid}/close-registration", headers=bearer(organiser)).status_code == 200
-    late = client.post(f"/tournaments/{tid}/players", json={"name": "Eve"}, headers=bearer(organiser))
+    assert client.post(f"/tournaments/{tid}/close-registration", headers=auth(organiser)).status_code == 200
+    late = client.post(f"/tournaments/{tid}/players", json={"name": "Eve"}, headers=auth(organiser))
     assert late.status_code == 422 and late.json()["error"]["code"] == rules.REGISTRATION_CLOSED
     before = version()
     for wrong in (secret_of("Bob").hex(), "zz" * 32, "ab"):
-        refused = client.post(f"/tournaments/{tid}/reveal", json={"secret": wrong}, headers=bearer(tokens[0]))
+        refused = client.post(f"/tournaments/{tid}/reveal", json={"secret": wrong}, headers=auth(tokens[0]))
         assert refused.status_code == 400 and refused.json()["error"]["code"] == rules.WRONG_SECRET
     assert client.post(f"/tournaments/{tid}/reveal", json={"secret": "x"}).status_code == 401
     assert version() == before  # nothing recorded
-    right = client.post(
-        f"/tournaments/{tid}/reveal", json={"secret": secret_of("Ann").hex()}, headers=bearer(tokens[0])
-    )
+    right = client.post(f"/tournaments/{tid}/reveal", json={"secret": secret_of("Ann").hex()}, headers=auth(tokens[0]))
     assert right.status_code == 200 and right.json()["player"] == 0
-    twice = client.post(
-        f"/tournaments/{tid}/reveal", json={"secret": secret_of("Ann").hex()}, headers=bearer(tokens[0])
-    )
+    twice = client.post(f"/tournaments/{tid}/reveal", json={"secret": secret_of("Ann").hex()}, headers=auth(tokens[0]))
     assert twice.status_code == 409 and twice.json()["error"]["code"] == rules.NOTHING_TO_REVEAL
     players = client.get(f"/tournaments/{tid}").json()["players"]
     assert players[0]["commitment"] == commitment_of("Ann") and players[0]["secret"] == secret_of("Ann").hex()
     # Ann alone revealed: withholding the three others would leave no table, so nothing is recorded.
     before = version()
-    alone = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser))
+    alone = client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser))
     assert alone.status_code == 422 and alone.json()["error"]["code"] == rules.NOT_ENOUGH_PLAYERS
     assert version() == before
     revealed = client.post(
-        f"/tournaments/{tid}/reveal", json={"secret": secret_of("Di").hex()}, headers=bearer(tokens[3])
+        f"/tournaments/{tid}/reveal", json={"secret": secret_of("Di").hex()}, headers=auth(tokens[3])
     )
     assert revealed.status_code == 200
-    seated = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser))
+    seated = client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser))
     assert seated.status_code == 201
     assert [t["players"] for t in seated.json()["tables"]] in ([[0, 3]], [[3, 0]])  # Bob and Cy withheld
     players = client.get(f"/tournaments/{tid}").json()["players"]

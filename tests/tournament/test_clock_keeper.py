@@ -10,14 +10,13 @@ from pathlib import Path
 import pytest
 
 from domain.catalog import GAMES
-from domain.tournament.clock import GameClock, timeout_problems
-from domain.tournament.log import TournamentState
+from domain.tournament.clock import timeout_problems
 from domain.tournament.verification import verify_bundle
 from infra.games.service import GameService
 from infra.readside.readmodels import MemoryStore, SqliteStore
 from infra.tournaments.clock_keeper import CLOCK_LEASE, ClockKeeper, ClocksKeptElsewhere
 from infra.tournaments.service import TournamentService
-from tests.tournament.conftest import FakeClock
+from tests.tournament.conftest import FakeClock, recorded_clock
 
 BASE_MS = 30_000
 INCREMENT_MS = 1_000
@@ -32,22 +31,6 @@ def clocked_event(tournaments: TournamentService, players: int, rule: str = "ran
         tournaments.register(tid, created.organiser_token, f"p{i:02}")
     tournaments.seat_next_round(tid, created.organiser_token)
     return tid, created.organiser_token
-
-
-def clock_of(tournaments: TournamentService, state: TournamentState, game_id: str) -> GameClock:
-    table = state.table_of(game_id)
-    assert table is not None and state.settings.time_control is not None
-    records = tournaments.games.records(game_id)
-    created = records[0].data
-    clock = GameClock(
-        GAMES.get(created["game"]),
-        created["players"],
-        created["options"],
-        state.settings.time_control,
-        state.round_times[table.round - 1],
-    )
-    clock.feed(records)
-    return clock
 
 
 def run_to_the_end(keeper: ClockKeeper, clock: FakeClock, tournaments: TournamentService, tid: str) -> int:
@@ -85,7 +68,7 @@ def test_a_clocked_16_player_event_nobody_plays_times_out_and_verifies(
         records = tournaments.games.records(table.game_id)
         assert all(isinstance(r.data["at"], int) for r in records if r.type == "CommandAccepted")
         timeouts = [t for t in state.timeouts if t["game_id"] == table.game_id]
-        assert timeout_problems(clock_of(tournaments, state, table.game_id), timeouts) == []
+        assert timeout_problems(recorded_clock(tournaments.games, state, table.game_id), timeouts) == []
         commands = [r for r in records if r.type == "CommandAccepted"]
         if rule == "forfeit":  # each seat once: the bot has it from then on
             assert sorted(t["seat"] for t in timeouts) == [0, 1, 2, 3]

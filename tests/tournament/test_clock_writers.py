@@ -18,14 +18,14 @@ from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.chance import Chance
 from domain.kernel.match import Match
-from domain.tournament.clock import GameClock, timeout_problems
+from domain.tournament.clock import timeout_problems
 from domain.tournament.log import TournamentState
 from domain.tournament.verification import verify_bundle
 from infra.bootstrap import build_service
 from infra.games.service import GameService
 from infra.settings import Settings
 from infra.tournaments.service import TournamentService
-from tests.tournament.conftest import FakeClock
+from tests.tournament.conftest import FakeClock, recorded_clock
 
 BASE_SECONDS = 5
 
@@ -79,20 +79,8 @@ def players_move(http: TestClient, games: GameService, tid: str, game_id: str, t
 
 
 def timeouts_on_their_clocks(games: GameService, state: TournamentState, game_id: str) -> list[str]:
-    table = state.table_of(game_id)
-    assert table is not None and state.settings.time_control is not None
-    records = games.records(game_id)
-    created = records[0].data
-    clock = GameClock(
-        GAMES.get(created["game"]),
-        created["players"],
-        created["options"],
-        state.settings.time_control,
-        state.round_times[table.round - 1],
-    )
-    clock.feed(records)
     timeouts = [t for t in state.timeouts if t["game_id"] == game_id]
-    return timeout_problems(clock, timeouts)
+    return timeout_problems(recorded_clock(games, state, game_id), timeouts)
 
 
 def test_a_clock_worker_beside_a_server_leaves_no_500_and_no_timeout_off_its_clock(

@@ -230,16 +230,16 @@ def a_rules_move_without_its_timeout(
     starts again: timeouts are recorded as before). Returns the tournament, its organiser and the table."""
     tid, organiser, _ = clocked_tournament(tournaments, "random_move")
     table = tournaments.state(tid).tables()[0]
-    record_timeout = tournaments._record_timeout
+    record_timeout = tournaments.clocks.record_timeout
 
     def stopped(*_: Any) -> None:
         raise RuntimeError("the process stopped here")
 
-    monkeypatch.setattr(tournaments, "_record_timeout", stopped)
+    monkeypatch.setattr(tournaments.clocks, "record_timeout", stopped)
     clock.advance(2001)
     with pytest.raises(RuntimeError):
         tournaments.enforce_clock(tid, table.game_id)
-    monkeypatch.setattr(tournaments, "_record_timeout", record_timeout)
+    monkeypatch.setattr(tournaments.clocks, "record_timeout", record_timeout)
     return tid, organiser, table
 
 
@@ -283,8 +283,8 @@ def test_the_service_records_no_timeout_its_verifier_would_reject(
     version = len(tournaments.games.records(table.game_id))
     clock.advance(2001)
     for seat in range(3):  # out of time now, but no rule's move follows any of them at this version
-        tournaments._record_timeout(tid, table, seat, version)
-        tournaments._record_timeout(tid, table, seat, version - 1)
+        tournaments.clocks.record_timeout(tid, table, seat, version)
+        tournaments.clocks.record_timeout(tid, table, seat, version - 1)
     assert tournaments.state(tid).timeouts == []
     tournaments.enforce_clock(tid, table.game_id)
     state = tournaments.state(tid)

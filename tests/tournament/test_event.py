@@ -10,31 +10,17 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.http.app import create_app
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.chance import seed_commitment
 from domain.kernel.errors import RuleViolation
 from domain.tournament.log import RECORD_FIELDS, Table
 from domain.tournament.verification import verify_bundle
-from infra.games.service import GameService
 from infra.tournaments.run import play_table
 from infra.tournaments.service import TournamentService
+from tests.support.http import auth, error_code
 from tests.support.stream import sse_messages
 from tests.tournament.bundles import reseal_log
-
-
-@pytest.fixture
-def client(games: GameService, tournaments: TournamentService) -> TestClient:
-    return TestClient(create_app(games, tournaments=tournaments))
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def error_code(response: Any) -> str:
-    return str(response.json()["error"]["code"])
 
 
 def play_round(tournaments: TournamentService, tid: str, seated: dict[str, Any], tokens: list[str]) -> None:
@@ -61,18 +47,18 @@ def test_players_register_themselves_with_the_published_code(client: TestClient)
     assert joined.status_code == 201
     ada = joined.json()
     assert ada["player"] == 0 and ada["name"] == "Ada" and ada["token"]
-    by_hand = client.post(f"/tournaments/{tid}/players", json={"name": "Bo"}, headers=bearer(organiser))
+    by_hand = client.post(f"/tournaments/{tid}/players", json={"name": "Bo"}, headers=auth(organiser))
     assert by_hand.status_code == 201
     # Ada's token is hers: it plays her seat, and nothing the organiser reads shows it.
     view = client.get(f"/tournaments/{tid}").json()
     assert [p["registered_by"] for p in view["players"]] == ["self", "organiser"]
     assert ada["token"] not in client.get(f"/tournaments/{tid}/bundle").text
     assert ada["token"] not in str(view)
-    assert client.get(f"/tournaments/{tid}/me", headers=bearer(ada["token"])).json()["player"] == 0
-    assert client.get(f"/tournaments/{tid}/registration-code", headers=bearer(organiser)).json() == {
+    assert client.get(f"/tournaments/{tid}/me", headers=auth(ada["token"])).json()["player"] == 0
+    assert client.get(f"/tournaments/{tid}/registration-code", headers=auth(organiser)).json() == {
         "registration_code": code
     }
-    assert client.get(f"/tournaments/{tid}/registration-code", headers=bearer(ada["token"])).status_code == 403
+    assert client.get(f"/tournaments/{tid}/registration-code", headers=auth(ada["token"])).status_code == 403
     # The record says who registered whom, and the verifier accepts it.
     records = client.get(f"/tournaments/{tid}/bundle").json()["tournament"]
     assert [r["data"]["by"] for r in records if r["type"] == "PlayerRegistered"] == ["self", "organiser"]
@@ -90,7 +76,7 @@ def test_a_wrong_code_or_a_closed_registration_records_nothing(client: TestClien
     client.post(f"/tournaments/{tid}/join", json={"name": "Ada", "code": code})
     taken = client.post(f"/tournaments/{tid}/join", json={"name": "Ada", "code": code})
     assert taken.status_code == 409 and error_code(taken) == "NAME_TAKEN"
-    client.post(f"/tournaments/{tid}/close-registration", headers=bearer(organiser))
+    client.post(f"/tournaments/{tid}/close-registration", headers=auth(organiser))
     closed = client.post(f"/tournaments/{tid}/join", json={"name": "Bo", "code": code})
     assert closed.status_code == 422 and error_code(closed) == "REGISTRATION_CLOSED"
     assert len(client.get(f"/tournaments/{tid}").json()["players"]) == 1
@@ -105,15 +91,15 @@ def test_self_registered_players_commit_and_reveal_and_the_bundle_verifies(
     for name, secret in zip(("Ada", "Bo"), secrets, strict=True):
         body = {"name": name, "code": code, "commitment": seed_commitment(bytes.fromhex(secret))}
         tokens.append(client.post(f"/tournaments/{tid}/join", json=body).json()["token"])
-    assert client.post(f"/tournaments/{tid}/close-registration", headers=bearer(organiser)).status_code == 200
+    assert client.post(f"/tournaments/{tid}/close-registration", headers=auth(organiser)).status_code == 200
     for token, secret in zip(tokens, secrets, strict=True):
         assert (
-            client.post(f"/tournaments/{tid}/reveal", json={"secret": secret}, headers=bearer(token)).status_code == 200
+            client.post(f"/tournaments/{tid}/reveal", json={"secret": secret}, headers=auth(token)).status_code == 200
         )
-    seated = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser))
+    seated = client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser))
     assert seated.status_code == 201
     play_round(tournaments, tid, seated.json(), tokens)
-    assert client.post(f"/tournaments/{tid}/end", headers=bearer(organiser)).status_code == 200
+    assert client.post(f"/tournaments/{tid}/end", headers=auth(organiser)).status_code == 200
     report = verify_bundle(client.get(f"/tournaments/{tid}/bundle").json(), GAMES.get)
     assert report.ok, report.problems
 
@@ -126,12 +112,12 @@ def test_the_players_page_says_their_table_seat_turn_and_bye(
 ) -> None:
     tid, organiser, code = created(client, rounds=2)
     tokens = [client.post(f"/tournaments/{tid}/join", json={"name": n, "code": code}).json()["token"] for n in "ABC"]
-    before = client.get(f"/tournaments/{tid}/me", headers=bearer(tokens[0])).json()
+    before = client.get(f"/tournaments/{tid}/me", headers=auth(tokens[0])).json()
     assert before["round"] is None and before["table"] is None and before["bye"] is False
-    seated = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser)).json()
+    seated = client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser)).json()
     (bye,) = seated["byes"]
     table = seated["tables"][0]
-    pages = {p: client.get(f"/tournaments/{tid}/me", headers=bearer(tokens[p])).json() for p in range(3)}
+    pages = {p: client.get(f"/tournaments/{tid}/me", headers=auth(tokens[p])).json() for p in range(3)}
     # The bye: no table this round, and told so (not just "tables": []).
     assert pages[bye]["bye"] is True and pages[bye]["table"] is None and pages[bye]["your_turn"] is False
     seated_players = table["players"]
@@ -146,7 +132,7 @@ def test_the_players_page_says_their_table_seat_turn_and_bye(
     assert {pages[p]["your_turn"] for p in seated_players} == {True, False}  # one of two seats is awaited
     assert {s for s, p in enumerate(seated_players) if pages[p]["your_turn"]} == awaited
     play_round(tournaments, tid, seated, tokens)
-    done = client.get(f"/tournaments/{tid}/me", headers=bearer(tokens[seated_players[0]])).json()
+    done = client.get(f"/tournaments/{tid}/me", headers=auth(tokens[seated_players[0]])).json()
     assert done["table"]["status"] == "ended" and done["your_turn"] is False
     assert client.get(f"/tournaments/{tid}/me").status_code == 401
 
@@ -203,7 +189,7 @@ def test_the_stream_tells_each_record_as_it_is_recorded_and_ends_on_shutdown(
     for name in "AB":
         assert client.post(f"/tournaments/{tid}/join", json={"name": name, "code": code}).status_code == 201
     stream.wait_for("PlayerRegistered")
-    seated = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser)).json()
+    seated = client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser)).json()
     stream.wait_for("RoundSeated")
     # A result reaches the stream without anybody asking the tournament for anything: the game is
     # played at its seats directly, so only the stream follows the game's end into the tournament.
@@ -238,8 +224,8 @@ def test_the_stream_resumes_after_the_last_event_id_and_ends_after_the_end(
 ) -> None:
     tid, organiser, code = created(client, rounds=1)
     tokens = [client.post(f"/tournaments/{tid}/join", json={"name": n, "code": code}).json()["token"] for n in "AB"]
-    play_round(tournaments, tid, client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser)).json(), tokens)
-    client.post(f"/tournaments/{tid}/end", headers=bearer(organiser))
+    play_round(tournaments, tid, client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser)).json(), tokens)
+    client.post(f"/tournaments/{tid}/end", headers=auth(organiser))
     whole = TournamentStream(client, f"/tournaments/{tid}/stream").ended()
     assert whole == [
         "TournamentCreated",
@@ -266,24 +252,24 @@ def test_seating_a_round_refuses_a_body_it_does_not_understand(client: TestClien
     for name in "AB":
         client.post(f"/tournaments/{tid}/join", json={"name": name, "code": code})
     version = client.get(f"/tournaments/{tid}").json()["version"]
-    refused = client.post(f"/tournaments/{tid}/rounds", json={"round": 1}, headers=bearer(organiser))
+    refused = client.post(f"/tournaments/{tid}/rounds", json={"round": 1}, headers=auth(organiser))
     assert refused.status_code == 400 and error_code(refused) == "BAD_INPUT", refused.json()
     # A reason without tables is understood but is no seating.
-    refused = client.post(f"/tournaments/{tid}/rounds", json={"reason": "no tables"}, headers=bearer(organiser))
+    refused = client.post(f"/tournaments/{tid}/rounds", json={"reason": "no tables"}, headers=auth(organiser))
     assert refused.status_code == 422 and error_code(refused) == "BAD_SEATING", refused.json()
     # A seating is understood now (a manual seating), and refused without its reason.
-    refused = client.post(f"/tournaments/{tid}/rounds", json={"tables": [[1, 0]]}, headers=bearer(organiser))
+    refused = client.post(f"/tournaments/{tid}/rounds", json={"tables": [[1, 0]]}, headers=auth(organiser))
     assert refused.status_code == 422 and error_code(refused) == "BAD_SEATING", refused.json()
     for raw in ("[[1, 0]]", "seat them", '"x"'):
         refused = client.post(
             f"/tournaments/{tid}/rounds",
             content=raw,
-            headers={**bearer(organiser), "Content-Type": "application/json"},
+            headers={**auth(organiser), "Content-Type": "application/json"},
         )
         assert refused.status_code == 400, (raw, refused.json())
     assert client.get(f"/tournaments/{tid}").json()["version"] == version  # nothing was recorded
-    assert client.post(f"/tournaments/{tid}/rounds", json={}, headers=bearer(organiser)).status_code == 201
-    unfinished = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser))  # no body: the rules decide
+    assert client.post(f"/tournaments/{tid}/rounds", json={}, headers=auth(organiser)).status_code == 201
+    unfinished = client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser))  # no body: the rules decide
     assert error_code(unfinished) == "ROUND_NOT_FINISHED"
 
 
@@ -295,27 +281,25 @@ def test_a_withdrawal_and_a_late_entry_are_seated_as_recorded_and_verify(
 ) -> None:
     tid, organiser, code = created(client, rounds=3, bye_points=0.5)
     tokens = [client.post(f"/tournaments/{tid}/join", json={"name": n, "code": code}).json()["token"] for n in "ABCD"]
-    early = client.post(f"/tournaments/{tid}/late-entries", json={"name": "Lou"}, headers=bearer(organiser))
+    early = client.post(f"/tournaments/{tid}/late-entries", json={"name": "Lou"}, headers=auth(organiser))
     assert early.status_code == 409 and error_code(early) == "NO_ROUND_SEATED"
-    play_round(tournaments, tid, client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser)).json(), tokens)
+    play_round(tournaments, tid, client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser)).json(), tokens)
 
     withdrawn = client.post(
-        f"/tournaments/{tid}/withdrawals", json={"player": 3, "reason": "had to leave"}, headers=bearer(organiser)
+        f"/tournaments/{tid}/withdrawals", json={"player": 3, "reason": "had to leave"}, headers=auth(organiser)
     )
     assert withdrawn.status_code == 201 and withdrawn.json()["from_round"] == 2
-    again = client.post(f"/tournaments/{tid}/withdrawals", json={"player": 3, "reason": "x"}, headers=bearer(organiser))
+    again = client.post(f"/tournaments/{tid}/withdrawals", json={"player": 3, "reason": "x"}, headers=auth(organiser))
     assert again.status_code == 409 and error_code(again) == "ALREADY_WITHDRAWN"
-    nobody = client.post(
-        f"/tournaments/{tid}/withdrawals", json={"player": 9, "reason": "x"}, headers=bearer(organiser)
-    )
+    nobody = client.post(f"/tournaments/{tid}/withdrawals", json={"player": 9, "reason": "x"}, headers=auth(organiser))
     assert nobody.status_code == 400 and error_code(nobody) == "BAD_ROSTER_CHANGE"
     assert client.post(f"/tournaments/{tid}/withdrawals", json={"player": 0, "reason": "x"}).status_code == 401
     odd = client.post(
-        f"/tournaments/{tid}/late-entries", json={"name": "Lou", "missed_rounds": "half"}, headers=bearer(organiser)
+        f"/tournaments/{tid}/late-entries", json={"name": "Lou", "missed_rounds": "half"}, headers=auth(organiser)
     )
     assert odd.status_code == 400
     late = client.post(
-        f"/tournaments/{tid}/late-entries", json={"name": "Lou", "missed_rounds": "bye"}, headers=bearer(organiser)
+        f"/tournaments/{tid}/late-entries", json={"name": "Lou", "missed_rounds": "bye"}, headers=auth(organiser)
     )
     assert late.status_code == 201
     lou = late.json()
@@ -325,17 +309,17 @@ def test_a_withdrawal_and_a_late_entry_are_seated_as_recorded_and_verify(
     rows = {r["player"]: r for r in client.get(f"/tournaments/{tid}/standings").json()["standings"]}
     assert rows[4]["points"] == 0.5 and rows[4]["games"] == 0
 
-    seated = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser)).json()
+    seated = client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser)).json()
     in_round = [p for t in seated["tables"] for p in t["players"]] + seated["byes"]
     assert sorted(in_round) == [0, 1, 2, 4]  # the withdrawn player is seated nowhere, the late entry is
-    assert client.get(f"/tournaments/{tid}/me", headers=bearer(lou["token"])).json()["table"]["round"] == 2
-    withdrawn_page = client.get(f"/tournaments/{tid}/me", headers=bearer(tokens[3])).json()
+    assert client.get(f"/tournaments/{tid}/me", headers=auth(lou["token"])).json()["table"]["round"] == 2
+    withdrawn_page = client.get(f"/tournaments/{tid}/me", headers=auth(tokens[3])).json()
     assert withdrawn_page["withdrawn"] is True and withdrawn_page["table"] is None
     play_round(tournaments, tid, seated, tokens)
-    play_round(tournaments, tid, client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser)).json(), tokens)
-    done = client.post(f"/tournaments/{tid}/late-entries", json={"name": "Max"}, headers=bearer(organiser))
+    play_round(tournaments, tid, client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser)).json(), tokens)
+    done = client.post(f"/tournaments/{tid}/late-entries", json={"name": "Max"}, headers=auth(organiser))
     assert done.status_code == 422 and error_code(done) == "NO_ROUNDS_LEFT"
-    assert client.post(f"/tournaments/{tid}/end", headers=bearer(organiser)).status_code == 200
+    assert client.post(f"/tournaments/{tid}/end", headers=auth(organiser)).status_code == 200
     bundle = client.get(f"/tournaments/{tid}/bundle").json()
     report = verify_bundle(bundle, GAMES.get)
     assert report.ok, report.problems
@@ -406,8 +390,8 @@ def test_the_verifier_refuses_a_registration_by_anyone_but_the_organiser_or_the_
 ) -> None:
     tid, organiser, code = created(client, rounds=1)
     tokens = [client.post(f"/tournaments/{tid}/join", json={"name": n, "code": code}).json()["token"] for n in "AB"]
-    play_round(tournaments, tid, client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser)).json(), tokens)
-    client.post(f"/tournaments/{tid}/end", headers=bearer(organiser))
+    play_round(tournaments, tid, client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser)).json(), tokens)
+    client.post(f"/tournaments/{tid}/end", headers=auth(organiser))
     bundle = client.get(f"/tournaments/{tid}/bundle").json()
     assert verify_bundle(bundle, GAMES.get).ok
     bundle["tournament"][1]["data"]["by"] = "a robot"

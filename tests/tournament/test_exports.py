@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.http.app import create_app
 from api.http.tournament_exports import pairings_csv, safe_cell, standings_csv, trf
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
@@ -32,18 +31,10 @@ from infra.readside.readmodels import MemoryStore
 from infra.tournaments.listing import TournamentList
 from infra.tournaments.run import SteppingClock, play_table, run_tournament
 from infra.tournaments.service import TournamentService
+from tests.support.http import auth
 
 DAY_MS = 86_400_000
 START_MS = 1_800_000_000_000  # 2027-01-15 08:00 UTC
-
-
-@pytest.fixture
-def client(games: GameService, tournaments: TournamentService) -> TestClient:
-    return TestClient(create_app(games, tournaments=tournaments))
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def defused(name: str) -> str:
@@ -159,10 +150,10 @@ def test_the_exports_over_http(client: TestClient) -> None:
     ).json()
     tid, organiser = created["tournament_id"], created["organiser_token"]
     tokens = [
-        client.post(f"/tournaments/{tid}/players", json={"name": n}, headers=bearer(organiser)).json()["token"]
+        client.post(f"/tournaments/{tid}/players", json={"name": n}, headers=auth(organiser)).json()["token"]
         for n in ("Ann", "<b>Bob</b>", "=1+2", "Dee", "Eve")
     ]
-    assert client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser)).status_code == 201
+    assert client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser)).status_code == 201
     view = client.get(f"/tournaments/{tid}").json()
     assert view["name"] == "Spring <open>"
 
@@ -279,9 +270,9 @@ def test_the_tournament_list_filters_and_pages(client: TestClient) -> None:
         client.post(
             f"/tournaments/{unnamed['tournament_id']}/players",
             json={"name": n},
-            headers=bearer(unnamed["organiser_token"]),
+            headers=auth(unnamed["organiser_token"]),
         )
-    client.post(f"/tournaments/{unnamed['tournament_id']}/rounds", headers=bearer(unnamed["organiser_token"]))
+    client.post(f"/tournaments/{unnamed['tournament_id']}/rounds", headers=auth(unnamed["organiser_token"]))
 
     everything = client.get("/tournaments").json()
     ids = [t["tournament_id"] for t in everything["tournaments"]]

@@ -12,7 +12,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.client.seat_key import SeatKey
-from api.http.app import create_app
 from domain.catalog import GAMES
 from domain.kernel import engine
 from domain.kernel.bots import RandomBot
@@ -26,16 +25,8 @@ from domain.tournament.rules import result_from_scoreboard
 from domain.tournament.verification import verify_bundle
 from infra.games.service import Conflict, GameService, StaleVersion
 from infra.tournaments.service import TournamentService
+from tests.support.http import auth
 from tests.tournament.bundles import forge_result
-
-
-@pytest.fixture
-def client(games: GameService, tournaments: TournamentService) -> TestClient:
-    return TestClient(create_app(games, tournaments=tournaments))
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def keyed_tournament(
@@ -54,18 +45,18 @@ def keyed_tournament(
         if key is not None:
             body["public_key"] = key.public_key
         if i % 2:
-            answer = client.post(f"/tournaments/{tid}/players", json=body, headers=bearer(organiser))
+            answer = client.post(f"/tournaments/{tid}/players", json=body, headers=auth(organiser))
         else:
             answer = client.post(f"/tournaments/{tid}/join", json={**body, "code": code})
         assert answer.status_code == 201, answer.text
         tokens.append(answer.json()["token"])
-    seated = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser))
+    seated = client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser))
     assert seated.status_code == 201, seated.text
     return tid, organiser, tokens, keys, seated.json()
 
 
 def seat_of(client: TestClient, tid: str, token: str) -> tuple[str, int]:
-    table = client.get(f"/tournaments/{tid}/me", headers=bearer(token)).json()["table"]
+    table = client.get(f"/tournaments/{tid}/me", headers=auth(token)).json()["table"]
     return table["game_id"], table["seat"]
 
 
@@ -91,11 +82,11 @@ def play_signed(
     pick = random.Random(f"{game_id}:{moves}")
     sent = 0
     while sent < moves:
-        view = client.get(f"/tournaments/{tid}/games/{game_id}", headers=bearer(tokens_by_seat[0])).json()
+        view = client.get(f"/tournaments/{tid}/games/{game_id}", headers=auth(tokens_by_seat[0])).json()
         if view["status"] == "ended":
             break
         listed = [
-            client.get(f"/tournaments/{tid}/games/{game_id}/legal-moves", headers=bearer(t)).json()
+            client.get(f"/tournaments/{tid}/games/{game_id}/legal-moves", headers=auth(t)).json()
             for t in tokens_by_seat
         ]
         seat = next(s for s, answer in enumerate(listed) if answer["moves"])
@@ -107,7 +98,7 @@ def play_signed(
             else {**move, "expected_version": version}
         )
         answer = client.post(
-            f"/tournaments/{tid}/games/{game_id}/commands", json=body, headers=bearer(tokens_by_seat[seat])
+            f"/tournaments/{tid}/games/{game_id}/commands", json=body, headers=auth(tokens_by_seat[seat])
         )
         assert answer.status_code == 200, answer.text
         sent += 1
@@ -125,7 +116,7 @@ def test_the_tournament_route_refuses_unsigned_wrong_replayed_and_other_seat_sig
     records = client.get(f"/games/{game_id}/events").json()
     assert [r["data"]["public_key"] for r in records if r["type"] == SEAT_KEYED] == [k.public_key for k in keys_by_seat]  # type: ignore[union-attr]
     listed = [
-        client.get(f"/tournaments/{tid}/games/{game_id}/legal-moves", headers=bearer(t)).json() for t in tokens_by_seat
+        client.get(f"/tournaments/{tid}/games/{game_id}/legal-moves", headers=auth(t)).json() for t in tokens_by_seat
     ]
     mover = next(s for s, answer in enumerate(listed) if answer["moves"])
     move, version = listed[mover]["moves"][0], listed[mover]["version"]
@@ -143,15 +134,15 @@ def test_the_tournament_route_refuses_unsigned_wrong_replayed_and_other_seat_sig
         "another game": mine.signed_body("00000000-0000-4000-8000-000000000000", mover, version, "c1", move),
     }
     for name, body in bodies.items():
-        assert refusal(client.post(route, json=body, headers=bearer(tokens_by_seat[mover]))) == "BAD_SIGNATURE", name
+        assert refusal(client.post(route, json=body, headers=auth(tokens_by_seat[mover]))) == "BAD_SIGNATURE", name
     assert client.get(f"/games/{game_id}/events").json() == records  # nothing recorded
     good = mine.signed_body(game_id, mover, version, "c1", move)
-    assert client.post(route, json=good, headers=bearer(tokens_by_seat[mover])).status_code == 200
+    assert client.post(route, json=good, headers=auth(tokens_by_seat[mover])).status_code == 200
     # Replayed: the same signature again under a new command id, once the game has moved on.
     play_signed(client, tid, game_id, tokens_by_seat, keys_by_seat, 1)
-    later = client.get(f"/tournaments/{tid}/games/{game_id}/legal-moves", headers=bearer(tokens_by_seat[mover]))
+    later = client.get(f"/tournaments/{tid}/games/{game_id}/legal-moves", headers=auth(tokens_by_seat[mover]))
     replay = {**good, "command_id": "c2", "expected_version": later.json()["version"]}
-    assert refusal(client.post(route, json=replay, headers=bearer(tokens_by_seat[mover]))) == "BAD_SIGNATURE"
+    assert refusal(client.post(route, json=replay, headers=auth(tokens_by_seat[mover]))) == "BAD_SIGNATURE"
 
 
 def test_a_tournament_that_requires_keys_takes_no_player_without_one(client: TestClient) -> None:
@@ -178,17 +169,17 @@ def test_a_keyed_tournament_verifies_from_its_bundle_and_lists_the_organisers_ac
     game_id, by_seat, tokens_by_seat, keys_by_seat = the_table(client, tid, tokens, keys)
     assert play_signed(client, tid, game_id, tokens_by_seat, keys_by_seat, 6) == 6
     ruling = {"kind": "forfeit", "game_id": game_id, "player": by_seat[1], "reason": "left the hall"}
-    assert client.post(f"/tournaments/{tid}/adjudications", json=ruling, headers=bearer(organiser)).status_code == 201
+    assert client.post(f"/tournaments/{tid}/adjudications", json=ruling, headers=auth(organiser)).status_code == 201
     # Seat 1's moves are now the organiser's ruling, played by the bot; seat 0 plays on, signed.
     for _ in range(2000):
-        view = client.get(f"/tournaments/{tid}/games/{game_id}", headers=bearer(tokens_by_seat[0])).json()
+        view = client.get(f"/tournaments/{tid}/games/{game_id}", headers=auth(tokens_by_seat[0])).json()
         if view["status"] == "ended":
             break
         client.post(f"/tournaments/{tid}/clocks")
-        listed = client.get(f"/tournaments/{tid}/games/{game_id}/legal-moves", headers=bearer(tokens_by_seat[0]))
+        listed = client.get(f"/tournaments/{tid}/games/{game_id}/legal-moves", headers=auth(tokens_by_seat[0]))
         if listed.json()["moves"]:
             play_signed(client, tid, game_id, tokens_by_seat[:1], keys_by_seat[:1], 1)
-    assert client.post(f"/tournaments/{tid}/end", headers=bearer(organiser)).status_code == 200
+    assert client.post(f"/tournaments/{tid}/end", headers=auth(organiser)).status_code == 200
     report = client.get(f"/games/{game_id}/verify").json()
     assert report["verified"] and report["keyed_seats"] == [0, 1], report
     acts = report["acts"]
@@ -241,7 +232,7 @@ def test_a_forged_move_for_a_keyed_seat_fails_the_bundle_with_its_position_even_
     tid, organiser, tokens, keys, _ = keyed_tournament(client, [True, True])
     game_id, _, tokens_by_seat, keys_by_seat = the_table(client, tid, tokens, keys)
     play_signed(client, tid, game_id, tokens_by_seat, keys_by_seat, 10_000)
-    assert client.post(f"/tournaments/{tid}/end", headers=bearer(organiser)).status_code == 200
+    assert client.post(f"/tournaments/{tid}/end", headers=auth(organiser)).status_code == 200
     bundle = client.get(f"/tournaments/{tid}/bundle").json()
     assert verify_bundle(bundle, GAMES.get).ok
     target = next(r for r in bundle["games"][game_id] if r["type"] == COMMAND_ACCEPTED and r["data"]["seat"] == 1)
@@ -264,27 +255,27 @@ def test_a_replacement_in_a_running_game_signs_with_their_own_key_and_the_old_ke
     seat = by_seat.index(0)  # player 0's seat
     old, new = keys[0], SeatKey.generate()
     ruling = {"kind": "replace", "player": 0, "name": "Eve", "reason": "fell ill", "public_key": new.public_key}
-    answer = client.post(f"/tournaments/{tid}/adjudications", json=ruling, headers=bearer(organiser))
+    answer = client.post(f"/tournaments/{tid}/adjudications", json=ruling, headers=auth(organiser))
     assert answer.status_code == 201, answer.text
     tokens_by_seat[seat], keys_by_seat[seat] = answer.json()["player_token"], new
     records = client.get(f"/games/{game_id}/events").json()
     (rekey,) = [r for r in records if r["type"] == SEAT_KEYED and "by" in r["data"]]
     assert rekey["data"] == {"seat": seat, "public_key": new.public_key, "game_id": game_id, "by": "organiser"}
     # Wait for the replacement's turn, then: the old key (or no signature) is refused, the new one taken.
-    play_until = client.get(f"/tournaments/{tid}/games/{game_id}/legal-moves", headers=bearer(tokens_by_seat[seat]))
+    play_until = client.get(f"/tournaments/{tid}/games/{game_id}/legal-moves", headers=auth(tokens_by_seat[seat]))
     while not play_until.json()["moves"]:
         play_signed(client, tid, game_id, tokens_by_seat, keys_by_seat, 1)
-        play_until = client.get(f"/tournaments/{tid}/games/{game_id}/legal-moves", headers=bearer(tokens_by_seat[seat]))
+        play_until = client.get(f"/tournaments/{tid}/games/{game_id}/legal-moves", headers=auth(tokens_by_seat[seat]))
     move, version = play_until.json()["moves"][0], play_until.json()["version"]
     route = f"/tournaments/{tid}/games/{game_id}/commands"
     before = client.get(f"/games/{game_id}/events").json()
     stale = old.signed_body(game_id, seat, version, "r1", move) if old else {**move, "expected_version": version}
-    assert refusal(client.post(route, json=stale, headers=bearer(tokens_by_seat[seat]))) == "BAD_SIGNATURE"
+    assert refusal(client.post(route, json=stale, headers=auth(tokens_by_seat[seat]))) == "BAD_SIGNATURE"
     assert client.get(f"/games/{game_id}/events").json() == before
     signed = new.signed_body(game_id, seat, version, "r1", move)
-    assert client.post(route, json=signed, headers=bearer(tokens_by_seat[seat])).status_code == 200
+    assert client.post(route, json=signed, headers=auth(tokens_by_seat[seat])).status_code == 200
     play_signed(client, tid, game_id, tokens_by_seat, keys_by_seat, 10_000)
-    assert client.post(f"/tournaments/{tid}/end", headers=bearer(organiser)).status_code == 200
+    assert client.post(f"/tournaments/{tid}/end", headers=auth(organiser)).status_code == 200
     report = client.get(f"/games/{game_id}/verify").json()
     assert report["verified"] and report["keyed_seats"] == [0, 1], report
     assert {"position": rekey["position"], "seat": seat, "by": "organiser", "public_key": new.public_key} in report[
@@ -307,7 +298,7 @@ def test_a_seat_handed_to_a_key_no_replacement_registered_fails_the_bundle(
     games.rekey_seat(game_id, 0, forger.public_key)
     keys_by_seat[0] = forger
     play_signed(client, tid, game_id, tokens_by_seat, keys_by_seat, 10_000)
-    assert client.post(f"/tournaments/{tid}/end", headers=bearer(organiser)).status_code == 200
+    assert client.post(f"/tournaments/{tid}/end", headers=auth(organiser)).status_code == 200
     report = verify_bundle(client.get(f"/tournaments/{tid}/bundle").json(), GAMES.get)
     assert not report.ok
     assert any(f.game_id == game_id and "no replacement" in f.message for f in report.findings), report.problems

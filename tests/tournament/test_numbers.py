@@ -8,22 +8,15 @@ import math
 import pytest
 from fastapi.testclient import TestClient
 
-from api.http.app import create_app
 from domain.catalog import GAMES
 from domain.kernel.errors import RuleViolation
 from domain.kernel.log import canonical
 from domain.tournament import rules
 from domain.tournament.config import NON_FINITE_NUMBER, normalize_config
-from infra.games.service import GameService
 from infra.tournaments.service import TournamentService
 
 PELOPONNES = GAMES.get("peloponnes")
 JSON = {"Content-Type": "application/json"}
-
-
-@pytest.fixture
-def client(games: GameService, tournaments: TournamentService) -> TestClient:
-    return TestClient(create_app(games, tournaments=tournaments))
 
 
 def bearer(token: str) -> dict[str, str]:

@@ -6,21 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
-from api.http.app import create_app
-from infra.games.service import GameService
-from infra.tournaments.service import TournamentService
-
-
-@pytest.fixture
-def client(games: GameService, tournaments: TournamentService) -> TestClient:
-    return TestClient(create_app(games, tournaments=tournaments))
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
+from tests.support.http import auth
 
 
 def seated_table(client: TestClient, names: str) -> tuple[str, str, dict[str, str], dict[str, Any]]:
@@ -33,7 +21,7 @@ def seated_table(client: TestClient, names: str) -> tuple[str, str, dict[str, st
         joined = client.post(f"/tournaments/{tid}/join", json={"name": name, "code": code})
         assert joined.status_code == 201, joined.text
         tokens[name] = joined.json()["token"]
-    seated = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser))
+    seated = client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser))
     assert seated.status_code == 201, seated.text
     return tid, organiser, tokens, seated.json()
 
@@ -47,22 +35,22 @@ def test_a_players_token_reads_and_plays_their_own_table_at_the_games_routes(cli
     mover = int(next(iter(spectator["awaited"])))
     token = tokens["AB"[table["players"][mover]]]
 
-    view = client.get(f"/games/{game_id}", headers=bearer(token)).json()
+    view = client.get(f"/games/{game_id}", headers=auth(token)).json()
     assert view["viewer"] == mover and view["names"] == names
-    moves = client.get(f"/games/{game_id}/legal-moves", headers=bearer(token))
+    moves = client.get(f"/games/{game_id}/legal-moves", headers=auth(token))
     assert moves.status_code == 200 and moves.json()["moves"], moves.text
     move = moves.json()["moves"][0]
     sent = client.post(
-        f"/games/{game_id}/commands", json={**move, "expected_version": view["version"]}, headers=bearer(token)
+        f"/games/{game_id}/commands", json={**move, "expected_version": view["version"]}, headers=auth(token)
     )
     assert sent.status_code == 200, sent.text
     assert sent.json()["version"] > view["version"]
     # The command is the tournament's (the same game as its own route shows), at the player's seat.
-    mine = client.get(f"/tournaments/{tid}/games/{game_id}", headers=bearer(token)).json()
+    mine = client.get(f"/tournaments/{tid}/games/{game_id}", headers=auth(token)).json()
     assert mine["version"] == sent.json()["version"] and mine["seat"] == mover and mine["names"] == names
-    events = client.get(f"/games/{game_id}/events", headers=bearer(token))
+    events = client.get(f"/games/{game_id}/events", headers=auth(token))
     assert events.status_code == 200 and events.json()[-1]["position"] == sent.json()["version"]
-    past = client.get(f"/games/{game_id}/versions/1", headers=bearer(token)).json()
+    past = client.get(f"/games/{game_id}/versions/1", headers=auth(token)).json()
     assert past["viewer"] == mover and past["names"] == names
 
 
@@ -74,10 +62,10 @@ def test_another_players_or_the_organisers_token_is_refused_at_a_table_and_chang
     game_id = seated["tables"][0]["game_id"]
     before = client.get(f"/games/{game_id}").json()["version"]
     for token in (tokens["ABC"[bye]], organiser, "not-a-token"):
-        assert client.get(f"/games/{game_id}", headers=bearer(token)).status_code == 401
-        assert client.get(f"/games/{game_id}/legal-moves", headers=bearer(token)).status_code == 401
+        assert client.get(f"/games/{game_id}", headers=auth(token)).status_code == 401
+        assert client.get(f"/games/{game_id}/legal-moves", headers=auth(token)).status_code == 401
         refused = client.post(
-            f"/games/{game_id}/commands", json={"type": "pass_turn", "expected_version": before}, headers=bearer(token)
+            f"/games/{game_id}/commands", json={"type": "pass_turn", "expected_version": before}, headers=auth(token)
         )
         assert refused.status_code == 401 and refused.json()["error"]["code"] == "BAD_TOKEN", refused.text
     assert client.get(f"/games/{game_id}").json()["version"] == before
@@ -90,16 +78,16 @@ def test_a_voided_tables_commands_are_refused_at_the_games_route_as_at_the_tourn
     ruled = client.post(
         f"/tournaments/{tid}/adjudications",
         json={"kind": "void", "game_id": game_id, "reason": "the wrong table was played"},
-        headers=bearer(organiser),
+        headers=auth(organiser),
     )
     assert ruled.status_code == 201, ruled.text
     view = client.get(f"/games/{game_id}").json()
     mover = int(next(iter(view["awaited"])))
     token = tokens["AB"[table["players"][mover]]]
-    move = client.get(f"/games/{game_id}/legal-moves", headers=bearer(token)).json()["moves"][0]
+    move = client.get(f"/games/{game_id}/legal-moves", headers=auth(token)).json()["moves"][0]
     body = {**move, "expected_version": view["version"]}
-    at_games = client.post(f"/games/{game_id}/commands", json=body, headers=bearer(token))
-    at_tournament = client.post(f"/tournaments/{tid}/games/{game_id}/commands", json=body, headers=bearer(token))
+    at_games = client.post(f"/games/{game_id}/commands", json=body, headers=auth(token))
+    at_tournament = client.post(f"/tournaments/{tid}/games/{game_id}/commands", json=body, headers=auth(token))
     assert at_games.status_code == at_tournament.status_code == 409, at_games.text
     assert at_games.json()["error"]["code"] == at_tournament.json()["error"]["code"]
     assert client.get(f"/games/{game_id}").json()["version"] == view["version"]

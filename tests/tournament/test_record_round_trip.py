@@ -14,7 +14,6 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from api.http.app import create_app
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from domain.kernel.chance import Chance
@@ -66,11 +65,6 @@ def assert_sent_as_hashed(sent: dict[str, Any], stored: Record) -> None:
     assert canonical(sent["data"]) == canonical(stored.data), sent["type"]
     if stored.is_private:
         assert canonical(sent["public"]) == canonical(stored.public), sent["type"]
-
-
-@pytest.fixture
-def client(games: GameService, tournaments: TournamentService) -> TestClient:
-    return TestClient(create_app(games, tournaments=tournaments))
 
 
 @pytest.mark.parametrize("game_id", GAMES.ids())

@@ -17,13 +17,9 @@ from domain.catalog import GAMES
 from domain.tournament.verification import verify_bundle
 from infra.games.service import GameService
 from infra.tournaments.service import TournamentService
+from tests.support.http import auth, error_code
 from tests.tournament.bundles import reseal_log
 from tests.tournament.conftest import FakeClock
-
-
-@pytest.fixture
-def client(games: GameService, tournaments: TournamentService) -> TestClient:
-    return TestClient(create_app(games, tournaments=tournaments))
 
 
 @pytest.fixture
@@ -36,21 +32,13 @@ def served(file_games: GameService, clock: FakeClock) -> Iterator[TestClient]:
     tournaments.close()
 
 
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def error_code(response: Any) -> str:
-    return str(response.json()["error"]["code"])
-
-
 def tournament(client: TestClient, names: tuple[str, ...], **settings: Any) -> tuple[str, str, list[str]]:
     answer = client.post("/tournaments", json={"game": "peloponnes", "settings": {"table_size": 2, **settings}})
     assert answer.status_code == 201
     tid, organiser = answer.json()["tournament_id"], answer.json()["organiser_token"]
     tokens = []
     for name in names:
-        registered = client.post(f"/tournaments/{tid}/players", json={"name": name}, headers=bearer(organiser))
+        registered = client.post(f"/tournaments/{tid}/players", json={"name": name}, headers=auth(organiser))
         assert registered.status_code == 201
         tokens.append(registered.json()["token"])
     return tid, organiser, tokens
@@ -68,17 +56,15 @@ def play_to_end(client: TestClient, tid: str, tokens: dict[int, str], seed: int)
         moved = False
         running = False
         for token in tokens.values():
-            table = client.get(f"/tournaments/{tid}/me", headers=bearer(token)).json()["table"]
+            table = client.get(f"/tournaments/{tid}/me", headers=auth(token)).json()["table"]
             if table is None or table["status"] != "running":
                 continue
             running = True
-            moves = client.get(f"/tournaments/{tid}/games/{table['game_id']}/legal-moves", headers=bearer(token)).json()
+            moves = client.get(f"/tournaments/{tid}/games/{table['game_id']}/legal-moves", headers=auth(token)).json()
             if not moves["moves"]:
                 continue
             body = {**pick.choice(moves["moves"]), "expected_version": moves["version"]}
-            sent = client.post(
-                f"/tournaments/{tid}/games/{table['game_id']}/commands", json=body, headers=bearer(token)
-            )
+            sent = client.post(f"/tournaments/{tid}/games/{table['game_id']}/commands", json=body, headers=auth(token))
             assert sent.status_code in (200, 409), sent.json()  # 409: a bot moved first
             moved = True
         if not running:
@@ -95,46 +81,46 @@ def bot_wait(client: TestClient, tid: str) -> None:
 
 def test_who_has_not_checked_in_is_withdrawn_when_registration_closes(client: TestClient) -> None:
     tid, organiser, tokens = tournament(client, ("Ada", "Bo", "Cy"), rounds=1)
-    opened = client.post(f"/tournaments/{tid}/check-in/open", headers=bearer(organiser))
+    opened = client.post(f"/tournaments/{tid}/check-in/open", headers=auth(organiser))
     assert opened.status_code == 201
     assert client.get(f"/tournaments/{tid}").json()["check_in"] == {"asked": True, "open": True, "checked_in": []}
-    me = client.get(f"/tournaments/{tid}/me", headers=bearer(tokens[2])).json()
+    me = client.get(f"/tournaments/{tid}/me", headers=auth(tokens[2])).json()
     assert me["check_in"] == {"asked": True, "open": True, "checked_in": False}
     for token in tokens[:2]:
-        checked = client.post(f"/tournaments/{tid}/check-in", headers=bearer(token))
+        checked = client.post(f"/tournaments/{tid}/check-in", headers=auth(token))
         assert checked.status_code == 201
-    assert client.get(f"/tournaments/{tid}/me", headers=bearer(tokens[0])).json()["check_in"]["checked_in"] is True
-    closed = client.post(f"/tournaments/{tid}/close-registration", headers=bearer(organiser))
+    assert client.get(f"/tournaments/{tid}/me", headers=auth(tokens[0])).json()["check_in"]["checked_in"] is True
+    closed = client.post(f"/tournaments/{tid}/close-registration", headers=auth(organiser))
     assert closed.status_code == 200
     view = client.get(f"/tournaments/{tid}").json()
     assert [p["withdrawn"] for p in view["players"]] == [False, False, True]
     assert [p["checked_in"] for p in view["players"]] == [True, True, False]
     assert view["check_in"] == {"asked": True, "open": False, "checked_in": [0, 1]}
-    assert client.get(f"/tournaments/{tid}/me", headers=bearer(tokens[2])).json()["withdrawn"] is True
+    assert client.get(f"/tournaments/{tid}/me", headers=auth(tokens[2])).json()["withdrawn"] is True
     records = client.get(f"/tournaments/{tid}/bundle").json()["tournament"]
     types = [r["type"] for r in records]
     assert types[-3:] == ["CheckedIn", "PlayerWithdrawn", "RegistrationClosed"]
     assert records[-2]["data"] | {"at": 0} == {"player": 2, "reason": "did not check in", "from_round": 1, "at": 0}
     # Round 1 seats the two who checked in; the whole event verifies from its bundle.
-    seated = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser)).json()
+    seated = client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser)).json()
     assert sorted(seated["tables"][0]["players"]) == [0, 1] and seated["byes"] == []
     play_to_end(client, tid, dict(enumerate(tokens[:2])), seed=1)
-    assert client.post(f"/tournaments/{tid}/end", headers=bearer(organiser)).status_code == 200
+    assert client.post(f"/tournaments/{tid}/end", headers=auth(organiser)).status_code == 200
     report = verify_bundle(client.get(f"/tournaments/{tid}/bundle").json(), GAMES.get)
     assert report.ok, report.problems
 
 
 def test_round_one_seated_with_registration_open_leaves_out_who_has_not_checked_in(client: TestClient) -> None:
     tid, organiser, tokens = tournament(client, ("Ada", "Bo", "Cy"), rounds=1)
-    client.post(f"/tournaments/{tid}/check-in/open", headers=bearer(organiser))
+    client.post(f"/tournaments/{tid}/check-in/open", headers=auth(organiser))
     for token in (tokens[0], tokens[2]):
-        client.post(f"/tournaments/{tid}/check-in", headers=bearer(token))
-    seated = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser))
+        client.post(f"/tournaments/{tid}/check-in", headers=auth(token))
+    seated = client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser))
     assert seated.status_code == 201
     assert sorted(seated.json()["tables"][0]["players"]) == [0, 2]
     types = [r["type"] for r in client.get(f"/tournaments/{tid}/bundle").json()["tournament"]]
     assert types[-2:] == ["PlayerWithdrawn", "RoundSeated"]
-    assert client.get(f"/tournaments/{tid}/me", headers=bearer(tokens[1])).json()["withdrawn"] is True
+    assert client.get(f"/tournaments/{tid}/me", headers=auth(tokens[1])).json()["withdrawn"] is True
 
 
 def test_check_in_refusals_record_nothing(client: TestClient) -> None:
@@ -142,7 +128,7 @@ def test_check_in_refusals_record_nothing(client: TestClient) -> None:
 
     def refused(path: str, token: str, status: int, code: str) -> None:
         before = version(client, tid)
-        answer = client.post(f"/tournaments/{tid}/{path}", headers=bearer(token))
+        answer = client.post(f"/tournaments/{tid}/{path}", headers=auth(token))
         assert answer.status_code == status and error_code(answer) == code, answer.json()
         assert answer.json()["error"]["message"]
         assert version(client, tid) == before
@@ -150,37 +136,37 @@ def test_check_in_refusals_record_nothing(client: TestClient) -> None:
     refused("check-in", tokens[0], 409, "CHECK_IN_NOT_OPEN")
     refused("check-in/open", tokens[0], 403, "FORBIDDEN")
     assert client.post(f"/tournaments/{tid}/check-in/open").status_code == 401
-    client.post(f"/tournaments/{tid}/check-in/open", headers=bearer(organiser))
+    client.post(f"/tournaments/{tid}/check-in/open", headers=auth(organiser))
     refused("check-in/open", organiser, 409, "CHECK_IN_OPEN")
     refused("check-in", organiser, 401, "BAD_TOKEN")
-    client.post(f"/tournaments/{tid}/check-in", headers=bearer(tokens[0]))
+    client.post(f"/tournaments/{tid}/check-in", headers=auth(tokens[0]))
     refused("check-in", tokens[0], 409, "ALREADY_CHECKED_IN")
     withdrawn = client.post(
-        f"/tournaments/{tid}/withdrawals", json={"player": 1, "reason": "ill"}, headers=bearer(organiser)
+        f"/tournaments/{tid}/withdrawals", json={"player": 1, "reason": "ill"}, headers=auth(organiser)
     )
     assert withdrawn.status_code == 201
     refused("check-in", tokens[1], 409, "WITHDRAWN_PLAYER")
     # "did not check in" is the rule's reason: never the organiser's for a player who has checked in.
     before = version(client, tid)
     false = client.post(
-        f"/tournaments/{tid}/withdrawals", json={"player": 0, "reason": "did not check in"}, headers=bearer(organiser)
+        f"/tournaments/{tid}/withdrawals", json={"player": 0, "reason": "did not check in"}, headers=auth(organiser)
     )
     assert false.status_code == 400 and error_code(false) == "BAD_ROSTER_CHANGE"
     assert version(client, tid) == before
-    client.post(f"/tournaments/{tid}/close-registration", headers=bearer(organiser))
+    client.post(f"/tournaments/{tid}/close-registration", headers=auth(organiser))
     refused("check-in", tokens[2], 409, "CHECK_IN_CLOSED")
     refused("check-in/open", organiser, 422, "REGISTRATION_CLOSED")
 
 
 def test_the_verifier_refuses_a_roster_closed_over_a_missing_check_in(client: TestClient) -> None:
     tid, organiser, tokens = tournament(client, ("Ada", "Bo", "Cy"), rounds=1)
-    client.post(f"/tournaments/{tid}/check-in/open", headers=bearer(organiser))
+    client.post(f"/tournaments/{tid}/check-in/open", headers=auth(organiser))
     for token in tokens[:2]:
-        client.post(f"/tournaments/{tid}/check-in", headers=bearer(token))
-    client.post(f"/tournaments/{tid}/close-registration", headers=bearer(organiser))
-    client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser))
+        client.post(f"/tournaments/{tid}/check-in", headers=auth(token))
+    client.post(f"/tournaments/{tid}/close-registration", headers=auth(organiser))
+    client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser))
     play_to_end(client, tid, dict(enumerate(tokens[:2])), seed=2)
-    client.post(f"/tournaments/{tid}/end", headers=bearer(organiser))
+    client.post(f"/tournaments/{tid}/end", headers=auth(organiser))
     bundle = client.get(f"/tournaments/{tid}/bundle").json()
     assert verify_bundle(bundle, GAMES.get).ok
     # A forger drops the withdrawal of the player who did not check in and seals the chain again.
@@ -202,23 +188,23 @@ def test_the_check_in_setting_opens_check_in_with_the_tournament(client: TestCli
     view = client.get(f"/tournaments/{tid}").json()
     assert view["settings"]["check_in"] is True
     assert view["check_in"] == {"asked": True, "open": True, "checked_in": []}
-    assert client.get(f"/tournaments/{tid}/me", headers=bearer(tokens[1])).json()["check_in"]["open"] is True
+    assert client.get(f"/tournaments/{tid}/me", headers=auth(tokens[1])).json()["check_in"]["open"] is True
     before = version(client, tid)
-    again = client.post(f"/tournaments/{tid}/check-in/open", headers=bearer(organiser))
+    again = client.post(f"/tournaments/{tid}/check-in/open", headers=auth(organiser))
     assert again.status_code == 409 and error_code(again) == "CHECK_IN_OPEN"
     assert version(client, tid) == before
     for token in (tokens[0], tokens[2]):
-        assert client.post(f"/tournaments/{tid}/check-in", headers=bearer(token)).status_code == 201
-    assert client.post(f"/tournaments/{tid}/close-registration", headers=bearer(organiser)).status_code == 200
+        assert client.post(f"/tournaments/{tid}/check-in", headers=auth(token)).status_code == 201
+    assert client.post(f"/tournaments/{tid}/close-registration", headers=auth(organiser)).status_code == 200
     view = client.get(f"/tournaments/{tid}").json()
     assert [p["withdrawn"] for p in view["players"]] == [False, True, False]
     assert view["check_in"] == {"asked": True, "open": False, "checked_in": [0, 2]}
     types = [r["type"] for r in client.get(f"/tournaments/{tid}/bundle").json()["tournament"]]
     assert "CheckInOpened" not in types and types[-2:] == ["PlayerWithdrawn", "RegistrationClosed"]
-    seated = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser)).json()
+    seated = client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser)).json()
     assert sorted(seated["tables"][0]["players"]) == [0, 2]
     play_to_end(client, tid, {0: tokens[0], 2: tokens[2]}, seed=3)
-    assert client.post(f"/tournaments/{tid}/end", headers=bearer(organiser)).status_code == 200
+    assert client.post(f"/tournaments/{tid}/end", headers=auth(organiser)).status_code == 200
     report = verify_bundle(client.get(f"/tournaments/{tid}/bundle").json(), GAMES.get)
     assert report.ok, report.problems
 
@@ -230,7 +216,7 @@ def test_without_the_setting_check_in_waits_for_the_organiser_and_the_setting_is
     view = client.get(f"/tournaments/{tid}").json()
     assert "check_in" not in view["settings"]  # recorded only when set, as before the setting
     assert view["check_in"]["asked"] is False
-    refused = client.post(f"/tournaments/{tid}/check-in", headers=bearer(tokens[0]))
+    refused = client.post(f"/tournaments/{tid}/check-in", headers=auth(tokens[0]))
     assert refused.status_code == 409 and error_code(refused) == "CHECK_IN_NOT_OPEN"
     bad = client.post("/tournaments", json={"game": "peloponnes", "settings": {"check_in": "yes"}})
     assert bad.status_code == 422 and error_code(bad) == "BAD_TOURNAMENT"
@@ -242,11 +228,11 @@ def test_the_verifier_replays_the_check_in_setting(client: TestClient) -> None:
     again) leaves check-ins the rules refuse, as check-in was never opened."""
     tid, organiser, tokens = tournament(client, ("Ada", "Bo"), rounds=1, check_in=True)
     for token in tokens:
-        client.post(f"/tournaments/{tid}/check-in", headers=bearer(token))
-    client.post(f"/tournaments/{tid}/close-registration", headers=bearer(organiser))
-    client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser))
+        client.post(f"/tournaments/{tid}/check-in", headers=auth(token))
+    client.post(f"/tournaments/{tid}/close-registration", headers=auth(organiser))
+    client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser))
     play_to_end(client, tid, dict(enumerate(tokens)), seed=4)
-    client.post(f"/tournaments/{tid}/end", headers=bearer(organiser))
+    client.post(f"/tournaments/{tid}/end", headers=auth(organiser))
     bundle = client.get(f"/tournaments/{tid}/bundle").json()
     assert verify_bundle(bundle, GAMES.get).ok
     del bundle["tournament"][0]["data"]["config"]["check_in"]
@@ -264,21 +250,21 @@ def test_bot_players_play_a_tournament_to_its_end_over_http(served: TestClient) 
     tid, organiser, tokens = tournament(client, ("Ada", "Bo"), rounds=2)
     bots: list[int] = []
     for name, bot in (("Greedy Gus", "greedy"), ("Rand Al", "random")):
-        answer = client.post(f"/tournaments/{tid}/players", json={"name": name, "bot": bot}, headers=bearer(organiser))
+        answer = client.post(f"/tournaments/{tid}/players", json={"name": name, "bot": bot}, headers=auth(organiser))
         assert answer.status_code == 201
         assert answer.json() == {"player": len(tokens) + len(bots), "name": name, "token": None, "bot": bot}
         bots.append(answer.json()["player"])
     # Check-in asked: a bot player needs none (the server is there to play it).
-    client.post(f"/tournaments/{tid}/check-in/open", headers=bearer(organiser))
+    client.post(f"/tournaments/{tid}/check-in/open", headers=auth(organiser))
     for token in tokens:
-        client.post(f"/tournaments/{tid}/check-in", headers=bearer(token))
+        client.post(f"/tournaments/{tid}/check-in", headers=auth(token))
     # Round 1 by hand: the two bots at one table (every seat the server's), the people at the other.
     manual = {"tables": [bots, [0, 1]], "reason": "the bots meet first"}
-    first = client.post(f"/tournaments/{tid}/rounds", json=manual, headers=bearer(organiser))
+    first = client.post(f"/tournaments/{tid}/rounds", json=manual, headers=auth(organiser))
     assert first.status_code == 201, first.json()
     play_to_end(client, tid, dict(enumerate(tokens)), seed=3)
     wait_for_round(client, tid, 1)
-    second = client.post(f"/tournaments/{tid}/rounds", headers=bearer(organiser))
+    second = client.post(f"/tournaments/{tid}/rounds", headers=auth(organiser))
     assert second.status_code == 201, second.json()
     # The repeat-free round 2 seats each person against a bot.
     assert all(sorted(t["players"]) != sorted(bots) for t in second.json()["tables"])
@@ -288,7 +274,7 @@ def test_bot_players_play_a_tournament_to_its_end_over_http(served: TestClient) 
     assert game["names"] == {str(s): names[p]["name"] for s, p in enumerate(against_bot["players"])}
     play_to_end(client, tid, dict(enumerate(tokens)), seed=4)
     wait_for_round(client, tid, 2)
-    assert client.post(f"/tournaments/{tid}/end", headers=bearer(organiser)).status_code == 200
+    assert client.post(f"/tournaments/{tid}/end", headers=auth(organiser)).status_code == 200
     view = client.get(f"/tournaments/{tid}").json()
     assert [p["bot"] for p in view["players"]] == [None, None, "greedy", "random"]
     standings = client.get(f"/tournaments/{tid}/standings").json()["standings"]
@@ -334,14 +320,14 @@ def test_bot_player_refusals_record_nothing(client: TestClient) -> None:
     ]
     for where, body, token, status, code in cases:
         before = version(client, where)
-        answer = client.post(f"/tournaments/{where}/players", json=body, headers=bearer(token))
+        answer = client.post(f"/tournaments/{where}/players", json=body, headers=auth(token))
         assert answer.status_code == status and error_code(answer) == code, answer.json()
         assert version(client, where) == before
-    code = client.get(f"/tournaments/{tid}/registration-code", headers=bearer(organiser)).json()["registration_code"]
-    gus = client.post(f"/tournaments/{tid}/players", json={"name": "Gus", "bot": "greedy"}, headers=bearer(organiser))
+    code = client.get(f"/tournaments/{tid}/registration-code", headers=auth(organiser)).json()["registration_code"]
+    gus = client.post(f"/tournaments/{tid}/players", json={"name": "Gus", "bot": "greedy"}, headers=auth(organiser))
     before = version(client, tid)
     replace = {"kind": "replace", "player": gus.json()["player"], "name": "Eve", "reason": "a person instead"}
-    replaced = client.post(f"/tournaments/{tid}/adjudications", json=replace, headers=bearer(organiser))
+    replaced = client.post(f"/tournaments/{tid}/adjudications", json=replace, headers=auth(organiser))
     assert replaced.status_code == 422 and error_code(replaced) == "BAD_ADJUDICATION"
     assert version(client, tid) == before
     joined = client.post(f"/tournaments/{tid}/join", json={"name": "Y", "code": code, "bot": "greedy"})
@@ -358,6 +344,6 @@ def test_a_server_started_later_plays_the_bot_tables_seated_before(file_games: G
     tournaments.seat_next_round(tid, organiser, manual={"tables": [[0, 1]], "reason": "bots only"})
     with TestClient(create_app(file_games, tournaments=tournaments)) as client:
         wait_for_round(client, tid, 1)
-        assert client.post(f"/tournaments/{tid}/end", headers=bearer(organiser)).status_code == 200
+        assert client.post(f"/tournaments/{tid}/end", headers=auth(organiser)).status_code == 200
         assert verify_bundle(client.get(f"/tournaments/{tid}/bundle").json(), GAMES.get).ok
     tournaments.close()

@@ -118,7 +118,7 @@ def test_results_are_recorded_once_whoever_follows_the_game_log(file_games: Game
     try:
         assert second.follow_results() == 0
         assert len(second.state(played.tournament_id).results) == 2
-        second._results.followed = 0  # even reading the whole log again records nothing twice
+        second.rounds._results.followed = 0  # even reading the whole log again records nothing twice
         assert second.follow_results() == 0
     finally:
         second.close()

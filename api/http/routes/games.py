@@ -27,7 +27,6 @@ from api.contract.models import (
 from api.http.commands import game_command, send_command
 from api.http.deps import (
     MAX_VERSION,
-    BackgroundThreads,
     Bounds,
     CommandedGame,
     MinVersion,
@@ -133,7 +132,7 @@ def catalog() -> list[dict[str, Any]]:
     dependencies=[Depends(take_creation_slot)],
     **documented(CreatedGame, 400, 413, 422, 429, status=201),
 )
-def create_game(body: CreateGame, service: Service, bounds: Bounds, threads: BackgroundThreads) -> CreatedGame:
+def create_game(body: CreateGame, service: Service, bounds: Bounds) -> CreatedGame:
     bounds.check_new_game(body.seed, body.options)
     created = service.create_game(
         body.game,
@@ -144,8 +143,6 @@ def create_game(body: CreateGame, service: Service, bounds: Bounds, threads: Bac
         bots={int(seat): bot for seat, bot in body.bots.items()} if body.bots else None,
         keys_required=body.keys_required,
     )
-    if created.bots:
-        threads.watch_bot_tables([created.game_id])
     return created_game(created)
 
 

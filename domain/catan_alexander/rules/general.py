@@ -100,12 +100,6 @@ def hex_ref(geometry: Geometry, index: int) -> list[int]:
     return [q, r]
 
 
-def check_seat(state: State, seat: Any, where: str) -> int:
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
-        raise refuse(BAD_INPUT, f"{where} must be a seat number from 0 to {state.players - 1}")
-    return seat
-
-
 def clockwise_from(state: State, first: int) -> list[int]:
     return [(first + i) % state.players for i in range(state.players)]
 
