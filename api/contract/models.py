@@ -306,6 +306,7 @@ class BoardView(BaseModel):
     open_seats: list[int] = Field(default_factory=list, description="seats open to join by name")
     names: dict[str, str] = Field(default_factory=dict, description="seat -> the name it joined with")
     clock: dict[str, Any] | None = Field(default=None, description="a clocked tournament game's clocks")
+    tournament: str | None = Field(default=None, description="a tournament table's view: the tournament's id")
     seat: int | None = Field(default=None, description="a tournament table's view: the bearer's seat at the table")
 
 

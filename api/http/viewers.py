@@ -61,7 +61,12 @@ def bearer_viewer(reads: ReadSide, tournaments: TournamentService, game_id: str,
 def named(
     tournaments: TournamentService, board: dict[str, Any], game_id: str, names: dict[str, str] | None = None
 ) -> dict[str, Any]:
-    """A view of a tournament table's game names its players (the names they registered with)."""
+    """A view of a tournament table's game names its tournament and its players (the names they
+    registered with), so that a client opened on the game alone knows it is a table."""
+    tournament_id = tournaments.tournament_of(game_id)
+    if tournament_id is None:
+        return board
+    board = {**board, "tournament": tournament_id}
     if board.get("names") and not any(bot_of_seat_name(n) for n in board["names"].values()):
         return board  # (a tournament's table is named by its players only where a bot player sits)
     names = tournaments.table_names(game_id) if names is None else names

@@ -37,6 +37,10 @@ def test_a_players_token_reads_and_plays_their_own_table_at_the_games_routes(cli
 
     view = client.get(f"/games/{game_id}", headers=auth(token)).json()
     assert view["viewer"] == mover and view["names"] == names
+    # The view says whose table the game is (a client opened on the game alone learns it there).
+    assert spectator["tournament"] == view["tournament"] == tid
+    plain = client.post("/games", json={"game": "peloponnes", "players": 2}).json()
+    assert "tournament" not in client.get(f"/games/{plain['game_id']}").json()
     moves = client.get(f"/games/{game_id}/legal-moves", headers=auth(token))
     assert moves.status_code == 200 and moves.json()["moves"], moves.text
     move = moves.json()["moves"][0]
@@ -51,7 +55,7 @@ def test_a_players_token_reads_and_plays_their_own_table_at_the_games_routes(cli
     events = client.get(f"/games/{game_id}/events", headers=auth(token))
     assert events.status_code == 200 and events.json()[-1]["position"] == sent.json()["version"]
     past = client.get(f"/games/{game_id}/versions/1", headers=auth(token)).json()
-    assert past["viewer"] == mover and past["names"] == names
+    assert past["viewer"] == mover and past["names"] == names and past["tournament"] == tid
 
 
 def test_another_players_or_the_organisers_token_is_refused_at_a_table_and_changes_nothing(

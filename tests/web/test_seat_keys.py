@@ -147,3 +147,11 @@ def test_a_tournament_players_table_offers_no_key_of_its_own_in_the_viewer(conte
     assert page.is_hidden("#key-register-form")
     assert page.get_attribute("#seat-key", "data-tournament") == "true"
     assert "tournament seat" in page.inner_text("#seat-key-state")
+    # The other player opens the game alone, from a bare seat link in a fresh browser: the view
+    # itself says the game is a tournament's table, so no "Key this seat" is offered there either.
+    assert site.api.get(f"/games/{game_id}").json()["tournament"] == tid
+    other = contexts()
+    other.goto(f"{site.url}/viewer?game={game_id}#token={tokens[1]}")
+    other.wait_for_selector(f'#board[data-perspective="seat:{1 - seat}"]')
+    other.wait_for_selector('#seat-key[data-keyed="false"][data-tournament="true"]')
+    assert other.is_hidden("#key-register-form")

@@ -26,21 +26,6 @@ export function rememberToken(gameId, seat, token) {
   store(gameId, tokens);
 }
 
-const tableKey = (gameId) => `alexandria.tournament-table.${gameId}`;
-
-/** A tournament player's own token for their table's seat (the tournament page hands it over): kept
- * as a seat's token is, and the game marked as that tournament's table. The game's views do not say
- * that it is one, and a tournament seat is keyed at registration, never from the viewer. */
-export function rememberTableToken(gameId, seat, token, tournamentId) {
-  rememberToken(gameId, seat, token);
-  localStorage.setItem(tableKey(gameId), tournamentId);
-}
-
-/** The tournament whose table the game is, as this browser was told (rememberTableToken), or null. */
-export function tournamentOfTable(gameId) {
-  return localStorage.getItem(tableKey(gameId));
-}
-
 /** Ask the server whose token it is (the view names its viewer); store it under that seat. */
 export async function addToken(gameId, token) {
   const board = await get(`/games/${encodeURIComponent(gameId)}`, { token });

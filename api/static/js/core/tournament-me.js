@@ -6,7 +6,7 @@
 import { get, post } from './api.js';
 import { coalesced } from './coalesce.js';
 import { h, seatColour, seatInk } from './dom.js';
-import { rememberTableToken } from './perspectives.js';
+import { rememberToken } from './perspectives.js';
 import { follow } from './sse.js';
 
 const $ = (id) => document.getElementById(id);
@@ -69,7 +69,7 @@ export function playerPanel(tournamentId, entry, { onError, byePoints }) {
     if (table && table.round === me.round) {
       const chip = (seat) => nameChip(seat, table.players[seat].name);
       const others = table.players.map((p, seat) => seat).filter((seat) => seat !== table.seat);
-      rememberTableToken(table.game_id, table.seat, entry.token, tournamentId); // the viewer acts with it at this seat only
+      rememberToken(table.game_id, table.seat, entry.token); // the viewer acts with it at this seat only
       lines.push(
         h('p', { id: 'me-table' }, `Round ${table.round}, table ${table.table}: you are seat ${table.seat + 1} `, chip(table.seat),
           others.length ? [' against ', ...others.flatMap((seat, i) => [i ? ', ' : '', chip(seat)])] : ''),

@@ -8,7 +8,7 @@ import { updateAnalysis } from './analysis.js';
 import { gameData, get } from './api.js';
 import { setSeatNames } from './dom.js';
 import { showSeatKey } from './keys.js';
-import { perspectiveFromFragment, seatOf, takeTokensFromFragment, tournamentOfTable } from './perspectives.js';
+import { perspectiveFromFragment, seatOf, takeTokensFromFragment } from './perspectives.js';
 import { draw } from '../viewer/board.js';
 import { wireControls } from '../viewer/controls.js';
 import { startStream } from '../viewer/live.js';
@@ -44,7 +44,6 @@ async function start() {
     showError(`The seat link did not work: ${err.message}`);
   }
   app.perspective = perspectiveFromFragment();
-  app.tournament = Boolean(tournamentOfTable(app.gameId)); // a tournament's table: its seats are keyed at registration
   let board;
   try {
     board = await get(gamePath(), { token: token() });
@@ -52,6 +51,7 @@ async function start() {
     showError(err.message);
     return;
   }
+  app.tournament = Boolean(board.tournament); // a tournament's table: its seats are keyed at registration
   app.data = await gameData(board.game);
   app.module = (await import(`../games/${board.game}.js`)).default;
   document.body.dataset.game = board.game;
