@@ -25,7 +25,7 @@ from infra.bootstrap import build_service
 from infra.games.service import GameService
 from infra.settings import Settings
 from tests.support.http import auth
-from tests.support.server import REPO, free_port, wait_until_serving
+from tests.support.server import REPO, REQUEST_SECONDS, free_port, wait_until_serving
 
 
 def drop_connections(database_url: str) -> int:
@@ -130,7 +130,9 @@ class Accepted:
 
 
 def create_game(api: str, seed: str, players: int = 2, game: str = "sealed_guess") -> dict[str, Any]:
-    response = httpx.post(f"{api}/games", json={"game": game, "players": players, "seed": seed})
+    response = httpx.post(
+        f"{api}/games", json={"game": game, "players": players, "seed": seed}, timeout=REQUEST_SECONDS
+    )
     response.raise_for_status()
     created: dict[str, Any] = response.json()
     return created
@@ -144,7 +146,7 @@ def play_seat(apis: list[str], game: dict[str, Any], seat: int, accepted: Accept
     game_id = game["game_id"]
     headers = auth(game["seats"][seat]["token"])
     seen = 1
-    with httpx.Client(timeout=30) as client:
+    with httpx.Client(timeout=REQUEST_SECONDS) as client:
         while True:
             response = client.get(f"{rng.choice(apis)}/games/{game_id}", params={"min_version": seen}, headers=headers)
             # READ_MODEL_BEHIND (503): the projection worker is restarting;
@@ -201,7 +203,7 @@ def play_with_legal_moves(
     game_id = game["game_id"]
     tokens = [s["token"] for s in game["seats"]]
     seen = 1
-    with httpx.Client(timeout=30) as client:
+    with httpx.Client(timeout=REQUEST_SECONDS) as client:
         while True:
             response = client.get(f"{rng.choice(apis)}/games/{game_id}", params={"min_version": seen})
             assert response.status_code == 200, response.text

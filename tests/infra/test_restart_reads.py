@@ -28,7 +28,7 @@ from infra.readside.readmodels import ReadModelStore, SqliteStore, lease_owner, 
 from infra.readside.redis_store import RedisStore
 from infra.settings import Settings
 from tests.support.http import auth
-from tests.support.server import REPO, start_server
+from tests.support.server import REPO, REQUEST_SECONDS, start_server
 
 KILLS = 3
 # A bound on a hang, not a speed (the restarted server's reads are current in milliseconds).
@@ -45,6 +45,7 @@ def guess(url: str, game: dict[str, Any], seat: int) -> int:
         f"{url}/games/{game['game_id']}/commands",
         json={"type": "commit_guess", "guess": 4},
         headers=auth(game["seats"][seat]["token"]),
+        timeout=REQUEST_SECONDS,
     )
     assert response.status_code == 200, response.text
     return int(response.json()["version"])
@@ -114,7 +115,7 @@ def test_reads_are_current_at_once_after_each_kill_and_restart(tmp_path: Path) -
     events, log = tmp_path / "events.sqlite", tmp_path / "server.log"
     process, url = start_server(events, log)
     body = {"game": "sealed_guess", "players": 2, "seed": "restarts", "options": {"rounds": 100}}
-    game = httpx.post(f"{url}/games", json=body).json()
+    game = httpx.post(f"{url}/games", json=body, timeout=REQUEST_SECONDS).json()
     seat = 0
     waits = []
     try:
@@ -122,7 +123,8 @@ def test_reads_are_current_at_once_after_each_kill_and_restart(tmp_path: Path) -
             version = guess(url, game, seat)
             seat = 1 - seat
             # The projector has applied it (and holds its leases) when the server is killed.
-            assert httpx.get(f"{url}/games/{game['game_id']}", params={"min_version": version}).status_code == 200
+            read = httpx.get(f"{url}/games/{game['game_id']}", params={"min_version": version}, timeout=REQUEST_SECONDS)
+            assert read.status_code == 200, read.text
             kill(process)
             # A command committed but never projected, as when the kill comes between the two.
             service = build_service(Settings(database_url=f"sqlite:///{events}"))
@@ -139,7 +141,9 @@ def test_reads_are_current_at_once_after_each_kill_and_restart(tmp_path: Path) -
             serving = time.monotonic()
             deadline = serving + CURRENT_WITHIN_SECONDS
             while True:
-                view = httpx.get(f"{url}/games/{game['game_id']}", params={"min_version": result.version}, timeout=30)
+                view = httpx.get(
+                    f"{url}/games/{game['game_id']}", params={"min_version": result.version}, timeout=REQUEST_SECONDS
+                )
                 if view.status_code == 200:
                     break
                 assert view.status_code == 503 and view.json()["error"]["code"] == "READ_MODEL_BEHIND", view.text

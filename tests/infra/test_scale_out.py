@@ -20,6 +20,7 @@ from infra.readside.redis_store import RedisStore
 from projections.registry import PROJECTION_NAMES
 from tests.infra.cluster import Accepted, Cluster, create_game, play_games
 from tests.support.http import auth
+from tests.support.server import REQUEST_SECONDS
 from tests.support.stream import sse_messages
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
@@ -105,7 +106,7 @@ def test_workers_race_commands_and_every_read_model_equals_a_rebuild(
             versions = accepted.versions[game["game_id"]]
             assert len(versions) == len(set(versions))
             assert len(versions) == sum(r.type == COMMAND_ACCEPTED for r in records)
-            assert httpx.get(f"{api_a}/games/{game['game_id']}/verify").json()["chain_ok"]
+            assert httpx.get(f"{api_a}/games/{game['game_id']}/verify", timeout=REQUEST_SECONDS).json()["chain_ok"]
         assert accepted.conflicts > 0, "the bots should have raced (or this test proves little)"
 
         # The streamed seat got every record of the watched game, in order, as seat 1 may see it.
@@ -119,7 +120,7 @@ def test_workers_race_commands_and_every_read_model_equals_a_rebuild(
         assert all(0 < killed_at[name] < store.position(name) for name in PROJECTION_NAMES), killed_at
         expected = rebuilt_from_the_event_store(cluster)
         assert read_models(store) == expected
-        lobby = httpx.get(f"{api_b}/games", params={"status": "ended"}).json()
+        lobby = httpx.get(f"{api_b}/games", params={"status": "ended"}, timeout=REQUEST_SECONDS).json()
         assert len(lobby) == GAMES + 1
 
         # Lose Redis: flush it and rebuild each read model from the event store.
@@ -128,7 +129,7 @@ def test_workers_race_commands_and_every_read_model_equals_a_rebuild(
         for name in PROJECTION_NAMES:
             cluster.cli("project", "--rebuild", name)
         assert read_models(store) == expected
-        scoreboard = httpx.get(f"{api_a}/games/{watched['game_id']}/scoreboard").json()
+        scoreboard = httpx.get(f"{api_a}/games/{watched['game_id']}/scoreboard", timeout=REQUEST_SECONDS).json()
         assert scoreboard["final"] and scoreboard["version"] == len(records)
     finally:
         store.close()

@@ -18,6 +18,7 @@ from infra.settings import Settings
 from infra.tournaments.service import TournamentService
 from tests.infra import services
 from tests.infra.cluster import Cluster, create_game
+from tests.support.server import REQUEST_SECONDS
 
 pytestmark = pytest.mark.services
 
@@ -72,10 +73,10 @@ def test_two_api_workers_and_a_projection_worker_started_together_all_stay_up(
             apis = cluster.start_together(apis=2, projectors=1)  # fails if an API worker dies
             for api in apis:
                 game = create_game(api, f"round-{round_}")
-                assert httpx.get(f"{api}/games/{game['game_id']}").status_code == 200
+                assert httpx.get(f"{api}/games/{game['game_id']}", timeout=REQUEST_SECONDS).status_code == 200
             # The projection worker is up too: the read models catch up with the games (bounded).
             deadline = time.monotonic() + 60
-            while (ready := httpx.get(f"{apis[0]}/readyz")).status_code != 200:
+            while (ready := httpx.get(f"{apis[0]}/readyz", timeout=REQUEST_SECONDS)).status_code != 200:
                 assert time.monotonic() < deadline, ready.text
                 time.sleep(0.1)
             dead = [p.returncode for p in cluster.processes if p.poll() is not None]

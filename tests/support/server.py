@@ -15,6 +15,9 @@ import httpx
 REPO = Path(__file__).resolve().parents[2]
 # Generous: it bounds a hang, not a speed (a loaded 2-core machine may be slow to start a server).
 START_SECONDS = 120
+# A request to a server process: httpx's default of 5 s is too short where several servers, the
+# suite's other workers and a CPU hog share two cores; this bounds a hang, not a speed.
+REQUEST_SECONDS = 60
 
 
 def free_port(host: str = "127.0.0.1") -> int:
