@@ -6,16 +6,32 @@ alternating), through the application service on the embedded store (SQLite in m
 server's ``execute`` is timed; the client's signing is measured apart.
 
 Run: ``python -m tests.benchmarks.bench_signed [GAMES]`` (default 20 pairs, about a minute).
+
+``python -m tests.benchmarks.bench_signed route [--games peloponnes:3,catan_alexander:3]
+[--connections 1,8] [--rounds 3] [--commands 1500]`` measures the same at the command route, as a
+client meets it: ``serve`` on its own core and a load generator on the other, sending pre-built
+requests on raw keep-alive connections (``bench_real_games``' harness). Each game's commands are
+pre-played on the pure kernel; the games are created in a fresh SQLite file with every seat keyed
+(and, in the other kind of round, with none) and played once through the service on a scratch
+store, which gives each command's version, so that every request is built before the server starts.
+A keyed seat's request carries ``expected_version``, ``command_id`` and ``signature``; an unkeyed
+one ``expected_version``, as the web client sends it. The rounds of the two kinds alternate; the
+cost is the server process's CPU per command (its background work included), and the ratio is
+keyed over unkeyed.
 """
 
 from __future__ import annotations
 
 import base64
 import os
+import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable
-from uuid import uuid4
+from pathlib import Path
+from typing import Any
+from uuid import UUID, uuid4
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from nacl.bindings import crypto_sign_open
@@ -27,6 +43,17 @@ from domain.kernel.signatures import check_signature, sign, signed_payload
 from infra.bootstrap import build_service
 from infra.games.service import CreatedGame, GameService
 from infra.settings import Settings
+from tests.benchmarks.bench_real_games import (
+    REPO,
+    SALT,
+    Lanes,
+    PlayedGame,
+    drive,
+    load_average,
+    pinned_server,
+    plan,
+    request,
+)
 
 GAME, PLAYERS = "peloponnes", 3
 
@@ -147,5 +174,82 @@ def print_check_parts(rounds: int = 200) -> None:
         print(f"  {name:38} {percentile(samples, 0.5) * 1e6:7.1f} µs CPU median, {mean * 1e6:7.1f} µs mean")
 
 
+def requests_of(service: GameService, scratch: GameService, played: PlayedGame, keyed: bool) -> list[bytes]:
+    """``played``'s game created in ``service`` (every seat keyed, or none) and its requests, built
+    by playing it through ``scratch``: the same id, seed, salt and keys, so the same versions."""
+    keys = {seat: SeatKey.generate() for seat in range(played.players)} if keyed else {}
+    public = {seat: key.public_key for seat, key in keys.items()} or None
+    created = service.create_game(played.game, played.players, None, played.seed, salt=SALT, keys=public)
+    twin = scratch.create_game(
+        played.game, played.players, None, played.seed, salt=SALT, game_id=UUID(created.game_id), keys=public
+    )
+    version, built = twin.version, []
+    for seat, command in played.commands:
+        body: dict[str, Any] = {**command, "expected_version": version}
+        if keyed:
+            body = keys[seat].signed_body(created.game_id, seat, version, f"c{version}", command)
+        controls = {key: body[key] for key in ("command_id", "signature") if key in body}
+        _, result = scratch.execute(twin.game_id, twin.tokens[seat], command, version, **controls)
+        version = result.version
+        built.append(request(created.game_id, created.tokens[seat], body))
+    return built
+
+
+def prepared(db: Path, runs: dict[int, list[PlayedGame]], keyed: bool) -> dict[int, Lanes]:
+    service = build_service(Settings(database_url=f"sqlite:///{db}"))
+    scratch = build_service(Settings(database_url="sqlite:///:memory:"))
+    try:
+        lanes: dict[int, Lanes] = {}
+        for count, games in runs.items():
+            lanes[count] = [[] for _ in range(count)]
+            for number, played in enumerate(games):
+                lanes[count][number % count] += requests_of(service, scratch, played, keyed)
+        return lanes
+    finally:
+        service.close()
+        scratch.close()
+
+
+def route(games: list[tuple[str, int]], connections: list[int], rounds: int, at_least: int) -> None:
+    print(f"the command route, keyed seats against unkeyed ones; load average {load_average()}")
+    kinds = ["unkeyed", "keyed"]
+    for game, players in games:
+        runs = plan(game, players, connections, at_least)
+        results: dict[str, list[dict[int, dict[str, float]]]] = {kind: [] for kind in kinds}
+        for number in range(rounds):
+            for kind in kinds if number % 2 == 0 else kinds[::-1]:
+                with tempfile.TemporaryDirectory() as folder:
+                    db = Path(folder) / "events.sqlite"
+                    lanes = prepared(db, runs, keyed=kind == "keyed")
+                    with pinned_server("alexandria", db, REPO) as (port, process):
+                        results[kind].append({count: drive(port, process.pid, lanes[count]) for count in runs})
+        commands_per_game = statistics.mean(len(g.commands) for g in runs[connections[0]])
+        print(f"\n{game}, {players} players ({commands_per_game:.0f} commands a game); load average {load_average()}")
+        for count in connections:
+            medians = {
+                kind: {what: statistics.median(r[count][what] for r in rs) for what in rs[0][count]}
+                for kind, rs in results.items()
+            }
+            cells = [
+                f"{kind} {m['per_second']:5.0f}/s p50 {m['p50_ms']:5.1f} p99 {m['p99_ms']:5.1f} ms "
+                f"CPU {m['cpu_ms']:.3f} ms/command"
+                for kind, m in medians.items()
+            ]
+            cpu = medians["keyed"]["cpu_ms"] / medians["unkeyed"]["cpu_ms"]
+            rate = medians["unkeyed"]["per_second"] / medians["keyed"]["per_second"]
+            print(f"  {count} conn. ({medians['keyed']['commands']:.0f} commands): " + " | ".join(cells))
+            print(f"    cost ratio keyed/unkeyed: CPU per command {cpu:.3f}x, time per command {rate:.3f}x")
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 20)
+    arguments = sys.argv[1:]
+    if arguments and arguments[0] == "route":
+        options = dict(zip(arguments[1::2], arguments[2::2], strict=False))
+        route(
+            [(g.split(":")[0], int(g.split(":")[1])) for g in options.get("--games", "peloponnes:3").split(",")],
+            [int(c) for c in options.get("--connections", "1,8").split(",")],
+            int(options.get("--rounds", 3)),
+            int(options.get("--commands", 1500)),
+        )
+    else:
+        main(int(arguments[0]) if arguments else 20)
