@@ -288,9 +288,9 @@ def main() -> None:
         # python -m tests.benchmarks.bench_real_games memory [games] [--game peloponnes:1] [--chunk 1000]
         rest = arguments[1:]
         options = {rest[i]: rest[i + 1] for i in range(len(rest) - 1) if rest[i].startswith("--")}
-        name, players = options.get("--game", "peloponnes:1").split(":")
+        name, seats = options.get("--game", "peloponnes:1").split(":")
         count = int(rest[0]) if rest and rest[0].isdigit() else 10_000
-        memory(name, int(players), count, int(options.get("--chunk", 1000)))
+        memory(name, int(seats), count, int(options.get("--chunk", 1000)))
         return
     options = {arguments[i]: arguments[i + 1] for i in range(0, len(arguments) - 1) if arguments[i].startswith("--")}
     rounds = int(options.get("--rounds", 3))
@@ -303,26 +303,46 @@ def main() -> None:
     print(f"server on core {SERVER_CORE}, load generator on core {CLIENT_CORE}; load average {load_average()}")
     for game, players in games:
         runs = plan(game, players, connections, at_least)
-        results: dict[str, list[dict[int, dict[str, float]]]] = {label: [] for label, _, _ in apps}
+        results: Results = {label: [] for label, _, _ in apps}
         for number in range(rounds):
             for label, kind, checkout in apps if number % 2 == 0 else apps[::-1]:
                 results[label].append(one_round(kind, checkout, runs))
-        commands_per_game = statistics.mean(len(g.commands) for g in runs[connections[0]])
-        print(f"\n{game}, {players} players ({commands_per_game:.0f} commands a game); load average {load_average()}")
-        for count in connections:
-            medians = {
-                label: {what: statistics.median(r[count][what] for r in rs) for what in rs[0][count]}
-                for label, rs in results.items()
-            }
-            cells = [
-                f"{label} {m['per_second']:5.0f}/s p50 {m['p50_ms']:5.1f} p99 {m['p99_ms']:5.1f} ms "
-                f"CPU {m['cpu_ms']:.2f} ms/command"
-                for label, m in medians.items()
-            ]
+        print(heading(game, players, runs))
+        for count, medians in medians_by_count(results).items():
             ratio = medians["alexandria"]["per_second"] / medians["bare"]["per_second"]
             cpu = medians["alexandria"]["cpu_ms"] / medians["bare"]["cpu_ms"]
-            print(f"  {count} conn. ({medians['bare']['commands']:.0f} commands): " + " | ".join(cells))
+            print(figures_line(count, medians))
             print(f"    ratio {ratio:.2f} (commands/s), CPU per command {cpu:.2f}x the bare app's")
+
+
+Results = dict[str, list[dict[int, dict[str, float]]]]  # label -> its rounds -> connections -> figures
+
+
+def heading(game: str, players: int, runs: dict[int, list[PlayedGame]]) -> str:
+    commands_per_game = statistics.mean(len(g.commands) for g in next(iter(runs.values())))
+    return f"\n{game}, {players} players ({commands_per_game:.0f} commands a game); load average {load_average()}"
+
+
+def medians_by_count(results: Results) -> dict[int, dict[str, dict[str, float]]]:
+    """Each kind of server's figures, the median of its rounds, by the number of connections."""
+    counts = next(iter(results.values()))[0]
+    return {
+        count: {
+            label: {what: statistics.median(r[count][what] for r in rounds) for what in rounds[0][count]}
+            for label, rounds in results.items()
+        }
+        for count in counts
+    }
+
+
+def figures_line(count: int, medians: dict[str, dict[str, float]]) -> str:
+    cells = [
+        f"{label} {m['per_second']:5.0f}/s p50 {m['p50_ms']:5.1f} p99 {m['p99_ms']:5.1f} ms "
+        f"CPU {m['cpu_ms']:.3f} ms/command"
+        for label, m in medians.items()
+    ]
+    commands = next(iter(medians.values()))["commands"]
+    return f"  {count} conn. ({commands:.0f} commands): " + " | ".join(cells)
 
 
 def load_average() -> str:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import base64
 import os
-import statistics
 import sys
 import tempfile
 import time
@@ -48,8 +47,12 @@ from tests.benchmarks.bench_real_games import (
     SALT,
     Lanes,
     PlayedGame,
+    Results,
     drive,
+    figures_line,
+    heading,
     load_average,
+    medians_by_count,
     pinned_server,
     plan,
     request,
@@ -215,7 +218,7 @@ def route(games: list[tuple[str, int]], connections: list[int], rounds: int, at_
     kinds = ["unkeyed", "keyed"]
     for game, players in games:
         runs = plan(game, players, connections, at_least)
-        results: dict[str, list[dict[int, dict[str, float]]]] = {kind: [] for kind in kinds}
+        results: Results = {kind: [] for kind in kinds}
         for number in range(rounds):
             for kind in kinds if number % 2 == 0 else kinds[::-1]:
                 with tempfile.TemporaryDirectory() as folder:
@@ -223,21 +226,11 @@ def route(games: list[tuple[str, int]], connections: list[int], rounds: int, at_
                     lanes = prepared(db, runs, keyed=kind == "keyed")
                     with pinned_server("alexandria", db, REPO) as (port, process):
                         results[kind].append({count: drive(port, process.pid, lanes[count]) for count in runs})
-        commands_per_game = statistics.mean(len(g.commands) for g in runs[connections[0]])
-        print(f"\n{game}, {players} players ({commands_per_game:.0f} commands a game); load average {load_average()}")
-        for count in connections:
-            medians = {
-                kind: {what: statistics.median(r[count][what] for r in rs) for what in rs[0][count]}
-                for kind, rs in results.items()
-            }
-            cells = [
-                f"{kind} {m['per_second']:5.0f}/s p50 {m['p50_ms']:5.1f} p99 {m['p99_ms']:5.1f} ms "
-                f"CPU {m['cpu_ms']:.3f} ms/command"
-                for kind, m in medians.items()
-            ]
+        print(heading(game, players, runs))
+        for count, medians in medians_by_count(results).items():
+            print(figures_line(count, medians))
             cpu = medians["keyed"]["cpu_ms"] / medians["unkeyed"]["cpu_ms"]
             rate = medians["unkeyed"]["per_second"] / medians["keyed"]["per_second"]
-            print(f"  {count} conn. ({medians['keyed']['commands']:.0f} commands): " + " | ".join(cells))
             print(f"    cost ratio keyed/unkeyed: CPU per command {cpu:.3f}x, time per command {rate:.3f}x")
 
 
