@@ -299,7 +299,15 @@ class TradeCompleted(Event):
 @dataclass(frozen=True, slots=True)
 class TradeCancelled(Event):
     offer_id: int
-    reason: str  # "maker" | "turn_ended"
+    reason: str  # "maker" | "turn_ended" | "unfunded" (R36f)
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptanceWithdrawn(Event):
+    """R36f: ``seat`` no longer holds what it would give for the active player's offer."""
+
+    offer_id: int
+    seat: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,6 +387,7 @@ EVENTS: tuple[type[Event], ...] = (
     TradeResponded,
     TradeCompleted,
     TradeCancelled,
+    AcceptanceWithdrawn,
     BankTraded,
     TurnEnded,
     GameEnded,

@@ -414,13 +414,10 @@ def response_moves(state: State, seat: int) -> list[Command]:
         answer = offer.responses.get(seat)
         if answer is not False:
             moves.append(RespondTrade(offer_id=offer.offer_id, accept=False))
+        # An open counter-offer's maker holds his side (R36f closes it otherwise), so the active
+        # player's acceptance, which executes at once (R36c), is never refused for his hand.
         if answer is not True and holds(state, seat, offer.receive):
-            # The active player's acceptance of a counter-offer executes at once (R36c). Whether the
-            # maker still holds his side is no secret to him: during his turn the other hands change
-            # only through public events and his own steals.
-            executes_now = offer.maker != state.active and seat == state.active
-            if not executes_now or holds(state, offer.maker, offer.give):
-                moves.append(RespondTrade(offer_id=offer.offer_id, accept=True))
+            moves.append(RespondTrade(offer_id=offer.offer_id, accept=True))
     return moves
 
 
@@ -468,9 +465,9 @@ def trade_build_moves(state: State, seat: int, chance: Chance) -> LegalMoves:
         for offer in state.offers.values():
             if offer.maker == seat:
                 moves.append(CancelTrade(offer_id=offer.offer_id))
-                if holds(state, seat, offer.give):
+                if holds(state, seat, offer.give):  # an acceptance stands while its partner can pay (R36f)
                     for partner, answer in offer.responses.items():
-                        if answer and holds(state, partner, offer.receive):
+                        if answer:
                             moves.append(ConfirmTrade(offer_id=offer.offer_id, partner=partner))
     if offer_listed and rng is not None:
         moves.extend(sample_offers(state, seat, rng, 1))

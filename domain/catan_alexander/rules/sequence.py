@@ -15,6 +15,7 @@ from domain.catan_alexander.rules.general import bundle_of, clockwise_from
 from domain.catan_alexander.rules.rewards import advisor_events, reward_events
 from domain.catan_alexander.rules.setup import setup_events
 from domain.catan_alexander.rules.specials import special_card_events
+from domain.catan_alexander.rules.trade import withdrawals
 from domain.catan_alexander.state import (
     ADVISOR_CHOICE,
     ALEXANDER,
@@ -179,6 +180,10 @@ def advance(state: State, chance: Chance) -> list[Event]:
         return events
     if state.scenario:
         events = advisor_events(state)
+        if events:
+            return events
+    if phase == TRADE_BUILD and state.offers:
+        events = withdrawals(state)
         if events:
             return events
     step = AUTOMATIC_STEPS.get(phase)

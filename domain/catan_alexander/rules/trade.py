@@ -117,7 +117,7 @@ def decide_respond_trade(state: State, seat: int, command: RespondTrade, chance:
     if not holds(state, seat, offer.receive):
         raise refuse("E_INSUFFICIENT", "you do not hold what you would give")
     if offer.maker != state.active and seat == state.active:
-        if not holds(state, offer.maker, offer.give):
+        if not holds(state, offer.maker, offer.give):  # R36f closes such an offer first: never seen
             raise refuse("E_INSUFFICIENT", "the maker no longer holds his side")
         return [responded, completed(offer, seat)]
     return [responded]
@@ -139,6 +139,26 @@ def decide_cancel_trade(state: State, seat: int, command: CancelTrade, chance: C
     if offer.maker != seat:
         raise refuse("E_NOT_OWNER", "you can cancel only your own offers")
     return [ev.TradeCancelled(offer_id=offer.offer_id, reason="maker")]
+
+
+def withdrawals(state: State) -> list[Event]:
+    """R36f: what a player no longer holds is no longer offered. A counter-offer whose maker can no
+    longer give his side closes, and an acceptance of the active player's offer by a player who can
+    no longer give what he would is withdrawn, both in public, as a player says so at the table.
+    So no trade is ever refused for a hand its other side cannot see."""
+    out: list[Event] = []
+    for offer_id in sorted(state.offers):
+        offer = state.offers[offer_id]
+        if offer.maker != state.active:
+            if not holds(state, offer.maker, offer.give):
+                out.append(ev.TradeCancelled(offer_id=offer_id, reason="unfunded"))
+            continue
+        out.extend(
+            ev.AcceptanceWithdrawn(offer_id=offer_id, seat=partner)
+            for partner, answer in sorted(offer.responses.items())
+            if answer and not holds(state, partner, offer.receive)
+        )
+    return out
 
 
 def on_trade_offered(state: State, e: ev.TradeOffered) -> None:
@@ -164,6 +184,10 @@ def on_trade_cancelled(state: State, e: ev.TradeCancelled) -> None:
     del state.offers[e.offer_id]
 
 
+def on_acceptance_withdrawn(state: State, e: ev.AcceptanceWithdrawn) -> None:
+    state.offers[e.offer_id].responses[e.seat] = False
+
+
 def on_bank_traded(state: State, e: ev.BankTraded) -> None:
     add_goods(state, e.seat, e.gave, -1)
     add_goods(state, e.seat, e.received, +1)
@@ -183,5 +207,6 @@ EVOLVERS: dict[type[Event], Callable[[State, Any], None]] = {
     ev.TradeResponded: on_trade_responded,
     ev.TradeCompleted: on_trade_completed,
     ev.TradeCancelled: on_trade_cancelled,
+    ev.AcceptanceWithdrawn: on_acceptance_withdrawn,
     ev.BankTraded: on_bank_traded,
 }

@@ -31,7 +31,13 @@ from domain.catan_alexander.commands import (
     RollDice,
 )
 from domain.catan_alexander.data import RESOURCE_INDEX, hex_corners
-from domain.catan_alexander.events import BidDefaulted, SupplyCardDrawn, TradeCancelled
+from domain.catan_alexander.events import (
+    AcceptanceWithdrawn,
+    BidDefaulted,
+    SupplyCardDrawn,
+    TradeCancelled,
+    TradeCompleted,
+)
 from domain.catan_alexander.rules import (
     claim_special_cards,
     normalize_options,
@@ -288,13 +294,52 @@ def test_r36c_a_counter_offer_executes_when_the_active_player_accepts_if_both_st
     run(state, 1, OfferTrade(give={"grain": 1}, receive={"brick": 1}))
     run(state, 1, OfferTrade(give={"grain": 1}, receive={"lumber": 1}))
     assert refusal(GAME, state, 0, ConfirmTrade(offer_id=1, partner=1)) == "E_NOT_OWNER"  # executes by acceptance only
-    done = run(state, 0, RespondTrade(offer_id=1, accept=True))[-1]
-    assert (done.type, done.maker, done.partner) == ("TradeCompleted", 1, 0)
+    events = run(state, 0, RespondTrade(offer_id=1, accept=True))
+    done = of_type(events, TradeCompleted)[0]
+    assert (done.maker, done.partner) == (1, 0)
     assert state.hands[0][RESOURCE_INDEX["grain"]] == 1 and 1 not in state.offers
-    assert (
-        refusal(GAME, state, 0, RespondTrade(offer_id=2, accept=True)) == "E_INSUFFICIENT"
-    )  # the grain is gone (R36d)
-    assert 2 in state.offers  # other offers stay open
+    # the grain is gone (R36d), so the second counter-offer closes at once (R36f)
+    assert [(e.offer_id, e.reason) for e in of_type(events, TradeCancelled)] == [(2, "unfunded")]
+    assert 2 not in state.offers
+    assert refusal(GAME, state, 0, RespondTrade(offer_id=2, accept=True)) == "E_NO_SUCH_OFFER"
+
+
+def test_r36d_other_offers_stay_open_while_their_sides_can_be_given() -> None:
+    state = trading(0, brick=1, lumber=1)
+    set_hand(state, 1, grain=2)
+    run(state, 1, OfferTrade(give={"grain": 1}, receive={"brick": 1}))
+    run(state, 1, OfferTrade(give={"grain": 1}, receive={"lumber": 1}))
+    events = run(state, 0, RespondTrade(offer_id=1, accept=True))
+    assert of_type(events, TradeCancelled) == [] and 2 in state.offers
+    assert of_type(run(state, 0, RespondTrade(offer_id=2, accept=True)), TradeCompleted)
+
+
+def test_r36f_an_acceptance_its_player_can_no_longer_give_is_withdrawn_in_public() -> None:
+    state = trading(0, brick=1, lumber=1, wool=1)
+    set_hand(state, 1, grain=1)
+    run(state, 0, OfferTrade(give={"brick": 1}, receive={"grain": 1}, to=[1]))
+    run(state, 0, OfferTrade(give={"lumber": 1}, receive={"grain": 1}, to=[1]))
+    run(state, 1, RespondTrade(offer_id=1, accept=True))
+    run(state, 1, RespondTrade(offer_id=2, accept=True))
+    assert ConfirmTrade(offer_id=2, partner=1) in GAME.legal_moves(state, 0, Chance(b"listing"))
+    events = run(state, 0, ConfirmTrade(offer_id=1, partner=1))  # seat 1's only grain is given
+    assert [(e.offer_id, e.seat) for e in of_type(events, AcceptanceWithdrawn)] == [(2, 1)]
+    assert state.offers[2].responses == {1: False}
+    assert ConfirmTrade(offer_id=2, partner=1) not in GAME.legal_moves(state, 0, Chance(b"listing"))
+    assert refusal(GAME, state, 0, ConfirmTrade(offer_id=2, partner=1)) == "E_NOT_WILLING"
+    # with grain again, seat 1 may accept once more
+    assert RespondTrade(offer_id=2, accept=True) not in GAME.legal_moves(state, 1, Chance(b"listing"))
+    set_hand(state, 1, grain=1)
+    assert RespondTrade(offer_id=2, accept=True) in GAME.legal_moves(state, 1, Chance(b"listing"))
+
+
+def test_r36f_the_active_player_is_listed_every_counter_offer_that_stands() -> None:
+    """A counter-offer's maker may hold cards the active player has not seen (a stolen one): the
+    acceptance is listed whatever the maker's hand, as R36f keeps every open counter-offer funded."""
+    state = trading(0, brick=1)
+    set_hand(state, 1, grain=1)
+    run(state, 1, OfferTrade(give={"grain": 1}, receive={"brick": 1}))
+    assert RespondTrade(offer_id=1, accept=True) in GAME.legal_moves(state, 0, Chance(b"listing"))
 
 
 def test_4_1_other_seats_negotiate_optionally_and_without_limits() -> None:

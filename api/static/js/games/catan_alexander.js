@@ -114,7 +114,10 @@ export default {
       case 'TradeOffered': return `${seatName(d.maker)} offers ${bundle(d.give)} for ${bundle(d.receive)}.`;
       case 'TradeResponded': return `${who} ${d.accept ? 'accepts' : 'declines'} offer ${d.offer_id}.`;
       case 'TradeCompleted': return `${seatName(d.maker)} and ${seatName(d.partner)} trade ${bundle(d.maker_gave)} for ${bundle(d.partner_gave)}.`;
-      case 'TradeCancelled': return `Offer ${d.offer_id} is withdrawn.`;
+      case 'TradeCancelled': return d.reason === 'unfunded'
+        ? `Offer ${d.offer_id} is withdrawn: its maker no longer holds his side.`
+        : `Offer ${d.offer_id} is withdrawn.`;
+      case 'AcceptanceWithdrawn': return `${who} no longer holds his side of offer ${d.offer_id}: the acceptance is withdrawn.`;
       case 'BankTraded': return `${who} trades ${bundle(d.gave)} with the bank for ${bundle(d.received)}.`;
       case 'TurnEnded': return `${who} ends the turn.`;
       default: return null;
