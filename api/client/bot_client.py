@@ -31,6 +31,27 @@ from domain.kernel.log import GAME_CREATED
 from domain.kernel.search import DEFAULT_PLAYOUTS
 
 
+class Refused(RuntimeError):
+    """The server refused a request: its status, stable code and message."""
+
+    def __init__(self, response: httpx.Response) -> None:
+        try:
+            error = response.json()["error"]
+            code, message = str(error["code"]), str(error["message"])
+        except (ValueError, KeyError, TypeError):
+            code, message = "HTTP_ERROR", response.text[:500]
+        request = response.request
+        super().__init__(f"{request.method} {request.url.path}: {response.status_code} {code}: {message}")
+        self.status = response.status_code
+        self.code = code
+
+
+def checked(response: httpx.Response) -> httpx.Response:
+    if response.is_error:
+        raise Refused(response)
+    return response
+
+
 class BotClient:
     def __init__(self, http: httpx.Client, game_id: str, token: str, bot: Bot, key: SeatKey | None = None) -> None:
         self.http = http
@@ -45,8 +66,7 @@ class BotClient:
 
     def _get(self, path: str, **params: Any) -> Any:
         response = self.http.get(f"/games/{self.game_id}{path}", headers=self.headers, params=params)
-        response.raise_for_status()
-        return response.json()
+        return checked(response).json()
 
     def step(self) -> bool:
         """Move if the seat is awaited; whether it moved. Sets ``ended`` once the game is over."""
@@ -70,7 +90,7 @@ class BotClient:
         sent = self.http.post(f"/games/{self.game_id}/commands", json=body, headers=self.headers)
         if sent.status_code == 409:  # somebody moved first: decide again on the new state
             return False
-        sent.raise_for_status()
+        checked(sent)
         return True
 
     def _follow(self, seat: int, version: int) -> SeatLog:
@@ -99,8 +119,7 @@ class BotClient:
         answer = self.http.post(
             f"/games/{self.game_id}/key", json={"public_key": self.key.public_key}, headers=self.headers
         )
-        answer.raise_for_status()
-        return int(answer.json()["version"])
+        return int(checked(answer).json()["version"])
 
     def play(self, wait: Callable[[], object], max_looks: int = 1_000_000) -> int:
         """Play until the game ends, calling ``wait`` whenever the seat is not awaited; the moves sent."""
