@@ -5,7 +5,7 @@ import { get } from '../core/api.js';
 import { h, setAttributeIfChanged } from '../core/dom.js';
 import { formValues, restoreValues } from '../core/forms.js';
 import { seatOf } from '../core/perspectives.js';
-import { send, sendSoon } from './send.js';
+import { restoreFocus, send, sendSoon } from './send.js';
 import { $, app, gamePath, token } from './state.js';
 
 const MOVES_SHOWN = 60;
@@ -17,10 +17,14 @@ export async function refreshMoves() {
   pane.hidden = !canPlay;
   const typed = formValues($('move-forms'));
   if (typed.size) app.typedInForms = typed; // kept until the forms are drawn again
+  // A redraw (the live stream's, while the sender's own is under way) must not drop a keyboard
+  // player's focus to the page's body with the list it was on.
+  const keyboardHere = pane.contains(document.activeElement) && document.activeElement !== pane;
   $('move-forms').replaceChildren();
   if (!canPlay) {
     app.moves = null;
     markPlayable();
+    if (keyboardHere) restoreFocus({ moves: true });
     return;
   }
   // The same version drawn again (a live update of what is shown) keeps the place a person chose.
@@ -49,6 +53,7 @@ export async function refreshMoves() {
   pane.dataset.version = app.moves.version;
   pane.dataset.seat = seat;
   if (app.target) pane.dataset.target = app.target;
+  if (keyboardHere && !pane.contains(document.activeElement)) restoreFocus({ moves: true });
 }
 
 /** A game's own forms for commands a flat list of moves does not express well (a trade, a split

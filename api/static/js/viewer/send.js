@@ -24,7 +24,7 @@ function focusMemo() {
   return node.id ? { id: node.id } : null;
 }
 
-function restoreFocus(memo) {
+export function restoreFocus(memo) {
   if (!memo) return;
   let node = null;
   if (memo.target) node = $('board').querySelector(`[data-target="${CSS.escape(memo.target)}"].playable`);
