@@ -186,7 +186,7 @@ class RedisStore(ReadModelStore):
         backoff = Backoff("the Redis announcements", log)
         start = len(self.channel(""))
         while not self._closing.is_set():
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 pubsub.psubscribe(self.channel("*"))
                 backoff.succeeded()
