@@ -44,6 +44,7 @@ SEARCH_SECONDS = 0.5
 IDLE_WAIT = 1.0  # a wake-up may be missed (a save by another process): look again this often
 BOT_LEASE = "bot-seats"  # the lease's name in the read-model store
 NOTIFICATIONS_PER_READ = 500
+SEAT_TAKEN_BYTES = f'"{SEAT_TAKEN}"'.encode()
 
 
 class GamesWithBots:
@@ -52,10 +53,16 @@ class GamesWithBots:
 
     def __init__(self, service: GameService) -> None:
         self.service = service
+        mapper = service.mapper
+        # A stored event's JSON names its record's type as it is: most are no SeatTaken, and need
+        # not be decoded to tell (not so when the store compresses or encrypts what it keeps).
+        self._plain = getattr(mapper, "compressor", None) is None and getattr(mapper, "cipher", None) is None
 
     def apply(self, start: Cursor, batch: Sequence[Notification]) -> set[str]:
         games: set[str] = set()
         for notification in batch:
+            if self._plain and SEAT_TAKEN_BYTES not in notification.state:
+                continue
             event = self.service.mapper.to_domain_event(notification)
             record = record_of(event)
             if record.type == SEAT_TAKEN and bot_of_seat_name(record.data.get("name")):
