@@ -42,6 +42,9 @@ log = logging.getLogger(__name__)
 SEARCH_PLAYOUTS = 2_000  # the cap; the time budget ends a decision first
 SEARCH_SECONDS = 0.5
 IDLE_WAIT = 1.0  # a wake-up may be missed (a save by another process): look again this often
+# Between two passes: under a stream of commands the saves of a pause are followed in one read of
+# the log, not one read a save (a bot still answers a person's move within this pause).
+PAUSE_SECONDS = 0.05
 BOT_LEASE = "bot-seats"  # the lease's name in the read-model store
 NOTIFICATIONS_PER_READ = 500
 SEAT_TAKEN_BYTES = f'"{SEAT_TAKEN}"'.encode()
@@ -81,6 +84,7 @@ class BotSeats:
         *,
         lease_seconds: float = 10.0,
         interval: float = IDLE_WAIT,
+        pause: float = PAUSE_SECONDS,
         role: str = "server",
     ) -> None:
         self.service = service
@@ -89,6 +93,7 @@ class BotSeats:
         self.clock = clock
         self.store = store or MemoryStore()  # the lease's store (alone: this process's own)
         self.interval = interval
+        self.pause = pause
         self.owner = lease_owner(f"bots-{role}")
         self.moves_played = 0  # by this process (tests and logs)
         # The notification log, followed up to here in this process (the games watched are rebuilt on start).
@@ -207,6 +212,7 @@ class BotSeats:
                     log.warning("bot seats: %s", problem)
                 except Exception:  # a bug in one decision must not stop the seats of every other game
                     log.exception("bot seats")
+                self._stop.wait(self.pause)
         finally:
             try:
                 self.release_lease()
