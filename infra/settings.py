@@ -24,6 +24,9 @@ class Settings(BaseSettings):
     # Embedded mode: serve keeps the read models in a background thread (false: run
     # `alexandria project` beside it, on the same files).
     project_in_serve: bool = True
+    # ... and after a save waits this long (ms) for more commands before it projects them together,
+    # unless a read waits for them (min_version), which has them projected at once.
+    projection_gather_ms: int = 20
     # min_version reads wait at most this long, and at most this many wait at once per server.
     wait_seconds: float = 5.0
     max_waiters: int = 1000

@@ -207,6 +207,8 @@ class ReadSide:
         wanted = max(min_version or 0, 1)
         if await self._check(self._has, projection, game_id, wanted):
             return
+        for projector in self._background:
+            projector.hurry()
         if await self.waiters.wait(projection, game_id, wanted, self.wait_seconds):
             return
         problem = await self._check(self._behind, projection, game_id, wanted)
@@ -392,7 +394,12 @@ def build_read_side(service: GameService, settings: Settings | None = None) -> R
     projector = (
         None
         if settings.redis_url is not None or not settings.project_in_serve
-        else Projector(service, store, cache_bytes=settings.projector_cache_bytes)
+        else Projector(
+            service,
+            store,
+            cache_bytes=settings.projector_cache_bytes,
+            gather_seconds=settings.projection_gather_ms / 1000,
+        )
     )
     return ReadSide(
         service,
