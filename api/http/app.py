@@ -18,7 +18,7 @@ from api.http.errors import install_error_handlers
 from api.http.game_ids import NormaliseGameIds
 from api.http.lifecycle import Shutdown
 from api.http.limits import install_limits
-from api.http.routes import analysis, analytics, catalog, games, replay, seats
+from api.http.routes import analysis, analytics, catalog, commands, games, replay, seats
 from api.http.routes import tournaments as tournaments_routes
 from api.http.routes.streams import STREAM_KEEPALIVE_SECONDS
 from api.http.watching import spectators_for
@@ -71,7 +71,7 @@ def create_app(
     app.state.bot_seats = threads.bot_seats
     app.state.analytics = AnalyticsSource(service)
     app.state.analyst = Analyst(service, tournaments.tournament_of)
-    for router in (seats, tournaments_routes, web, catalog, replay, analytics, analysis, games):
+    for router in (commands, seats, tournaments_routes, web, catalog, replay, analytics, analysis, games):
         app.include_router(router.router)
     # Outermost, so that every answer carries them, the limits' refusals too.
     app.add_middleware(web.SecurityHeaders)

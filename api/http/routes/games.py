@@ -1,13 +1,14 @@
 """The games: the catalog, creating and listing them, a game as the bearer may see it (now, at a
-past version, its log and record, its legal moves, its scoreboard and spectators), its commands,
-the check of its record, and forking it. Every game datum leaves through the per-viewer filter
-(records) or the game's per-viewer view (state); nothing else sends game data to clients."""
+past version, its log and record, its legal moves, its scoreboard and spectators), the check of
+its record, and forking it (its commands: ``api/http/routes/commands.py``). Every game datum
+leaves through the per-viewer filter (records) or the game's per-viewer view (state); nothing
+else sends game data to clients."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Depends, Path, Query, Request, Response
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from fastapi.responses import PlainTextResponse
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
@@ -24,11 +25,9 @@ from api.contract.models import (
     Verification,
     documented,
 )
-from api.http.commands import game_command, send_command
 from api.http.deps import (
     MAX_VERSION,
     Bounds,
-    CommandedGame,
     MinVersion,
     Reads,
     Service,
@@ -44,7 +43,7 @@ from domain.catalog import GAMES
 from domain.kernel.log import canonical, for_viewer
 from domain.kernel.verification import verify_records
 from infra.games.service import CreatedGame as CreatedGameResult
-from infra.games.service import Unauthorized, legal_moves_answer
+from infra.games.service import legal_moves_answer
 from infra.readside.paging import CURSOR_PATTERN
 from infra.readside.reader import BOARDS, LOBBY_LIMIT, LOBBY_MAX_LIMIT
 
@@ -212,34 +211,6 @@ def get_spectators(game_id: str, reads: Reads, spectators: SpectatorCount) -> di
 
 
 router.include_router(streams.router)
-
-
-def send(
-    game_id: str,
-    token: Token,
-    body: Annotated[Any, Body()],
-    game: CommandedGame,
-    service: Service,
-    tournaments: Tournaments,
-    bounds: Bounds,
-) -> Any:
-    if token is None:
-        raise Unauthorized("sending a command needs the seat's bearer token (Authorization: Bearer TOKEN)")
-    return send_command(body, bounds, game_command(service, tournaments, game_id, token, game))
-
-
-for game_id_ in GAMES.ids():
-    router.post(
-        f"/games/{{game_id}}/commands/{game_id_}",
-        # The OpenAPI document names the game by its title (api/contract/openapi.py): no game is loaded here.
-        summary=f"Send a {game_id_} command for the bearer's seat",
-        operation_id=contract.command_operation(game_id_),
-        openapi_extra=contract.command_body_doc(game_id_),
-        **documented(contract.CommandResult, 400, 401, 404, 409, 413, 422),
-    )(send)
-
-# Any game's commands at one address (the typed routes above are the documented contract).
-router.post("/games/{game_id}/commands", include_in_schema=False)(send)
 
 
 @router.get(
