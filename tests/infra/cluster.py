@@ -128,6 +128,21 @@ class Accepted:
     def held(self) -> bool:
         return self.hold_after is not None and len(self.latencies) >= self.hold_after and not self.resume.is_set()
 
+    def failures(self) -> list[str]:
+        """The bots' failures, each with the game and seat it happened in."""
+        return [" ".join([repr(e), *getattr(e, "__notes__", [])]) for e in self.errors]
+
+    def playing(self, deadline: float, game_id: str) -> bool:
+        """Whether a bot plays on: not once another bot has failed (its game would wait for a
+        move that never comes, so the failure is the test's answer), never past ``deadline``."""
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"game {game_id} did not end within {BOT_SECONDS} s")
+        return not self.errors
+
+
+# However busy the machine: a bound on a hang, not a speed.
+BOT_SECONDS = 600
+
 
 def create_game(api: str, seed: str, players: int = 2, game: str = "sealed_guess") -> dict[str, Any]:
     response = httpx.post(
@@ -146,8 +161,9 @@ def play_seat(apis: list[str], game: dict[str, Any], seat: int, accepted: Accept
     game_id = game["game_id"]
     headers = auth(game["seats"][seat]["token"])
     seen = 1
+    deadline = time.monotonic() + BOT_SECONDS
     with httpx.Client(timeout=REQUEST_SECONDS) as client:
-        while True:
+        while accepted.playing(deadline, game_id):
             response = client.get(f"{rng.choice(apis)}/games/{game_id}", params={"min_version": seen}, headers=headers)
             # READ_MODEL_BEHIND (503): the projection worker is restarting;
             # VERSION_NOT_REACHED (409): the other seat has not moved yet.
@@ -203,8 +219,9 @@ def play_with_legal_moves(
     game_id = game["game_id"]
     tokens = [s["token"] for s in game["seats"]]
     seen = 1
+    deadline = time.monotonic() + BOT_SECONDS
     with httpx.Client(timeout=REQUEST_SECONDS) as client:
-        while True:
+        while accepted.playing(deadline, game_id):
             response = client.get(f"{rng.choice(apis)}/games/{game_id}", params={"min_version": seen})
             assert response.status_code == 200, response.text
             view = response.json()
@@ -230,6 +247,7 @@ def play_games(
             else:
                 play_seat(apis, game, seat, accepted, rng)
         except BaseException as problem:
+            problem.add_note(f"the bot of game {game['game_id']}, seat {'any' if seat is None else seat}")
             accepted.errors.append(problem)
 
     seats: list[int | None] = list(range(len(games[0]["seats"]))) if racing else [None]

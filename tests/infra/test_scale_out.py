@@ -82,7 +82,7 @@ def test_workers_race_commands_and_every_read_model_equals_a_rebuild(
         deadline = time.monotonic() + 120
         while len(accepted.latencies) < GAMES * 2 or min(map(store.position, PROJECTION_NAMES)) == 0:
             assert time.monotonic() < deadline and not accepted.errors, (
-                accepted.errors,
+                accepted.failures(),
                 len(accepted.latencies),
                 {name: store.position(name) for name in PROJECTION_NAMES},
                 (tmp_path / "projector.log").read_text()[-3000:],
@@ -96,7 +96,7 @@ def test_workers_race_commands_and_every_read_model_equals_a_rebuild(
         bots.join()
         watched_bots.join()
         watcher.join(timeout=30)
-        assert not accepted.errors, accepted.errors
+        assert not accepted.errors, accepted.failures()
 
         # Exactly one winner per version: accepted versions are unique and are all the log has.
         for game in [*games, watched]:
