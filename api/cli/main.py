@@ -272,25 +272,23 @@ def seated_by_bots(
     """A game whose seats are taken by name, each by the bot that plays it (``random 0`` ...)."""
     created = service.create_game(game, len(bots), options, seed, salt, open_seats=True)
     tokens = [service.join(created.game_id, f"{bot} {seat}", seat).token for seat, bot in enumerate(bots)]
-    return CreatedGame(created.game_id, service.load(created.game_id).version, tokens)
+    return CreatedGame(created.game_id, service.load(created.game_id).match.version, tokens)
 
 
 def study_line(service: Any, game_id: str, file: str, seed: str) -> dict[str, Any]:
     """A simulated game's line in ``games.ndjson``: its id, record file, seed and times."""
-    from uuid import UUID
-
-    events = list(service.events.get(UUID(game_id)))
-    created, ended = events[0], events[-1]
+    records = service.timed_records(game_id)
+    (created, created_at), (ended, ended_at) = records[0], records[-1]
     return {
         "game_id": game_id,
         "file": file,
         "seed": seed,
-        "game": created.record["data"]["game"],
-        "players": created.record["data"]["players"],
-        "options": created.record["data"].get("options") or {},
-        "created_at": created.timestamp.isoformat(),
-        "ended_at": ended.timestamp.isoformat() if ended.record["type"] == "GameEnded" else None,
-        "records": len(events),
+        "game": created.data["game"],
+        "players": created.data["players"],
+        "options": created.data.get("options") or {},
+        "created_at": created_at.isoformat(),
+        "ended_at": ended_at.isoformat() if ended.type == "GameEnded" else None,
+        "records": len(records),
     }
 
 

@@ -22,7 +22,7 @@ def game_is_over(service: GameService, game_id: str) -> bool:
 
 def current_version(service: GameService, game_id: str) -> int:
     with service.reading(game_id) as aggregate:
-        return aggregate.version
+        return aggregate.match.version
 
 
 def player_seat(tournaments: TournamentService, game_id: str, token: str | None) -> Viewer:

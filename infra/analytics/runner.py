@@ -24,7 +24,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple, cast
-from uuid import UUID
 
 import duckdb
 import pyarrow as pa
@@ -39,7 +38,7 @@ from infra.analytics.database import (
     AnalyticsDatabase,
     insert_columns,
 )
-from infra.games.aggregate import StoredGameEvent, record_of
+from infra.games.aggregate import StoredGameEvent, records_of
 from infra.games.service import GameService
 from infra.readside.follower import Follower
 from infra.readside.readmodels import Cursor
@@ -81,21 +80,19 @@ class RecordSource:
 
     def after(self, position: int, limit: int) -> list[StoredRecord]:
         notifications = self.service.recorder.select_notifications(start=position + 1, limit=limit)
-        return [self._stored(n) for n in notifications]
+        return [stored for n in notifications for stored in self._stored(n)]
 
-    def _stored(self, notification: Notification) -> StoredRecord:
+    def _stored(self, notification: Notification) -> list[StoredRecord]:
         event = cast(StoredGameEvent, self.service.mapper.to_domain_event(notification))
-        return StoredRecord(
-            str(notification.originator_id), Record.from_dict(event.record), event.timestamp, notification.id
-        )
+        game_id = str(notification.originator_id)
+        return [StoredRecord(game_id, record, event.timestamp, notification.id) for record in records_of(event)]
 
     def latest(self) -> int:
         """The last notification id in the store (a cheap query: no need to open the database)."""
         return self.service.recorder.max_notification_id() or 0
 
     def game(self, game_id: str, through: int) -> list[tuple[Record, datetime]]:
-        events = self.service.events.get(UUID(game_id), lte=through)
-        return [(record_of(e), cast(StoredGameEvent, e).timestamp) for e in events]
+        return self.service.timed_records(game_id, through=through)
 
     def tournament_of(self, game_id: str) -> str | None:
         """The tournament a game is a table of, from the tournament store's index of tables (the

@@ -1,16 +1,20 @@
 """The game aggregate: one ``eventsourcing`` aggregate per game instance, wrapping the pure
 ``Match`` at the persistence edge.
 
-Each log record is one library event (``Started`` for ``GameCreated``, then ``Recorded``), so
-the aggregate's version is the game's version: the number of records. The creation event also
-keeps the secret seed and the hashes of the seat tokens: they stay in the store and never reach
-a client.
+What one act records is one library event: ``Started`` for ``GameCreated`` (with the secret seed
+and the hashes of the seat tokens, which stay in the store and never reach a client), then a
+``Played`` with all the records of each command (the creation's setup, a key's registration),
+and ``SeatJoined`` for a seat taken by name. So a command is one stored event, one row and one
+notification, however many records it makes. The game's version is the number of its records
+(``match.version``); the aggregate's ``version`` counts stored events, and ``ends`` maps one to
+the other. Games stored before, with one ``Recorded`` event per record, load as they are.
 """
 
 from __future__ import annotations
 
 import base64
 import pickle
+from bisect import bisect_left
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -18,7 +22,7 @@ from typing import Any, Protocol, cast
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import Transcoding
+from eventsourcing.persistence import Mapper, Notification, Transcoding
 
 from domain.catalog import GAMES
 from domain.kernel.chance import Chance
@@ -37,12 +41,26 @@ class GameAggregate(Aggregate):
         token_hashes: list[str | None]  # None: an open seat
         record: dict[str, Any]
 
+    class Played(Aggregate.Event):
+        """The records of one act, in order: a command and its consequences."""
+
+        records: list[dict[str, Any]]
+
+        def apply(self, aggregate: GameAggregate) -> None:
+            if not aggregate._applying_live:
+                for record in self.records:
+                    aggregate.match.apply_record(Record.from_dict(record))
+            aggregate.stored_ends().append(self.records[-1]["position"])
+
     class Recorded(Aggregate.Event):
+        """One record (games stored before ``Played``)."""
+
         record: dict[str, Any]
 
         def apply(self, aggregate: GameAggregate) -> None:
             if not aggregate._applying_live:
                 aggregate.match.apply_record(Record.from_dict(self.record))
+            aggregate.stored_ends().append(self.record["position"])
 
     class SeatJoined(Aggregate.Event):
         """A seat taken by name: its log record, and every seat's token hash so far (the read
@@ -55,6 +73,7 @@ class GameAggregate(Aggregate):
             aggregate.token_hashes = list(self.token_hashes)
             if not aggregate._applying_live:
                 aggregate.match.apply_record(Record.from_dict(self.record))
+            aggregate.stored_ends().append(self.record["position"])
 
     _applying_live = False  # set while ``execute`` records what the match already applied
 
@@ -71,6 +90,20 @@ class GameAggregate(Aggregate):
         self.match = Match(GAMES.get(game), players, options, Chance.from_hex(seed))
         self.match.forked_from = record["data"].get("forked_from")
         self.match.apply_record(Record.from_dict(record))
+        # The game's version after each stored event: ends[v - 1] for the aggregate's version v.
+        self.ends: list[int] = [record["position"]]
+
+    def stored_ends(self) -> list[int]:
+        """``ends``, made for a snapshot taken before it was kept (when every stored event
+        held one record, so the versions were the same)."""
+        if "ends" not in self.__dict__:
+            self.ends = list(range(1, self.version + 1))
+        return self.ends
+
+    def stored_version_holding(self, position: int) -> int:
+        """The aggregate's version whose stored event holds the game's record at ``position``
+        (one past the last when no record is there yet)."""
+        return bisect_left(self.stored_ends(), position) + 1
 
     @classmethod
     def start(cls, game_id: UUID, match: Match, token_hashes: list[str | None], records: list[Record]) -> GameAggregate:
@@ -85,9 +118,15 @@ class GameAggregate(Aggregate):
             token_hashes=token_hashes,
             record=records[0].to_dict(),
         )
-        for record in records[1:]:
-            aggregate.trigger_event(cls.Recorded, record=record.to_dict())
+        if len(records) > 1:  # the aggregate's own match applies them: it is not ``match``
+            aggregate.trigger_event(cls.Played, records=[record.to_dict() for record in records[1:]])
         return aggregate
+
+    def played(self, records: list[Record]) -> None:
+        """Record what the match has applied already, as one stored event (none for no records)."""
+        if records:
+            with self._applied_by_the_match():
+                self.trigger_event(self.Played, records=[record.to_dict() for record in records])
 
     def seat_of(self, token_hash: str) -> Seat | None:
         try:
@@ -104,17 +143,14 @@ class GameAggregate(Aggregate):
         hashes = [token_hash if s == seat else h for s, h in enumerate(self.token_hashes)]
         with self._applied_by_the_match():
             self.trigger_event(self.SeatJoined, record=records[0].to_dict(), token_hashes=hashes)
-            for record in records[1:]:
-                self.trigger_event(self.Recorded, record=record.to_dict())
+        self.played(records[1:])
         return seat, records
 
     def register_key(self, seat: Seat, public_key: str, by: str | None = None) -> list[Record]:
         """Key a taken seat before its first command (or, ``by`` the organiser, re-key it for a
         replacement player); raises ``RuleViolation`` (nothing changed) when refused."""
         records = self.match.register_key(seat, public_key, str(self.id), by)
-        with self._applied_by_the_match():
-            for record in records:
-                self.trigger_event(self.Recorded, record=record.to_dict())
+        self.played(records)
         return records
 
     def execute(
@@ -129,9 +165,7 @@ class GameAggregate(Aggregate):
     ) -> list[Record]:
         """Decide and apply; raises ``RuleViolation`` (nothing changed) when refused."""
         records = self.match.execute(seat, command, command_id, contribution, at, signature, by)
-        with self._applied_by_the_match():
-            for record in records:
-                self.trigger_event(self.Recorded, record=record.to_dict())
+        self.played(records)
         return records
 
     @contextmanager
@@ -146,15 +180,25 @@ class GameAggregate(Aggregate):
 
 
 class StoredGameEvent(Protocol):
-    """What both of the aggregate's events carry: a log record, and when it was stored."""
+    """What every event of the aggregate has: when it was stored."""
 
-    record: dict[str, Any]
     timestamp: datetime
 
 
-def record_of(event: object) -> Record:
-    """The log record a stored game event carries."""
-    return Record.from_dict(cast(StoredGameEvent, event).record)
+def may_hold(mapper: Mapper[UUID], notification: Notification, record_type: str) -> bool:
+    """Whether a stored game event may hold a record of ``record_type``. Its JSON names each
+    record's type as it is, so most need not be decoded to tell; a store that compresses or
+    encrypts what it keeps cannot be read so, and every event may then hold one."""
+    if mapper.compressor is not None or mapper.cipher is not None:
+        return True
+    return f'"{record_type}"'.encode() in notification.state
+
+
+def records_of(event: object) -> list[Record]:
+    """The log records a stored game event carries, in order."""
+    if isinstance(event, GameAggregate.Played):
+        return [Record.from_dict(record) for record in event.records]
+    return [Record.from_dict(cast(GameAggregate.Recorded, event).record)]
 
 
 class MatchTranscoding(Transcoding):

@@ -117,7 +117,7 @@ class Analyst:
         if seed is not None and not 1 <= len(seed) <= MAX_SEED_CHARS:
             raise Invalid(f"a seed has 1 to {MAX_SEED_CHARS} characters")
         with self.service.reading(game_id) as aggregate:
-            over, latest = aggregate.match.is_over, aggregate.version
+            over, latest = aggregate.match.is_over, aggregate.match.version
             if not over and self.tournament_of(game_id) is not None:  # whoever asks, with whatever token
                 raise TournamentGameRunning(
                     f"game {game_id} is a running tournament game: it can be analysed once it has ended"

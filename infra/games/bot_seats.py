@@ -30,7 +30,7 @@ from domain.kernel.bots import bot_of_seat_name, make_bot
 from domain.kernel.errors import RuleViolation
 from domain.kernel.match import SEAT_TAKEN
 from domain.kernel.sampling import clone_state
-from infra.games.aggregate import record_of
+from infra.games.aggregate import may_hold, records_of
 from infra.games.service import GameService, ServiceError, StaleVersion
 from infra.readside.follower import MemoryPosition, log_follower
 from infra.readside.lease import Lease
@@ -47,7 +47,6 @@ IDLE_WAIT = 1.0  # a wake-up may be missed (a save by another process): look aga
 PAUSE_SECONDS = 0.05
 BOT_LEASE = "bot-seats"  # the lease's name in the read-model store
 NOTIFICATIONS_PER_READ = 500
-SEAT_TAKEN_BYTES = f'"{SEAT_TAKEN}"'.encode()
 
 
 class GamesWithBots:
@@ -56,19 +55,14 @@ class GamesWithBots:
 
     def __init__(self, service: GameService) -> None:
         self.service = service
-        mapper = service.mapper
-        # A stored event's JSON names its record's type as it is: most are no SeatTaken, and need
-        # not be decoded to tell (not so when the store compresses or encrypts what it keeps).
-        self._plain = getattr(mapper, "compressor", None) is None and getattr(mapper, "cipher", None) is None
 
     def apply(self, start: Cursor, batch: Sequence[Notification]) -> set[str]:
         games: set[str] = set()
         for notification in batch:
-            if self._plain and SEAT_TAKEN_BYTES not in notification.state:
+            if not may_hold(self.service.mapper, notification, SEAT_TAKEN):
                 continue
             event = self.service.mapper.to_domain_event(notification)
-            record = record_of(event)
-            if record.type == SEAT_TAKEN and bot_of_seat_name(record.data.get("name")):
+            if any(r.type == SEAT_TAKEN and bot_of_seat_name(r.data.get("name")) for r in records_of(event)):
                 games.add(str(event.originator_id))
         return games
 
@@ -136,7 +130,7 @@ class BotSeats:
                 due = sorted(seat for seat in match.game.awaited(match.state) if seat in bots)
                 if not due:
                     return moves
-                seat, version, game = due[0], aggregate.version, match.game
+                seat, version, game = due[0], match.version, match.game
                 state = clone_state(match.state)  # decided on outside the game's lock
             bot = make_bot(
                 bots[seat],

@@ -13,7 +13,8 @@ import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import datetime
+from typing import Any, cast
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
@@ -31,7 +32,7 @@ from domain.kernel.match import Match
 from domain.kernel.messages import parse_command
 from domain.kernel.seats import Seat
 from domain.kernel.signatures import BY_ORGANISER, bot_key, public_key_of, sign, signed_payload
-from infra.games.aggregate import GameAggregate, MatchTranscoding, record_of
+from infra.games.aggregate import GameAggregate, MatchTranscoding, StoredGameEvent, records_of
 
 
 class ServiceError(Exception):
@@ -340,7 +341,7 @@ class GameService(Application[UUID]):
         self.save(aggregate)
         return CreatedGame(
             game_id=str(aggregate.id),
-            version=aggregate.version,
+            version=aggregate.match.version,
             tokens=[] if open_seats else tokens,
             open_seats=aggregate.match.open_seats,
             bots=dict(bots),
@@ -360,9 +361,7 @@ class GameService(Application[UUID]):
         hashes: list[str | None] = [token_hash(t) for t in tokens] if tokens else [None] * match.players
         aggregate = GameAggregate.start(game_id or uuid4(), match, hashes, records)
         self.save(aggregate)
-        return CreatedGame(
-            game_id=str(aggregate.id), version=aggregate.version, tokens=tokens, open_seats=match.open_seats
-        )
+        return CreatedGame(game_id=str(aggregate.id), version=match.version, tokens=tokens, open_seats=match.open_seats)
 
     def join(self, game_id: str, name: str, seat: Seat | None = None, public_key: str | None = None) -> JoinedSeat:
         """Take an open seat by name; the token is made here and only its hash is kept. With a
@@ -385,7 +384,7 @@ class GameService(Application[UUID]):
                 seat=seat,
                 name=records[0].data["name"],
                 token=token,
-                version=aggregate.version,
+                version=aggregate.match.version,
                 started=not aggregate.match.waiting,
             )
 
@@ -422,7 +421,7 @@ class GameService(Application[UUID]):
             except BaseException:
                 self._evict(uuid)
                 raise
-            return seat, aggregate.version
+            return seat, aggregate.match.version
 
     def fork(self, game_id: str, version: int) -> CreatedGame:
         """A new game continuing from ``version`` of an ended game, with a fresh seed and new seats.
@@ -433,8 +432,9 @@ class GameService(Application[UUID]):
         source = self.load(game_id)
         if not source.match.is_over:
             raise Conflict("only a game that has ended can be forked")
-        if not isinstance(version, int) or not 1 <= version < source.version:
-            raise Invalid(f"version must be between 1 and {source.version - 1} (a fork starts before the end)")
+        latest = source.match.version
+        if not isinstance(version, int) or not 1 <= version < latest:
+            raise Invalid(f"version must be between 1 and {latest - 1} (a fork starts before the end)")
         history = self.records(game_id, through=version + 1)
         copied = source.match.copied_through
         if version <= copied or history[-1].type != COMMAND_ACCEPTED:
@@ -451,15 +451,27 @@ class GameService(Application[UUID]):
     # -- reading ------------------------------------------------------------------------------------
 
     def load(self, game_id: str, version: int | None = None) -> GameAggregate:
-        """The game now (the cached aggregate: hold ``reading`` while using it) or at ``version``."""
+        """The game now (the cached aggregate: hold ``reading`` while using it) or at the game's
+        ``version`` (a copy of its own; a version inside a command's records is one too)."""
         uuid = parse_game_id(game_id)
         try:
-            aggregate: GameAggregate = self.repository.get(uuid, version=version)
+            aggregate: GameAggregate = self.repository.get(uuid)
         except AggregateNotFoundError:
             raise GameNotFound(f"there is no game {game_id!r}") from None
-        if version is not None and aggregate.version != version:
-            raise UnknownVersion(f"game {game_id} has no version {version}; its version is {aggregate.version}")
-        return aggregate
+        if version is None:
+            return aggregate
+        latest = aggregate.match.version
+        if not 1 <= version <= latest:
+            raise UnknownVersion(f"game {game_id} has no version {version}; its version is {latest}")
+        stored = aggregate.stored_version_holding(version)
+        whole = aggregate.stored_ends()[stored - 1] == version
+        past: GameAggregate = self.repository.get(uuid, version=stored if whole else stored - 1)
+        if not whole:  # the records of the stored event that holds ``version``, up to it
+            for event in self.events.get(uuid, gt=stored - 1, lte=stored):
+                for record in records_of(event):
+                    if record.position <= version:
+                        past.match.apply_record(record)
+        return past
 
     @contextmanager
     def reading(self, game_id: str) -> Iterator[GameAggregate]:
@@ -469,8 +481,26 @@ class GameService(Application[UUID]):
             yield self.load(game_id)
 
     def records(self, game_id: str, after: int = 0, through: int | None = None) -> list[Record]:
+        """The game's records after position ``after``, through ``through`` (none for no game)."""
+        return [record for record, _ in self.timed_records(game_id, after, through)]
+
+    def timed_records(self, game_id: str, after: int = 0, through: int | None = None) -> list[tuple[Record, datetime]]:
+        """``records``, each with when it was stored. Only the stored events that hold them are
+        read: the cached game's ``ends`` tell which (past its last known one, every later one)."""
         uuid = parse_game_id(game_id)
-        return [record_of(e) for e in self.events.get(uuid, gt=after, lte=through)]
+        try:
+            aggregate = self.load(game_id)
+        except GameNotFound:
+            return []
+        ends = aggregate.stored_ends()
+        first = aggregate.stored_version_holding(after + 1)
+        last = None if through is None or through > ends[-1] else aggregate.stored_version_holding(through)
+        return [
+            (record, cast(StoredGameEvent, event).timestamp)
+            for event in self.events.get(uuid, gt=first - 1, lte=last)
+            for record in records_of(event)
+            if after < record.position and (through is None or record.position <= through)
+        ]
 
     def seat_for_token(self, aggregate: GameAggregate, token: str | None) -> Seat | None:
         """The seat a bearer token belongs to; no token is a spectator."""
@@ -531,13 +561,12 @@ class GameService(Application[UUID]):
                 raise NotStarted(f"the game starts when every seat is taken; still open: seat {open_list}")
             if command_id is not None and aggregate.match.command_position(seat, command_id) is not None:
                 return seat, self._first_result(game_id, aggregate, seat, payload, command_id, contribution)
-            if expected_version is not None and expected_version != aggregate.version:
-                raise StaleVersion(
-                    f"expected version {expected_version}, but the game is at version {aggregate.version}"
-                )
+            version = aggregate.match.version
+            if expected_version is not None and expected_version != version:
+                raise StaleVersion(f"expected version {expected_version}, but the game is at version {version}")
             if bot_seat is not None and seat in aggregate.match.keys:
-                command_id = command_id or f"bot-{aggregate.version}"
-                expected_version = aggregate.version
+                command_id = command_id or f"bot-{version}"
+                expected_version = version
                 signature = self._bot_signature(aggregate, seat, payload, command_id)
             if by is None:
                 command = aggregate.match.admit_signed(
@@ -562,7 +591,7 @@ class GameService(Application[UUID]):
             except BaseException:
                 self._evict(uuid)
                 raise
-            return seat, CommandResult(version=aggregate.version, records=records, duplicate=False)
+            return seat, CommandResult(version=aggregate.match.version, records=records, duplicate=False)
 
     @staticmethod
     def _bot_signature(aggregate: GameAggregate, seat: Seat, payload: dict[str, Any], command_id: str) -> str:
@@ -571,7 +600,7 @@ class GameService(Application[UUID]):
         if match.game_id is None:
             raise Invalid("a keyed seat's game names the id its signatures are over")
         private = bot_key(bytes.fromhex(match.chance.seed_hex), seat)
-        return sign(private, signed_payload(match.game_id, seat, aggregate.version, command_id, payload, None))
+        return sign(private, signed_payload(match.game_id, seat, match.version, command_id, payload, None))
 
     def _first_result(
         self,

@@ -32,7 +32,7 @@ def play_with_bot(service: GameService, created: CreatedGame, bot: Mover, comman
             if match.is_over:
                 break
             seat, command = bot.next_move(match.game, match.state)
-            version = aggregate.version
+            version = match.version
         started = time.perf_counter()
         service.execute(
             created.game_id,

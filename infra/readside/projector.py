@@ -59,7 +59,7 @@ from typing import Any, NamedTuple, cast
 
 from eventsourcing.persistence import InterfaceError, Notification, OperationalError
 
-from infra.games.aggregate import StoredGameEvent, record_of
+from infra.games.aggregate import StoredGameEvent, records_of
 from infra.games.service import GameService
 from infra.readside.follower import DocumentBatch, Follower, ReadModelPosition, Step
 from infra.readside.lease import Lease
@@ -140,15 +140,22 @@ class PendingDocuments:
         self.changes[(collection, key)] = json_text(value)
 
 
-def projected_record(service: GameService, notification: Notification) -> ProjectedRecord:
+def projected_records(service: GameService, notification: Notification) -> list[ProjectedRecord]:
+    """The records of one stored game event (a command's, say), as the projections take them."""
     event = service.mapper.to_domain_event(notification)
-    return ProjectedRecord(
-        game_id=str(event.originator_id),
-        record=record_of(event),
-        notification_id=notification.id,
-        timestamp=cast(StoredGameEvent, event).timestamp.isoformat(),
-        token_hashes=getattr(event, "token_hashes", None),  # only a game's Started event has them
-    )
+    game_id = str(event.originator_id)
+    timestamp = cast(StoredGameEvent, event).timestamp.isoformat()
+    token_hashes = getattr(event, "token_hashes", None)  # only a game's Started and SeatJoined have them
+    return [
+        ProjectedRecord(
+            game_id=game_id,
+            record=record,
+            notification_id=notification.id,
+            timestamp=timestamp,
+            token_hashes=token_hashes if i == 0 else None,
+        )
+        for i, record in enumerate(records_of(event))
+    ]
 
 
 def _notification_id(item: ProjectedRecord) -> int:
@@ -317,7 +324,7 @@ class Projector:
         # Projections at the same position share a read (within one step).
         if after not in self._batches:
             notifications = self.service.recorder.select_notifications(start=after + 1, limit=limit)
-            self._batches[after] = [projected_record(self.service, n) for n in notifications]
+            self._batches[after] = [item for n in notifications for item in projected_records(self.service, n)]
         return self._batches[after]
 
     def _lost_race(self, name: str) -> None:

@@ -182,13 +182,13 @@ class ReadSide:
         if head >= wanted:
             return True
         if head == 0:
-            return self.service.load(game_id).version >= wanted
+            return self.service.load(game_id).match.version >= wanted
         return False
 
     def _behind(self, projection: str, game_id: str, wanted: int) -> ServiceError | None:
         if self._has(projection, game_id, wanted):
             return None
-        stored = self.service.load(game_id).version
+        stored = self.service.load(game_id).match.version
         if stored < wanted:
             return VersionNotReached(
                 f"game {game_id} did not reach version {wanted} within {self.wait_seconds:g} s (it is at {stored}); "
@@ -260,8 +260,8 @@ class ReadSide:
             # event store; the projection may have started on it since): the event store has it,
             # or says there is no such game.
             with self.service.reading(game_id) as aggregate:
-                if aggregate.version < wanted:
-                    raise VersionNotReached(f"game {game_id} is at version {aggregate.version}, not {wanted}")
+                if aggregate.match.version < wanted:
+                    raise VersionNotReached(f"game {game_id} is at version {aggregate.match.version}, not {wanted}")
                 return render(aggregate.match)
         rendered = self._rendered.get((game_id, head, kind))
         if rendered is None:

@@ -230,7 +230,7 @@ class Clocks:
         with self._current_game(table.game_id) as game:
             match = game.match
             seat = None if match.is_over else min(forfeited & set(match.game.awaited(match.state)), default=None)
-            return seat is not None and self._bot_move(aggregate, table, seat, match, game.version, None)
+            return seat is not None and self._bot_move(aggregate, table, seat, match, match.version, None)
 
     def _record_missing_timeouts(self, tournament_id: str, table: Table, clock: GameClock) -> None:
         """A rule's move recorded without its ``TimedOut`` (the process stopped between the two):
@@ -307,7 +307,7 @@ class Clocks:
         command that follows is decided on the game as it is."""
         with self.games.reading(table.game_id) as game:
             clock = self._clock(aggregate, table)
-            if game.version != clock.version:
+            if game.match.version != clock.version:
                 self._drop_cached_game(table.game_id)
             yield clock
 
@@ -315,7 +315,7 @@ class Clocks:
     def _current_game(self, game_id: str) -> Iterator[GameAggregate]:
         """The game as the store has it now, held still in this process."""
         with self.games.reading(game_id) as game:
-            if not self.games.records(game_id, after=game.version, through=game.version + 1):
+            if not self.games.records(game_id, after=game.match.version, through=game.match.version + 1):
                 yield game
                 return
             self._drop_cached_game(game_id)

@@ -102,7 +102,7 @@ class Reading:
         seat = table.players.index(player)
         with self.games.reading(table.game_id) as game:
             match = game.match
-            version = game.version
+            version = match.version
             awaited = set() if match.is_over else set(match.game.awaited(match.state))
         voided = table.game_id in state.voided()
         status = "voided" if voided else "ended" if match.is_over or table.game_id in state.results else "running"

@@ -16,7 +16,7 @@ from eventsourcing.domain import DomainEventProtocol
 from eventsourcing.persistence import IntegrityError, Notification, RecordConflictError, Tracking
 
 from domain.kernel.log import GAME_ENDED
-from infra.games.aggregate import record_of
+from infra.games.aggregate import may_hold, records_of
 from infra.games.service import GameService
 from infra.readside.readmodels import Cursor
 
@@ -41,10 +41,10 @@ class EndedGames:
     def apply(self, start: Cursor, batch: Sequence[Notification]) -> list[EndedGame]:
         ended: list[EndedGame] = []
         for notification in batch:
-            if b"GameEnded" not in notification.state:  # most records are not; decode only candidates
+            if not may_hold(self.games.mapper, notification, GAME_ENDED):
                 continue
             event = self.games.mapper.to_domain_event(notification)
-            if record_of(event).type == GAME_ENDED:
+            if any(record.type == GAME_ENDED for record in records_of(event)):
                 ended.append(EndedGame(event, notification.id))
         return ended
 

@@ -59,7 +59,7 @@ class Rulings:
     def _game_tip(self, game_id: str) -> tuple[int, str]:
         """A game's version and last hash now (a void closes the game there)."""
         with self.games.reading(game_id) as game:
-            return game.version, game.match.last_hash
+            return game.match.version, game.match.last_hash
 
 
 def running_tables_of(state: TournamentState, player: int) -> list[Table]:

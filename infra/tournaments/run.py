@@ -90,7 +90,7 @@ def play_table(
             if match.is_over:
                 return sent
             seat, command = bot.next_move(match.game, match.state)
-            version = aggregate.version
+            version = match.version
         player = table.players[seat]
         try:
             tournaments.play(

@@ -34,9 +34,10 @@ from eventsourcing.projection import EventSourcedProjection
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteProcessRecorder
 from eventsourcing.utils import get_topic
 
+from domain.kernel.log import GAME_ENDED
 from domain.tournament import rules
 from domain.tournament.log import RESULT_RECORDED
-from infra.games.aggregate import record_of
+from infra.games.aggregate import records_of
 from infra.games.service import Conflict, Forbidden, GameService, Unauthorized, token_hash
 from infra.tournaments.aggregate import (
     TableIndex,
@@ -172,7 +173,7 @@ class TournamentService(EventSourcedProjection[UUID]):
         tournament_id = self.tournament_of(game_id)
         if tournament_id is None:
             return
-        record = record_of(domain_event)
+        record = next(r for r in records_of(domain_event) if r.type == GAME_ENDED)
         with self._lock(parse_tournament_id(tournament_id)):
             aggregate = self.load(tournament_id)
             game = self.games.load(game_id, version=record.position)

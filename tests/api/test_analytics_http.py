@@ -7,14 +7,12 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from uuid import UUID
 
 import pytest
 from fastapi.testclient import TestClient
 
 from api.http.app import create_app
 from domain.kernel.log import for_viewer
-from infra.games.aggregate import record_of
 from infra.games.service import CreatedGame, GameService
 from tests.support.analytics import simulated_store
 
@@ -51,15 +49,9 @@ def test_every_ended_game_in_full_with_its_game_id_and_time(
         by_game.setdefault(line["game_id"], []).append(line)
     assert set(by_game) == {g.game_id for g in ended}  # running games are not exported
     for created in ended:
-        events = list(service.events.get(UUID(created.game_id)))
+        stored = service.timed_records(created.game_id)
         assert [(x["position"], x["type"], x["recorded_at"], x["data"]) for x in by_game[created.game_id]] == [
-            (
-                e.record["position"],
-                e.record["type"],
-                e.timestamp.isoformat(),
-                for_viewer(record_of(e), None, reveal_all=True)["data"],
-            )
-            for e in events
+            (r.position, r.type, at.isoformat(), for_viewer(r, None, reveal_all=True)["data"]) for r, at in stored
         ]
     ends = [by_game[g][-1]["recorded_at"] for g in dict.fromkeys(x["game_id"] for x in found)]
     assert ends == sorted(ends)  # games in the order they ended
@@ -126,7 +118,7 @@ def test_the_export_sees_a_game_that_ends_after_the_first_read(tmp_path: Path) -
     play_with_bot(service, running[0], RandomBot(b"finish"))
     found = lines_of(client.get("/analytics/games/export").text)
     assert {x["game_id"] for x in found} == {running[0].game_id}
-    assert found[-1]["type"] == "GameEnded" and found[-1]["position"] == service.load(running[0].game_id).version
+    assert found[-1]["type"] == "GameEnded" and found[-1]["position"] == service.load(running[0].game_id).match.version
     service.close()
 
 
@@ -135,7 +127,7 @@ def test_the_embedded_server_keeps_the_tables_in_the_background_while_it_runs(tm
 
     from infra.analytics.store import AnalyticsDatabase, AnalyticsSettings
 
-    service, _, _ = simulated_store(tmp_path, games_each=0, running=1)
+    service, _, running = simulated_store(tmp_path, games_each=0, running=1)
     # Beside the event store, as the server's, and bound as the server's (DuckDB opens a file
     # once per process: a second opener in the same process must ask for the same configuration).
     tables = AnalyticsDatabase(str(tmp_path / "analytics.duckdb"), memory_limit=AnalyticsSettings().server_memory_limit)
@@ -146,5 +138,6 @@ def test_the_embedded_server_keeps_the_tables_in_the_background_while_it_runs(tm
             assert time.monotonic() < deadline, "the background projection did not catch up within a minute"
             time.sleep(0.05)
     with tables.connect() as connection:
-        assert connection.execute("SELECT status, version FROM games").fetchall() == [("running", target)]
+        version = service.load(running[0].game_id).match.version
+        assert connection.execute("SELECT status, version FROM games").fetchall() == [("running", version)]
     service.close()

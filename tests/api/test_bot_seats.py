@@ -225,7 +225,7 @@ def test_the_bot_seats_find_a_game_created_with_bots_and_a_tournaments_bot_table
         for _ in range(20_000):  # a bound on a hang
             seats.step()
             with games.reading(created.game_id) as game:
-                match, version = game.match, game.version
+                match, version = game.match, game.match.version
             if match.is_over:
                 break
             if 0 in match.game.awaited(match.state):
@@ -246,7 +246,7 @@ def test_a_restarted_server_plays_on_the_bot_seats_of_running_games(service: Gam
     created = service.create_game("peloponnes", 2, None, b"restart", salt=bytes(32), bots={1: "greedy"})
     with service.reading(created.game_id) as aggregate:
         assert list(aggregate.match.game.awaited(aggregate.match.state)) == [1], "the bot's seat is awaited first"
-        version = aggregate.version
+        version = aggregate.match.version
     with TestClient(create_app(service, build_read_side(service, settings))) as client:
         for _ in range(5000):
             listed = client.get(f"/games/{created.game_id}/legal-moves", headers=auth(created.tokens[0])).json()

@@ -33,9 +33,8 @@ def test_query_prints_rows_as_a_table_or_as_json(store: tuple[Path, GameService,
     result = run(directory, "query", "SELECT game_id, version FROM games ORDER BY game_id", "--json")
     assert result.exit_code == 0, result.output
     rows = json.loads(result.output)
-    assert rows == sorted(
-        ({"game_id": g.game_id, "version": service.load(g.game_id).version} for g in games), key=lambda r: r["game_id"]
-    )
+    versions = ({"game_id": g.game_id, "version": service.load(g.game_id).match.version} for g in games)
+    assert rows == sorted(versions, key=lambda r: r["game_id"])
     table = run(directory, "query", "SELECT game, count(*) AS n FROM games GROUP BY game ORDER BY game")
     assert table.exit_code == 0
     assert "catan_alexander" in table.output and "4 rows" in table.output
@@ -70,7 +69,7 @@ def test_export_parquet_by_game_and_month_and_csv(
     result = run(directory, "export", str(tmp_path / "parquet"))
     assert result.exit_code == 0, result.output
     records = ds.dataset(tmp_path / "parquet" / "records", format="parquet", partitioning="hive").to_table()
-    assert records.num_rows == sum(service.load(g.game_id).version for g in games)
+    assert records.num_rows == sum(service.load(g.game_id).match.version for g in games)
     assert records.column("game_id").null_count == 0 and records.column("recorded_at").null_count == 0
     month = sorted({p.name for p in (tmp_path / "parquet" / "records").glob("game=*/month=*")})
     assert month and all(name.startswith("month=20") for name in month)

@@ -20,7 +20,7 @@ def record_positions(messages: list[tuple[str, Any]]) -> list[int]:
 
 def test_last_event_id_resumes_after_that_event(client: TestClient, service: GameService) -> None:
     created = play(service, "resume")
-    version = service.load(created.game_id).version
+    version = service.load(created.game_id).match.version
     path = f"/games/{created.game_id}/stream"
     resumed = read_stream(client, path, {"Last-Event-ID": "3", **auth(created.tokens[0])})
     assert record_positions(resumed) == list(range(4, version + 1))
@@ -43,7 +43,7 @@ def test_after_beyond_the_games_version_is_refused_clearly(client: TestClient, s
     running = play(service, "running", commands=2)
     ended = play(service, "ended")
     for created in (ended, running):  # on a server that waits instead, the ended game fails at once
-        version = service.load(created.game_id).version
+        version = service.load(created.game_id).match.version
         for headers, params in (({}, {"after": version + 1}), ({"Last-Event-ID": str(version + 7)}, {})):
             response = client.get(f"/games/{created.game_id}/stream", params=params, headers=headers)
             assert response.status_code == 409, response.text

@@ -98,7 +98,7 @@ def main(pairs: int) -> None:
                             over = True
                             continue
                         seat, command = bots[kind].next_move(match.game, match.state)
-                        version = aggregate.version
+                        version = aggregate.match.version
                     payload = recorded_command(command)
                     controls: dict[str, object] = {}
                     if kind == "keyed":

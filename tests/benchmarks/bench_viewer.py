@@ -125,7 +125,7 @@ def main(argv: list[str]) -> None:
         created = service.create_game("catan_alexander", args.players, None, args.seed.encode())
         play_with_bot(service, created, RandomBot(args.seed.encode()))
         with service.reading(created.game_id) as aggregate:
-            latest = aggregate.version
+            latest = aggregate.match.version
         print(f"Catan ({args.players} players, seed {args.seed!r}): {latest} records")
         clients = [("this checkout", None)] + ([(f"baseline {args.baseline}", args.baseline)] if args.baseline else [])
         with sync_playwright() as playwright:

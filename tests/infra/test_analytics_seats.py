@@ -52,7 +52,7 @@ def test_seats_join_games_to_their_players_and_tournaments(service: GameService)
         joined = service.create_game("peloponnes", 2, None, b"joined", open_seats=True)
         eve = service.join(joined.game_id, "Eve", 1)
         fay = service.join(joined.game_id, "Fay", 0)
-        seated_game = CreatedGame(joined.game_id, service.load(joined.game_id).version, [fay.token, eve.token])
+        seated_game = CreatedGame(joined.game_id, service.load(joined.game_id).match.version, [fay.token, eve.token])
         play_with_bot(service, seated_game, RandomBot(b"joined-bot"))
         analytics.refresh()
 

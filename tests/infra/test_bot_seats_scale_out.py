@@ -54,7 +54,7 @@ def person_moves(service: GameService, game_id: str, token: str, rng: Chance) ->
         if match.is_over or seat not in match.game.awaited(match.state):
             return False
         moves = match.game.legal_moves(match.state, seat, rng)
-        version = aggregate.version
+        version = aggregate.match.version
     move = moves[rng.below("move", len(moves))]
     try:
         service.execute(game_id, token, {"type": move.type, **move.to_dict()}, expected_version=version)

@@ -12,9 +12,10 @@ import pytest
 
 from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
-from domain.kernel.log import for_viewer
+from domain.kernel.log import Record, for_viewer
 from domain.kernel.verification import verify_records
 from infra.bootstrap import build_service
+from infra.games.aggregate import GameAggregate
 from infra.games.service import CreatedGame, GameService, StaleVersion
 from infra.games.simulation import play_with_bot
 from infra.settings import Settings
@@ -91,13 +92,15 @@ def test_tampering_with_a_stored_event_is_found_at_its_position(db: Path, servic
     play(service, created)
     records = service.records(created.game_id)
     target = next(r for r in records if r.type == "DieRolled")
+    holding = service.load(created.game_id).stored_version_holding(target.position)
     connection = sqlite3.connect(db)
     rows = connection.execute(
-        "SELECT originator_version, state FROM stored_events WHERE originator_version = ?", (target.position,)
+        "SELECT originator_version, state FROM stored_events WHERE originator_version = ?", (holding,)
     ).fetchall()
     ((version, state),) = rows
     stored = json.loads(state)
-    stored["record"]["data"]["value"] = stored["record"]["data"]["value"] % 6 + 1
+    (record,) = [r for r in stored["records"] if r["position"] == target.position]  # a command's records
+    record["data"]["value"] = record["data"]["value"] % 6 + 1
     connection.execute(
         "UPDATE stored_events SET state = ? WHERE originator_version = ?", (json.dumps(stored).encode(), version)
     )
@@ -111,17 +114,18 @@ def test_tampering_with_a_stored_event_is_found_at_its_position(db: Path, servic
 
 
 def test_any_version_of_a_long_game_loads_like_a_full_replay(service: GameService) -> None:
-    created = service.create_game("sealed_guess", 2, {"rounds": 60}, b"long")
+    created = service.create_game("sealed_guess", 2, {"rounds": 160}, b"long")
     play(service, created)
     final = service.load(created.game_id)
-    assert final.version > 300
+    assert final.match.version > 600
     assert service.snapshots is not None
-    assert len(list(service.snapshots.get(final.id))) >= 3, "snapshots are taken every 100 versions"
+    assert len(list(service.snapshots.get(final.id))) >= 3, "snapshots are taken every 100 stored events"
     from domain.kernel.chance import Chance
     from domain.kernel.match import Match
 
     records = service.records(created.game_id)
-    for version in [1, 99, 100, 101, 250, final.version]:
+    # every version, a command's own records between its first and last among them
+    for version in [1, 2, 99, 100, 101, 250, 399, 400, 401, final.match.version]:
         replayed = Match(final.match.game, 2, final.match.options, Chance(b"x"))
         for record in records[:version]:
             replayed.apply_record(record)
@@ -160,7 +164,7 @@ def test_snapshots_are_taken_from_the_live_aggregate_not_rebuilt_from_the_store(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     service = build_service(Settings(database_url=f"sqlite:///{tmp_path}/s.sqlite", snapshot_interval=10))
-    created = service.create_game("sealed_guess", 2, {"rounds": 10}, b"live")
+    created = service.create_game("sealed_guess", 2, {"rounds": 30}, b"live")
     service.load(created.game_id)  # in the cache from here on
     rebuilt: list[object] = []
     original_get = service.repository.get
@@ -173,4 +177,53 @@ def test_snapshots_are_taken_from_the_live_aggregate_not_rebuilt_from_the_store(
     fresh = build_service(Settings(database_url=f"sqlite:///{tmp_path}/s.sqlite", snapshot_interval=10))
     assert fresh.load(created.game_id).match.state == service.load(created.game_id).match.state
     fresh.close()
+    service.close()
+
+
+def test_a_game_stored_a_record_an_event_reads_travels_and_plays_on(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game stored before a command's records were kept together (one ``Recorded`` event a
+    record, snapshots without ``ends``) reads, loads at any version and plays on, each new
+    command one stored event."""
+
+    def a_record_an_event(aggregate: GameAggregate, records: list[Record]) -> None:
+        with aggregate._applied_by_the_match():
+            for record in records:
+                aggregate.trigger_event(GameAggregate.Recorded, record=record.to_dict())
+
+    settings = Settings(database_url=f"sqlite:///{db}", snapshot_interval=10)
+    earlier = build_service(settings)
+    with monkeypatch.context() as patched:
+        patched.setattr(GameAggregate, "played", a_record_an_event)
+        created = earlier.create_game("sealed_guess", 2, {"rounds": 20}, b"stored before")
+        play(earlier, created, commands=15)
+    earlier.close()
+    connection = sqlite3.connect(db)
+    snapshots = connection.execute("SELECT originator_version, state FROM stored_snapshots").fetchall()
+    assert snapshots
+    for version, state in snapshots:  # as snapshots were before they kept ``ends``
+        stored = json.loads(state)
+        del stored["state"]["ends"]
+        connection.execute(
+            "UPDATE stored_snapshots SET state = ? WHERE originator_version = ?", (json.dumps(stored).encode(), version)
+        )
+    connection.commit()
+    connection.close()
+
+    service = build_service(settings)
+    before = service.records(created.game_id)
+    assert [r.position for r in before] == list(range(1, len(before) + 1))
+    assert service.records(created.game_id, after=5, through=9) == before[5:9]
+    play(service, created)
+    records = service.records(created.game_id)
+    assert records[: len(before)] == before and records[-1].type == "GameEnded"
+    aggregate = service.load(created.game_id)
+    assert aggregate.version < aggregate.match.version  # the commands since are one stored event each
+    for version in (1, 7, len(before), len(before) + 1, len(before) + 2, len(records)):
+        assert service.load(created.game_id, version).match.last_hash == records[version - 1].hash
+    assert (
+        service.records(created.game_id, after=len(before) - 2, through=len(before) + 3)
+        == records[len(before) - 2 : len(before) + 3]
+    )
+    report = verify_records([for_viewer(r, None, True) for r in records], GAMES.get)
+    assert report.chain_ok and report.seed_ok, report.problems
     service.close()

@@ -66,7 +66,7 @@ def test_small_batches_and_restarts_give_the_same_read_models_as_one_pass(servic
 def test_views_are_the_games_own_per_viewer_views_and_keep_secrets(service: GameService) -> None:
     game_id = play(service, "secret", commands=1).game_id  # one seat has committed a sealed guess
     reads, _ = projected(service)
-    assert reads.head("boards", game_id) == service.load(game_id).version
+    assert reads.head("boards", game_id) == service.load(game_id).match.version
     aggregate = service.load(game_id)
     committed = next(iter(aggregate.match.state.guesses))
     guess = aggregate.match.state.guesses[committed]
@@ -80,7 +80,7 @@ def test_every_past_version_comes_from_the_nearest_frame(service: GameService, m
     monkeypatch.setattr(frames, "FRAME_INTERVAL", 4)  # several frames in a short game
     game_id = play(service, "frames").game_id
     reads, store = projected(service)
-    last = service.load(game_id).version
+    last = service.load(game_id).match.version
     assert last > 12
     for version in range(1, last + 1):
         expected = json.loads(json.dumps(board_view(game_id, service.load(game_id, version).match, 0)))

@@ -23,7 +23,7 @@ def test_min_version_reads_your_own_write_and_waits_for_a_version_the_game_has_n
     store = MemoryStore()
     client = TestClient(create_app(service, ReadSide(service, store, Projector(service, store), wait_seconds=0.2)))
     game_id = play(service, "min-version", commands=1).game_id  # written behind the API's back
-    version = service.load(game_id).version
+    version = service.load(game_id).match.version
     assert client.get(f"/games/{game_id}", params={"min_version": version}).json()["version"] == version
     ahead = client.get(f"/games/{game_id}", params={"min_version": version + 1})
     assert ahead.status_code == 409 and ahead.json()["error"]["code"] == "VERSION_NOT_REACHED"
@@ -35,9 +35,9 @@ def test_a_read_model_that_stays_behind_answers_503(service: GameService) -> Non
     store = MemoryStore()
     created = play(service, "stalled", commands=1)
     Projector(service, store).catch_up()
-    projected = service.load(created.game_id).version
+    projected = service.load(created.game_id).match.version
     play_game(service, created, b"bot-stalled-2", 1)  # a move the stalled read models never see
-    version = service.load(created.game_id).version
+    version = service.load(created.game_id).match.version
     client = TestClient(create_app(service, ReadSide(service, store, None, wait_seconds=0.2)))
     behind = client.get(f"/games/{created.game_id}", params={"min_version": version})
     assert behind.status_code == 503 and behind.json()["error"]["code"] == "READ_MODEL_BEHIND"
@@ -58,11 +58,11 @@ def test_a_game_the_read_models_do_not_know_yet_is_read_from_the_event_store(ser
         view = client.get(f"/games/{game_id}", headers=headers)
         assert view.status_code == 200, view.text
         assert view.json() == json.loads(json.dumps(board_view(game_id, aggregate.match, viewer)))
-    scoreboard = client.get(f"/games/{game_id}/scoreboard", params={"min_version": aggregate.version})
-    assert scoreboard.status_code == 200 and scoreboard.json()["version"] == aggregate.version
+    scoreboard = client.get(f"/games/{game_id}/scoreboard", params={"min_version": aggregate.match.version})
+    assert scoreboard.status_code == 200 and scoreboard.json()["version"] == aggregate.match.version
     assert client.get(f"/games/{game_id}/versions/2").json()["version"] == 2
     assert client.get(f"/games/{game_id}", headers=auth("not-a-seat")).json()["error"]["code"] == "BAD_TOKEN"
-    ahead = client.get(f"/games/{game_id}", params={"min_version": aggregate.version + 1})
+    ahead = client.get(f"/games/{game_id}", params={"min_version": aggregate.match.version + 1})
     assert ahead.status_code == 409 and ahead.json()["error"]["code"] == "VERSION_NOT_REACHED"
     assert "read model" not in ahead.json()["error"]["message"]
 
@@ -96,7 +96,7 @@ def test_a_read_that_races_the_first_batches_of_a_game_is_served_from_the_event_
     store = MemoryStore()
     Projector(service, store, batch_size=2).step()  # the board read model has the game's first records only
     reads = ReadSide(service, store, None)
-    version = service.load(created.game_id).version
+    version = service.load(created.game_id).match.version
     assert 0 < reads.head("boards", created.game_id) < version
     view = reads.board(created.game_id, None, min_version=version)
     assert view == json.loads(json.dumps(board_view(created.game_id, service.load(created.game_id).match, None)))

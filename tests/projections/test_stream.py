@@ -33,7 +33,7 @@ def test_a_seat_streams_every_record_in_order_as_that_seat_may_see_it(client: Te
 
 def test_a_stream_after_the_last_record_of_an_ended_game_just_ends(client: TestClient, service: GameService) -> None:
     created = play(service, "ended")
-    version = service.load(created.game_id).version
+    version = service.load(created.game_id).match.version
     messages = read_stream(client, f"/games/{created.game_id}/stream?after={version}", {})
     assert messages == [("end", {"version": version})]
 

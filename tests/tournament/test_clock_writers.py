@@ -151,7 +151,7 @@ def test_a_stale_cached_game_answers_409_and_the_retry_goes_through(
     move_on(server, server_games, expected=False)  # cached in the server
     move_on(worker, worker_games, expected=False)  # written by the other process
     with server_games.reading(game_id) as cached:
-        assert cached.version < len(server_games.records(game_id))  # the server's cache is behind
+        assert cached.match.version < len(server_games.records(game_id))  # the server's cache is behind
     move_on(server, server_games, expected=True)  # names the store's version: accepted
     move_on(worker, worker_games, expected=False)
     move_on(server, server_games, expected=False)  # no version named: decided on the store's game

@@ -50,7 +50,7 @@ def play_with_a_slow_player(tournaments: TournamentService, clock: FakeClock, ti
                 return table
             awaited = set(match.game.awaited(match.state))
             seat, command = bot.next_move(match.game, match.state)
-            version = aggregate.version
+            version = aggregate.match.version
         player = table.players[seat]
         # The slow player thinks long only when nobody else is awaited (no other clock runs then).
         alone = awaited == {table.players.index(SLOW_PLAYER)}
@@ -162,7 +162,7 @@ def catan_at_an_open_offer(tournaments: TournamentService, clock: FakeClock) -> 
         with tournaments.games.reading(table.game_id) as aggregate:
             state = aggregate.match.state
             game = aggregate.match.game
-            version = aggregate.version
+            version = aggregate.match.version
             active = state.active
             trading = state.phase == "TRADE_BUILD" and not state.offers
             held = [i for i, n in enumerate(state.hands[active]) if n > 0] if trading else []
@@ -325,7 +325,7 @@ def test_no_timeout_is_recorded_after_a_stamp_the_verifier_cannot_count_from(
     table = state.tables()[0]
     aggregate = tournaments.load(tid)
     with tournaments.games.reading(table.game_id) as game:
-        match, version = game.match, game.version
+        match, version = game.match, game.match.version
     seat, command = RandomBot(b"behind").next_move(match.game, match.state)
     token = aggregate.seat_tokens[table.game_id][seat]
     payload = {"type": command.type, **command.to_dict()}

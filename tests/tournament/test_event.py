@@ -201,7 +201,7 @@ def test_the_stream_tells_each_record_as_it_is_recorded_and_ends_on_shutdown(
             if game.match.is_over:
                 break
             seat, command = bot.next_move(game.match.game, game.match.state)
-            version = game.version
+            version = game.match.version
         tournaments.games.execute(
             entry["game_id"], seat_tokens[seat], {"type": command.type, **command.to_dict()}, version
         )

@@ -347,7 +347,7 @@ def test_a_keyed_seats_timeout_move_is_the_servers_act_and_passed_off_as_the_sea
             if aggregate.match.is_over:
                 break
             seat, command = bot.next_move(aggregate.match.game, aggregate.match.state)
-            version = aggregate.version
+            version = aggregate.match.version
         clock.advance(700 if seat == slow else 20)
         move = {"type": command.type, **command.to_dict()}
         player = table.players[seat]

@@ -56,7 +56,7 @@ class Site:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         if version is None:
             with self.service.reading(created.game_id) as aggregate:
-                stored = aggregate.version
+                stored = aggregate.match.version
             response = self.api.get(f"/games/{created.game_id}", params={"min_version": stored}, headers=headers)
         else:
             response = self.api.get(f"/games/{created.game_id}/versions/{version}", headers=headers)

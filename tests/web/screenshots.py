@@ -50,7 +50,7 @@ def shoot(page: Page, url: str, version: int, path: Path) -> None:
 def version_of(service: GameService, game_id: str) -> int:
     """The game's version in the event store (the read models may not have caught up yet)."""
     with service.reading(game_id) as aggregate:
-        version: int = aggregate.version
+        version: int = aggregate.match.version
         return version
 
 

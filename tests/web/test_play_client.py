@@ -47,7 +47,7 @@ def bot_move(site: Site, created: CreatedGame, bot: RandomBot) -> None:
         match = aggregate.match
         assert not match.is_over, "the game ended before the moment the test needs"
         mover, command = bot.next_move(match.game, match.state)
-        version = aggregate.version
+        version = aggregate.match.version
     site.service.execute(
         created.game_id, created.tokens[mover], {"type": command.type, **command.to_dict()}, expected_version=version
     )

@@ -55,7 +55,7 @@ def stored_tokens(page: Any, game_id: str) -> dict[str, str]:
 def seat_view(site: Site, created: CreatedGame, seat: int) -> dict[str, Any]:
     """The seat's view at the game's current version (waiting for the read models to get there)."""
     with site.service.reading(created.game_id) as aggregate:
-        version = aggregate.version
+        version = aggregate.match.version
     headers = {"Authorization": f"Bearer {created.tokens[seat]}"}
     answer = site.api.get(f"/games/{created.game_id}", params={"min_version": version}, headers=headers)
     assert answer.status_code == 200, answer.text
@@ -75,7 +75,7 @@ def played_until(site: Site, created: CreatedGame, seed: str, wanted: Callable[[
             match = aggregate.match
             assert not match.is_over, "the game ended before the wanted moment"
             mover, command = bot.next_move(match.game, match.state)
-            version = aggregate.version
+            version = aggregate.match.version
         site.service.execute(
             created.game_id,
             created.tokens[mover],

@@ -546,7 +546,7 @@ def game_view(tournament_id: str, game_id: str, token: Token, tournaments: Tourn
     tournaments.enforce_clock(tournament_id, game_id)  # the next request records a timeout that is due
     # The read models follow in the background: ask for the version the game has now (the
     # read side serves it from the event store if the projection is not there yet).
-    view = reads.board(game_id, seat, min_version=tournaments.games.load(game_id).version)
+    view = reads.board(game_id, seat, min_version=tournaments.games.load(game_id).match.version)
     clock = tournaments.clock_view(game_id)
     names = tournaments.table_names(game_id)  # the players, by seat (a bot player's too)
     return {
