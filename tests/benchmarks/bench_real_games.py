@@ -45,7 +45,7 @@ from typing import Any
 
 import httpx
 
-from api.http.analytics_source import BACKGROUND_START_SECONDS
+from api.http.analytics_source import BACKGROUND_START_SECONDS, QUIET_SECONDS
 from tests.benchmarks.bench_embedded import cpu_seconds, percentile, rss_mb
 from tests.infra.services import free_port
 
@@ -233,7 +233,9 @@ def drive(port: int, pid: int, lanes: Lanes) -> dict[str, float]:
         )
         if generator.returncode != 0:
             raise RuntimeError(generator.stderr[-2000:])
-        cpu_after = settle(pid)
+        # Quiet for longer than the analytics tables wait for quiet (QUIET_SECONDS) before their
+        # last batch: that batch is the commands' too.
+        cpu_after = settle(pid, quiet_seconds=QUIET_SECONDS + 0.5)
     result = json.loads(generator.stdout)
     latencies: list[float] = result["latencies"]
     return {
