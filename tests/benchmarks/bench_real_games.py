@@ -121,7 +121,7 @@ def prepare_alexandria(
         "import json, sys\n"
         "from infra.bootstrap import build_service\n"
         "from infra.settings import Settings\n"
-        "specs = json.loads(sys.argv[2])\n"
+        "specs = json.loads(sys.stdin.read())\n"
         "service = build_service(Settings(database_url='sqlite:///' + sys.argv[1]))\n"
         "out = {}\n"
         "for count, games in specs.items():\n"
@@ -134,7 +134,8 @@ def prepare_alexandria(
     )
     environment = {**os.environ, "PYTHONPATH": str(source)}
     made = subprocess.run(
-        [sys.executable, "-c", script, str(db), json.dumps(specs)],
+        [sys.executable, "-c", script, str(db)],
+        input=json.dumps(specs),  # ten thousand games' specs are too long for an argument
         cwd=source,
         env=environment,
         capture_output=True,
