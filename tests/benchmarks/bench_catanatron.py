@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import os
 import sys
 import time
@@ -120,14 +121,16 @@ def main(argv: list[str]) -> None:
     print(f"ended {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}, load average {os.getloadavg()}")
     print(
         "| opponent | games | search's wins | win rate [95 %] | wins by seat | search CPU/decision "
-        "| opponent CPU/decision |"
+        "| opponent CPU/decision | fallbacks |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     for match in matches:
         print(match.row())
     print(f"samples of the hidden cards (a fallback: no deal of {DEALS} left the opponent short of a win):")
     for match in matches:
         print("  " + match.sampling_line())
+    for match in matches:
+        print("figures: " + json.dumps(match.figures()))
 
 
 if __name__ == "__main__":

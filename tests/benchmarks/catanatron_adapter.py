@@ -376,8 +376,27 @@ class Match:
             f"[{low:.1%}, {high:.1%}] | {self.wins_first}/{self.first} first, "
             f"{self.wins - self.wins_first}/{self.games - self.first} second | "
             f"{self.ours.per_decision_ms():.0f} ms (max {1000 * self.ours.longest:.0f}) | "
-            f"{self.theirs.per_decision_ms():.2f} ms (max {1000 * self.theirs.longest:.0f}) |"
+            f"{self.theirs.per_decision_ms():.2f} ms (max {1000 * self.theirs.longest:.0f}) | "
+            f"{self.sampling.fallbacks} fallbacks |"
         )
+
+    def figures(self) -> dict[str, Any]:
+        """Every count, to add up the runs of several processes."""
+        return {
+            "opponent": self.name,
+            **{name: getattr(self, name) for name in ("games", "wins", "unfinished", "first", "wins_first")},
+            "ours": {"seconds": self.ours.seconds, "decisions": self.ours.decisions, "longest": self.ours.longest},
+            "theirs": {
+                "seconds": self.theirs.seconds,
+                "decisions": self.theirs.decisions,
+                "longest": self.theirs.longest,
+            },
+            "samples": self.sampling.samples,
+            "fallbacks": self.sampling.fallbacks,
+            "decisions_with_fallback": self.decisions_with_fallback,
+            "games_with_fallback": self.games_with_fallback,
+            "seconds": self.seconds,
+        }
 
     def sampling_line(self) -> str:
         return (
