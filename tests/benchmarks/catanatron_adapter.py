@@ -25,6 +25,7 @@ from typing import Any
 
 from catanatron.game import TURNS_LIMIT, Game
 from catanatron.models.enums import DEVELOPMENT_CARDS, VICTORY_POINT
+from catanatron.models.map import DICE_PROBAS
 from catanatron.models.player import Color, Player
 from catanatron.state_functions import (
     get_actual_victory_points,
@@ -106,12 +107,18 @@ def _evolve(state: Table, event: Event) -> Table:
 
 
 def _production(state: Table, color: Color) -> float:
+    """The chance per roll of each card the seat's buildings produce (a city's twice), the robber's
+    tile not producing: as our Catan's ``production``, which counts pips."""
     catan = state.game.state
-    production = catan.board.map.node_production
+    board = catan.board
+    production = board.map.node_production
+    robber = board.map.land_tiles[board.robber_coordinate]
+    blocked = robber.nodes.values() if robber.number is not None else ()
+    lost = DICE_PROBAS[robber.number] if robber.number is not None else 0.0
     total = 0.0
     for building, nodes in (("SETTLEMENT", 1), ("CITY", 2)):
         for node in catan.buildings_by_color[color][building]:
-            total += nodes * sum(production[node].values())
+            total += nodes * (sum(production[node].values()) - (lost if node in blocked else 0.0))
     return total
 
 
