@@ -15,7 +15,8 @@ that repository at ``DIR`` instead of the package, and ``--opponents`` names the
 
 No Catanatron code is in this tree, nor anything that fetches it: the checkout is the caller's.
 ``--first-game N`` numbers the games from N (to split a run over processes: each game's seating,
-dice and search depend only on the seed and its number). It prints every game, running figures,
+dice and search depend only on the seed and its number); SIGTERM ends a run with the figures of
+the games it finished. It prints every game, running figures,
 and at the end our win rate with a 95 % (Wilson) interval, the CPU time per decision on both sides,
 and how the samples of hidden cards were dealt. Never part of the test run.
 """
@@ -26,6 +27,7 @@ import argparse
 import importlib
 import json
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -90,6 +92,14 @@ def opponent(name: str) -> Callable[[Any], Any]:
     return player
 
 
+class Stopped(Exception):
+    """SIGTERM: the run ends where it stands, its figures those of the games played to the end."""
+
+
+def _stop(_signal: int, _frame: object) -> None:
+    raise Stopped
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m tests.benchmarks.bench_catanatron", description=__doc__)
     parser.add_argument("games", nargs="?", type=int, default=20, help="games per opponent")
@@ -112,12 +122,18 @@ def main(argv: list[str]) -> None:
         f"load average {os.getloadavg()[0]:.1f}",
         flush=True,
     )
-    for number in range(args.first_game, last):  # the opponents in turn, so that a run cut short has all
-        for match in matches:
-            won = match.play(number, args.playouts, args.seed)
-            seat = "first" if number % 2 == 0 else "second"
-            print(f"  game {number} against {match.name} ({seat}): {'won' if won else 'lost'}", flush=True)
-        print(f"  so far (load {os.getloadavg()[0]:.1f}): " + " ".join(match.row() for match in matches), flush=True)
+    signal.signal(signal.SIGTERM, _stop)
+    try:
+        for number in range(args.first_game, last):  # the opponents in turn, so that a run cut short has all
+            for match in matches:
+                won = match.play(number, args.playouts, args.seed)
+                seat = "first" if number % 2 == 0 else "second"
+                print(f"  game {number} against {match.name} ({seat}): {'won' if won else 'lost'}", flush=True)
+            print(
+                f"  so far (load {os.getloadavg()[0]:.1f}): " + " ".join(match.row() for match in matches), flush=True
+            )
+    except Stopped:
+        print(f"  stopped (SIGTERM) in game {number}: the games played to the end count", flush=True)
     print(f"ended {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}, load average {os.getloadavg()}")
     print(
         "| opponent | games | search's wins | win rate [95 %] | wins by seat | search CPU/decision "
