@@ -47,10 +47,7 @@ def canonical(value: Any) -> str:
 def _plain(value: Any) -> bool:
     kind = type(value)
     if kind is dict:
-        for key, item in value.items():
-            if type(key) is not str or not _plain(item):
-                return False
-        return True
+        return all(type(key) is str and _plain(item) for key, item in value.items())
     if kind is list:
         return all(map(_plain, value))
     return kind is str or kind is int or kind is bool or value is None

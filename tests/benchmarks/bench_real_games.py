@@ -22,8 +22,9 @@ Reported per game and number of connections (the median of the rounds): commands
 latency, the server's CPU per command (user and system time of the whole server process from
 ``/proc``, counted until its background work, the read models and the analytics tables, has
 settled; counting starts once Alexandria's analytics tables have opened, which they do a moment
-after it starts, whatever it is asked), and the ratio Alexandria / bare app. ``--source DIR`` also runs Alexandria from another checkout (e.g.
-the code before a change, ``git archive main | tar -x -C DIR``) in every round.
+after it starts, whatever it is asked), and the ratio Alexandria / bare app. ``--source DIR`` also
+runs Alexandria from another checkout (e.g. the code before a change, ``git archive main | tar -x
+-C DIR``) in every round.
 """
 
 from __future__ import annotations
