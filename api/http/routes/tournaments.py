@@ -568,7 +568,11 @@ def tournament_legal_moves(tournament_id: str, game_id: str, token: Token, tourn
         return legal_moves_answer(game_id, aggregate.match, seat)
 
 
-@router.post("/{tournament_id}/games/{game_id}/commands", summary="A command at the bearer player's seat")
+@router.post(
+    "/{tournament_id}/games/{game_id}/commands",
+    summary="A command at the bearer player's seat",
+    response_model=dict[str, Any],
+)
 def command(
     tournament_id: str,
     game_id: str,
@@ -576,5 +580,5 @@ def command(
     tournaments: Tournaments,
     bounds: Bounds,
     body: Annotated[dict[str, Any], Body(examples=[{"type": "pass_turn", "expected_version": 12}])],
-) -> dict[str, Any]:
+) -> Response:
     return send_command(body, bounds, table_command(tournaments, tournament_id, game_id, token))
