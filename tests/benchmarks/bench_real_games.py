@@ -4,10 +4,11 @@
 ``python -m tests.benchmarks.bench_real_games [--rounds 3] [--connections 1,2,8]
 [--games peloponnes:3,catan_alexander:3,alexandros:2,empire_builder:3] [--commands 1500]
 [--source DIR]``
-``python -m tests.benchmarks.bench_real_games memory [games] [--game peloponnes:1] [--chunk 1000]``
+``python -m tests.benchmarks.bench_real_games memory [games] [--game peloponnes:1] [--chunk 1000]
+[--warm N]``
     RSS of ``serve`` as it plays real games (default 10,000 solo Peloponnes games; Catan:
-    ``--game catan_alexander:3``), after a warm-up of 100 games (a tenth of them when fewer),
-    read every ``--chunk`` games.
+    ``--game catan_alexander:3``), after a warm-up of ``--warm`` games (default 100, a tenth of
+    them when fewer), read every ``--chunk`` games.
 
 Each game's commands are pre-played on the pure kernel (``Match``, the random bot, fixed seeds
 and a fixed salt), then the same games are created in a fresh SQLite file in process (the same
@@ -29,6 +30,7 @@ runs Alexandria from another checkout (e.g. the code before a change, ``git arch
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import pickle
@@ -293,21 +295,39 @@ def memory(
 def main() -> None:
     arguments = sys.argv[1:]
     if arguments and arguments[0] == "memory":
-        # python -m tests.benchmarks.bench_real_games memory [games] [--game peloponnes:1] [--chunk 1000]
-        rest = arguments[1:]
-        options = {rest[i]: rest[i + 1] for i in range(len(rest) - 1) if rest[i].startswith("--")}
-        name, seats = options.get("--game", "peloponnes:1").split(":")
-        count = int(rest[0]) if rest and rest[0].isdigit() else 10_000
-        memory(name, int(seats), count, int(options.get("--chunk", 1000)))
+        parser = argparse.ArgumentParser(
+            prog="python -m tests.benchmarks.bench_real_games memory",
+            description="RSS of serve as real games accumulate",
+        )
+        parser.add_argument("games", nargs="?", type=int, default=10_000, help="games to play after the warm-up")
+        parser.add_argument("--game", default="peloponnes:1", help="game:players")
+        parser.add_argument("--chunk", type=int, default=1000, help="read the RSS every this many games")
+        parser.add_argument(
+            "--warm",
+            type=int,
+            help="games of warm-up (default 100, a tenth when fewer; 256 fill the caches)",
+        )
+        measured = parser.parse_args(arguments[1:])
+        name, seats = measured.game.split(":")
+        memory(name, int(seats), measured.games, measured.chunk, warm=measured.warm)
         return
-    options = {arguments[i]: arguments[i + 1] for i in range(0, len(arguments) - 1) if arguments[i].startswith("--")}
-    rounds = int(options.get("--rounds", 3))
-    connections = [int(c) for c in options.get("--connections", "1,2,8").split(",")]
-    at_least = int(options.get("--commands", 1500))
-    games = [(g.split(":")[0], int(g.split(":")[1])) for g in options.get("--games", DEFAULT_GAMES).split(",")]
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.benchmarks.bench_real_games",
+        description="the command route with real games beside the bare app (and 'memory ...': RSS as games accumulate)",
+    )
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--connections", default="1,2,8", help="comma-separated numbers of connections")
+    parser.add_argument("--games", default=DEFAULT_GAMES, help="comma-separated game:players")
+    parser.add_argument("--commands", type=int, default=1500, help="at least this many commands per run")
+    parser.add_argument("--source", type=Path, help="also run Alexandria from this checkout")
+    options = parser.parse_args(arguments)
+    rounds = options.rounds
+    connections = [int(c) for c in options.connections.split(",")]
+    at_least = options.commands
+    games = [(g.split(":")[0], int(g.split(":")[1])) for g in options.games.split(",")]
     apps = [("bare", "bare", REPO), ("alexandria", "alexandria", REPO)]
-    if "--source" in options:
-        apps.append((f"from {options['--source']}", "alexandria", Path(options["--source"])))
+    if options.source is not None:
+        apps.append((f"from {options.source}", "alexandria", options.source))
     print(f"server on core {SERVER_CORE}, load generator on core {CLIENT_CORE}; load average {load_average()}")
     for game, players in games:
         runs = plan(game, players, connections, at_least)
