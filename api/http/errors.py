@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from eventsourcing.persistence import OperationalError as StoreUnavailable
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -88,6 +89,13 @@ SERVICE_STATUS: dict[type[service.ServiceError], int] = {
 }
 
 
+STORE_BUSY = "STORE_BUSY"
+STORE_BUSY_MESSAGE = (
+    "the event store did not answer in time (it is busy or out of reach): read the game and send the "
+    "command again; sent with the same command_id, a command already recorded is not recorded twice"
+)
+
+
 # Starlette's own refusals (no route, a method the route does not take), in the envelope too.
 HTTP_ERROR_CODES = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}
 
@@ -113,6 +121,12 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(service.ServiceError)
     async def service_error(_: Request, exc: service.ServiceError) -> JSONResponse:
         return error_response(SERVICE_STATUS.get(type(exc), 400), exc.code, exc.message)
+
+    @app.exception_handler(StoreUnavailable)
+    async def store_busy(_: Request, exc: StoreUnavailable) -> JSONResponse:
+        # A lock that timed out, a pool with no free connection, a database out of reach: the
+        # service has let go of the game (it is read again), so trying again is safe.
+        return error_response(503, STORE_BUSY, STORE_BUSY_MESSAGE, headers={"Retry-After": "1"})
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -178,19 +178,23 @@ def pinned_server(kind: str, db: Path, source: Path) -> Iterator[tuple[int, subp
         "PYTHONPATH": str(source if kind == "alexandria" else REPO),
     }
     environment.pop("ALEXANDRIA_REDIS_URL", None)
+    # The server's log goes to a file (a pipe nobody reads would stop the server once full), and
+    # its end is shown when the run fails.
+    log_path = Path(tempfile.gettempdir()) / f"bench-{kind}-{port}.log"
+    log_file = log_path.open("wb")
     process = subprocess.Popen(
         ["taskset", "-c", SERVER_CORE, *command],
         cwd=source if kind == "alexandria" else REPO,
         env=environment,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=log_file,
     )
     probe = f"http://127.0.0.1:{port}" + ("/readyz" if kind == "alexandria" else "/healthz")
     deadline = time.monotonic() + 120
     try:
         while True:
             if process.poll() is not None:
-                raise RuntimeError(process.stderr.read().decode() if process.stderr else "server died")
+                raise RuntimeError(f"the {kind} server died")
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
                 if httpx.get(probe, timeout=5).status_code == 200:
@@ -204,9 +208,14 @@ def pinned_server(kind: str, db: Path, source: Path) -> Iterator[tuple[int, subp
             time.sleep(BACKGROUND_START_SECONDS + 1)
         settle(process.pid)
         yield port, process
+    except BaseException:
+        print(f"the {kind} server's log ({log_path}), its end:", file=sys.stderr)
+        print(log_path.read_text(errors="replace")[-4000:], file=sys.stderr)
+        raise
     finally:
         process.terminate()
         process.wait()
+        log_file.close()
 
 
 def settle(pid: int, quiet_seconds: float = 0.5, deadline_seconds: float = 120) -> float:
