@@ -639,6 +639,27 @@ INSIDE = """([inner, outer]) => [...document.querySelectorAll(inner)].filter((n)
 }).map((n) => n.textContent)"""
 
 
+def at_every_version(check: str) -> str:
+    """One of the checks above at every version of the game shown (the page's policy allows no eval)."""
+    return (
+        """async ([latest, argument]) => {
+    const checked = """
+        + check
+        + """;
+    const wrong = [];
+    for (let v = 1; v <= latest; v += 1) {
+      await window.alexandria.showVersion(v);
+      wrong.push(...checked(argument).map((found) => `version ${v}: ${found}`));
+    }
+    return wrong;
+}"""
+    )
+
+
+BID_CLEAR = ["#board [data-piece=bid] circle", "#board [data-tile] > text"]
+TILE_TEXT_INSIDE = ["#board [data-tile] text", {"group": "[data-tile]", "box": "rect"}]
+
+
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("game", list(GAMES))
 def test_the_boards_labels_and_pieces_do_not_overlap(
@@ -676,7 +697,11 @@ def board_labels_apart(page: Any, site: Site, created: CreatedGame, game: str) -
         assert (
             page.evaluate(INSIDE, ["#board [data-piece=seat-bid]", {"group": "[data-seat-row]", "box": "rect"}]) == []
         )
-        assert page.evaluate(OVERLAPS, ["#board [data-piece=bid] circle", "#board [data-tile] > text"]) == []
+        # a bid's disc clear of its tile's text and the tiles' text inside them, at every version:
+        # which tiles are offered and bid on changes along the game
+        latest = site.board(created)["version"]
+        assert page.evaluate(at_every_version(OVERLAPS), [latest, BID_CLEAR]) == []
+        assert page.evaluate(at_every_version(INSIDE), [latest, TILE_TEXT_INSIDE]) == []
     if game == "catan_alexander":
         # every hex's name on its own plate, clear of the numbers
         assert page.evaluate(OVERLAPS, ["#board .hex-name", "#board .hexes text"]) == []

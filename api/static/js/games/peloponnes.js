@@ -18,7 +18,7 @@ function tileCard(data, tileId, x, y, attrs = {}) {
     s('rect', { width: TILE_W, height: TILE_H, rx: 6, fill: building ? '#f3ead7' : '#e4efd9', stroke: building ? '#9c7a3c' : '#5c8a4a', 'stroke-width': 2 }),
   );
   // the whole name, on two lines when long (never cut)
-  const name = wrapWords(tile.name, 17).slice(0, 2);
+  const name = wrapWords(tile.name, 14).slice(0, 2);
   g.append(
     textLines(name, { x: 6, y: 15, lineHeight: 12, class: 'svg-small', style: 'font-weight:700;font-size:11px' }),
     s('text', { x: 6, y: 42, class: 'svg-small' }, `${tile.kind} · min bid ${tile.min_bid}`),
@@ -32,11 +32,33 @@ function tileCard(data, tileId, x, y, attrs = {}) {
   const once = [['coins', tile.coins], ['food', tile.food], ['luxury', tile.luxury], ['people', tile.population]].filter(([, n]) => n).map(([k, n]) => `${n > 0 ? '+' : ''}${n} ${Math.abs(n) === 1 ? k.replace(/s$/, '') : k}`);
   if (once.length) lines.push(once.join(' '));
   if (tile.protects) lines.push(`protects: ${tile.protects}`);
-  // the lines end before the bid's disc in the bottom right corner
-  // each line within the tile's width (a long one wraps), at most four
-  lines.flatMap((line) => wrapWords(line, 21)).slice(0, 4)
-    .forEach((line, i) => g.append(s('text', { x: 6, y: 70 + i * 12, class: 'svg-small', style: 'font-size:9.5px' }, line)));
+  detailLines(lines).forEach((line, i) => g.append(s('text', { x: 6, y: DETAIL_TOP + i * DETAIL_STEP, class: 'svg-small', style: 'font-size:9.5px' }, line)));
   return g;
+}
+
+// A tile's details, from y = DETAIL_TOP down: each within the tile's width (a long line wraps, no
+// word is cut), and those level with a bid's disc (bottom right, BID_R around BID_X, BID_Y) end
+// before it.
+const DETAIL_TOP = 70;
+const DETAIL_STEP = 12;
+const BID_R = 14;
+const BID_X = TILE_W - 18;
+const BID_Y = TILE_H - 18;
+const DETAIL_MAX_LINES = 5;
+
+function detailLines(lines) {
+  const placed = [];
+  for (const line of lines) {
+    let words = line;
+    while (words && placed.length < DETAIL_MAX_LINES) {
+      const bottom = DETAIL_TOP + placed.length * DETAIL_STEP + 3; // the line's descenders
+      const width = bottom >= BID_Y - BID_R - 2 ? 12 : 21; // characters beside the disc, or across
+      const [first, ...rest] = wrapWords(words, width);
+      placed.push(first);
+      words = rest.join(' ');
+    }
+  }
+  return placed;
 }
 
 function smallTile(data, tileId, x, y, attrs = {}, unfinished = false) {
@@ -75,8 +97,8 @@ export default {
       if (item.bidder !== null && item.bidder !== undefined) {
         card.append(s('g', { 'data-piece': 'bid', 'data-seat': item.bidder, 'data-amount': item.amount },
           title(`bid of ${item.amount} by ${seatName(item.bidder)}`),
-          s('circle', { cx: TILE_W - 18, cy: TILE_H - 18, r: 14, fill: seatColour(item.bidder), stroke: '#fff', 'stroke-width': 2 }),
-          s('text', { x: TILE_W - 18, y: TILE_H - 13, 'text-anchor': 'middle', class: 'svg-label', style: 'fill:#fff;font-weight:700' }, String(item.amount))));
+          s('circle', { cx: BID_X, cy: BID_Y, r: BID_R, fill: seatColour(item.bidder), stroke: '#fff', 'stroke-width': 2 }),
+          s('text', { x: BID_X, y: BID_Y + 5, 'text-anchor': 'middle', class: 'svg-label', style: 'fill:#fff;font-weight:700' }, String(item.amount))));
       }
       svg.append(card);
       x += TILE_W + 10;
