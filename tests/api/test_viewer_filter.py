@@ -20,7 +20,7 @@ COMMITMENT = re.compile(r'"(hash|prev|digest|fingerprint|seed_commitment)":\s*"[
 def responses_of(client: TestClient, game: str, token: str | None) -> list[tuple[str, int, bytes]]:
     headers = auth(token) if token else {}
     gets = [
-        f"/games/{game}",
+        f"/games/{game}?min_version=3",  # the read models follow in the background: as of the command
         f"/games/{game}/events",
         f"/games/{game}/events?after=2",
         f"/games/{game}/versions/1",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +25,7 @@ from tests.infra.services import unavailable
 from tests.web.server import live_server
 
 CHROMIUM = os.environ.get("ALEXANDRIA_CHROMIUM", "/usr/bin/chromium")
+READ_MODELS_DEADLINE_SECONDS = 120
 
 # Each game as the browser tests play it: players and options.
 GAMES: dict[str, tuple[int, dict[str, Any] | None]] = {
@@ -57,7 +59,14 @@ class Site:
         if version is None:
             with self.service.reading(created.game_id) as aggregate:
                 stored = aggregate.match.version
-            response = self.api.get(f"/games/{created.game_id}", params={"min_version": stored}, headers=headers)
+            # The server waits ALEXANDRIA_WAIT_SECONDS for its read models, then says they are behind
+            # (503): on a busy machine (a whole game projected for another test) ask again, for as
+            # long as a stalled projector would take to show.
+            deadline = time.monotonic() + READ_MODELS_DEADLINE_SECONDS
+            while True:
+                response = self.api.get(f"/games/{created.game_id}", params={"min_version": stored}, headers=headers)
+                if response.status_code != 503 or time.monotonic() > deadline:
+                    break
         else:
             response = self.api.get(f"/games/{created.game_id}/versions/{version}", headers=headers)
         assert response.status_code == 200, response.text
@@ -67,7 +76,12 @@ class Site:
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    with live_server(tmp_path_factory.mktemp("web")) as (url, service, tournaments), httpx.Client(base_url=url) as api:
+    # The client waits longer than the server's own wait for its read models (5 s), so that the
+    # server's answer, not the client's timeout, tells what happened.
+    with (
+        live_server(tmp_path_factory.mktemp("web")) as (url, service, tournaments),
+        httpx.Client(base_url=url, timeout=30) as api,
+    ):
         yield Site(url, service, api, tournaments)
 
 
