@@ -488,6 +488,12 @@ class GameService(Application[UUID]):
         """``records``, each with when it was stored. Only the stored events that hold them are
         read: the cached game's ``ends`` tell which (past its last known one, every later one)."""
         uuid = parse_game_id(game_id)
+        if after == 0 and through is None:  # the whole log: no need to load (maybe replay) the game first
+            return [
+                (record, cast(StoredGameEvent, event).timestamp)
+                for event in self.events.get(uuid)
+                for record in records_of(event)
+            ]
         try:
             aggregate = self.load(game_id)
         except GameNotFound:
