@@ -9,7 +9,7 @@ from typing import Any
 
 from domain.alexandros.data import CARDS_PER_SYMBOL, SYMBOLS
 from domain.alexandros.rules.taxes import tax_scoring
-from domain.alexandros.state import State, empty_hand
+from domain.alexandros.state import ACTIONS, State, empty_hand
 from domain.kernel import Chance, Seat
 from domain.kernel.sampling import clone_state, deal, win_shares
 
@@ -55,6 +55,12 @@ def evaluate(state: State) -> list[float]:
         for s in range(state.players)
     ]
     return win_shares(points, SPREAD)
+
+
+def turn_underway(state: State) -> Seat | None:
+    """The seat taking its actions (R42): its move is made, and what it does next (occupy, levy) is
+    what the move was for, so the position is judged once its actions are done."""
+    return state.seat if state.step == ACTIONS else None
 
 
 def observe(state: State, event_type: str, data: dict[str, Any], whole: bool, seat: Seat) -> dict[str, Any]:

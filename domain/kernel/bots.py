@@ -123,14 +123,24 @@ class GreedyBot(RandomBot):
             raise RuntimeError(f"{game.id}: seat {seat} is awaited but has no legal move")
         if len(moves) == 1:
             return [(moves[0], 0.0)]
-        valued: list[tuple[Command, float]] = []
-        for move in moves:
-            try:
-                after, _ = engine.execute(game, clone_state(known), seat, move, self.rng)
-            except RuleViolation:  # a sampled move the sample refuses: not a candidate
-                continue
-            valued.append((move, position_value(game, after)[seat]))
+        valued = [(move, value) for move, _, value in one_ply(game, known, seat, moves, self.rng)]
         return valued or [(move, 0.0) for move in moves]
+
+
+def one_ply(
+    game: GameDefinition[Any], state: Any, seat: Seat, moves: Sequence[Command], chance: Chance
+) -> list[tuple[Command, Any, float]]:
+    """Each of ``moves`` played on a copy of ``state``: the move, the state after it and the seat's
+    share of the win there (greedy's view). A move the state refuses (a move listed on another
+    sample of hidden things) is left out."""
+    valued = []
+    for move in moves:
+        try:
+            after, _ = engine.execute(game, clone_state(state), seat, move, chance)
+        except RuleViolation:
+            continue
+        valued.append((move, after, position_value(game, after)[seat]))
+    return valued
 
 
 class BotTable:

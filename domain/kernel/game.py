@@ -90,6 +90,10 @@ class GameDefinition(Generic[S]):
     - ``playout_depth`` is how many random commands the search bot plays below its tree before the
       evaluation: 0 where the evaluation sees far enough; more where a move shows its worth only later
       (a bid, once the round's tiles are awarded).
+    - ``turn_underway(state)`` is the seat whose turn has begun and is not done, where a position
+      halfway through a turn cannot be judged by the evaluation (Alexandros: after the move, before
+      the actions); the search plays the rest of that turn greedily before it evaluates. ``None``
+      (the default): every position can be judged as it stands.
     - ``observe(state, event_type, data, whole, seat)`` lets a seat's client follow its own log
       (``domain.kernel.bots.SeatLog``): given an event as ``seat`` received it (``whole`` False:
       the public form, hidden fields left out), the full data to apply, with stand-ins for what
@@ -126,6 +130,7 @@ class GameDefinition(Generic[S]):
     evaluate: Callable[[S], list[float]] | None = None
     observe: Callable[[S, str, dict[str, Any], bool, Seat], dict[str, Any]] | None = None
     playout_depth: int = 0
+    turn_underway: Callable[[S], Seat | None] = lambda _state: None
     facts: AnalyticsFacts = field(default_factory=AnalyticsFacts)
 
     def clocked_seats(self, state: S) -> set[Seat]:

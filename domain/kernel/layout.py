@@ -22,6 +22,7 @@ OPTIONAL_PARTS = (
     ("evaluate", "bot", "evaluate"),
     ("observe", "bot", "observe"),
     ("playout_depth", "bot", "PLAYOUT_DEPTH"),
+    ("turn_underway", "bot", "turn_underway"),
 )
 
 

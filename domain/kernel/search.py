@@ -21,16 +21,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.kernel import engine
-from domain.kernel.bots import RandomBot, position_value
+from domain.kernel.bots import RandomBot, one_ply, position_value
 from domain.kernel.errors import RuleViolation
 from domain.kernel.game import GameDefinition
 from domain.kernel.messages import Command
-from domain.kernel.sampling import clone_state
 from domain.kernel.seats import Seat
 
 DEFAULT_PLAYOUTS = 200
 ROOT_WIDTH = 6  # root moves searched: the best by the evaluation one ply ahead
 EXPLORATION = 0.15  # UCB's constant: the evaluations of a position's moves differ by a few hundredths to tenths
+TURN_STEPS = 4  # at most this many greedy moves finish a turn under way (Alexandros: two actions and the end)
 
 
 @dataclass(slots=True)
@@ -111,15 +111,9 @@ class SearchBot(RandomBot):
     def _promising(self, game: GameDefinition[Any], known: Any, seat: Seat, moves: list[Command]) -> list[Command]:
         """The ``root_width`` moves the evaluation likes best one ply ahead (greedy's view): a budget
         spread over dozens of moves would see each about once, and learn nothing deeper."""
-        valued: list[tuple[float, int]] = []
-        for index, move in enumerate(moves):
-            try:
-                after, _ = engine.execute(game, clone_state(known), seat, move, self.rng)
-            except RuleViolation:
-                continue
-            valued.append((position_value(game, after)[seat], -index))
-        valued.sort(reverse=True)
-        return [moves[-index] for _, index in valued[: self.root_width]] or moves
+        valued = one_ply(game, known, seat, moves, self.rng)
+        best = sorted(valued, key=lambda item: item[2], reverse=True)[: self.root_width]
+        return [move for move, _, _ in best] or moves
 
     def _playout(
         self, game: GameDefinition[Any], sample: Any, seat: Seat, root: Node, root_moves: list[Command]
@@ -183,6 +177,22 @@ class SearchBot(RandomBot):
         return best
 
     def _roll_out(self, game: GameDefinition[Any], sample: Any) -> Any:
+        return self._finish_turn(game, self._random_moves(game, sample))
+
+    def _finish_turn(self, game: GameDefinition[Any], sample: Any) -> Any:
+        """The rest of a turn that has begun, played greedily (``GameDefinition.turn_underway``):
+        a position halfway through a seat's turn is not judged by what its evaluation sees."""
+        for _ in range(TURN_STEPS):
+            seat = game.turn_underway(sample)
+            if seat is None or game.is_over(sample):
+                break
+            valued = one_ply(game, sample, seat, game.legal_moves(sample, seat, self.rng), self.rng)
+            if not valued:
+                break
+            sample = max(valued, key=lambda item: item[2])[1]
+        return sample
+
+    def _random_moves(self, game: GameDefinition[Any], sample: Any) -> Any:
         for _ in range(game.playout_depth if self.rollout is None else self.rollout):
             if game.is_over(sample):
                 break

@@ -198,3 +198,20 @@ def test_the_twin_test_catches_a_bot_that_peeks() -> None:
     assert SearchBot(b"fair", playouts=150).analyse(peeking, state, seat) != SearchBot(b"fair", playouts=150).analyse(
         peeking, other, seat
     )
+
+
+def test_search_judges_an_alexandros_position_once_the_turn_under_way_is_done() -> None:
+    """After the move and before the actions a position says little (the move was made for them):
+    the search's cut-off plays the rest of the turn greedily, then evaluates."""
+    game = GAMES.get("alexandros")
+    chance, bot = Chance(b"underway"), RandomBot(b"walker")
+    state, _ = engine.start(game, 3, game.normalize_options(3, {}), chance)
+    while game.turn_underway(state) is None:
+        seat = bot.choose_seat(game.awaited(state))
+        state, _ = engine.execute(game, state, seat, bot.choose(game, state, seat), chance)
+    mover = game.turn_underway(state)
+    assert mover == state.seat and mover in game.awaited(state)
+    judged = SearchBot(b"s", playouts=1)._roll_out(game, clone_state(state))
+    assert game.turn_underway(judged) is None
+    assert judged.seat != mover or game.is_over(judged)
+    assert SearchBot(b"s", playouts=1)._roll_out(game, judged) is judged  # a judged position stays as it is
