@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import bisect
 import gc
-import json
 import logging
 import threading
 import time
@@ -27,7 +26,7 @@ from datetime import datetime
 from typing import NamedTuple, cast
 
 import duckdb
-import pyarrow as pa
+import orjson
 from eventsourcing.persistence import Notification
 
 from domain.kernel.log import GAME_CREATED, GAME_ENDED, Record
@@ -352,7 +351,7 @@ class AnalyticsBatch:
         found = self.connection.execute(
             f"SELECT game_id, context FROM {CONTEXT_TABLE} WHERE list_contains(?, game_id)", [game_ids]
         ).fetchall()
-        return {game_id: json.loads(text) for game_id, text in found}
+        return {game_id: orjson.loads(text) for game_id, text in found}
 
 
 class AnalyticsPosition:
@@ -412,7 +411,6 @@ class AnalyticsPosition:
         for table, table_rows in rows.rows.items():
             if table_rows:
                 insert_columns(connection, table, list(zip(*table_rows, strict=True)))
-        running = [(g, json.dumps(c)) for g, c in changes.contexts.items() if c is not None]
+        running = [(g, orjson.dumps(c).decode()) for g, c in changes.contexts.items() if c is not None]
         if running:
-            frame = pa.table({"game_id": [g for g, _ in running], "context": [c for _, c in running]})
-            connection.from_arrow(frame).insert_into(CONTEXT_TABLE)
+            insert_columns(connection, CONTEXT_TABLE, list(zip(*running, strict=True)))
