@@ -176,8 +176,8 @@ class AnalyticsProjector:
         """Apply batches until up to date; the number of records applied. The database is
         held for ``hold_seconds`` of work at a time, so that readers get their turn, and the
         batches of that time are one DuckDB transaction (a commit, and the checkpoint it may
-        start, costs about as much as a batch's inserts: one each per batch was a third of a
-        rebuild). A failed batch rolls back the batches before it in that transaction too."""
+        start, costs nearly as much as a batch's inserts). A failed batch rolls back the
+        batches before it in that transaction too."""
         applied = 0
         while True:
             with self._stepping, self.database.connect(read_only=False) as connection:
