@@ -15,7 +15,7 @@ the batch), and the whole game is replayed for the scores of each round.
 from __future__ import annotations
 
 import bisect
-import json
+import gc
 import logging
 import threading
 import time
@@ -26,7 +26,7 @@ from datetime import datetime
 from typing import NamedTuple, cast
 
 import duckdb
-import pyarrow as pa
+import orjson
 from eventsourcing.persistence import Notification
 
 from domain.kernel.log import GAME_CREATED, GAME_ENDED, Record
@@ -174,32 +174,56 @@ class AnalyticsProjector:
 
     def catch_up(self, hold_seconds: float = 1.0) -> int:
         """Apply batches until up to date; the number of records applied. The database is
-        held for ``hold_seconds`` of work at a time, so that readers get their turn."""
+        held for ``hold_seconds`` of work at a time, so that readers get their turn, and the
+        batches of that time are one DuckDB transaction (a commit, and the checkpoint it may
+        start, costs nearly as much as a batch's inserts). A failed batch rolls back the
+        batches before it in that transaction too."""
         applied = 0
         while True:
             with self._stepping, self.database.connect(read_only=False) as connection:
                 until = time.monotonic() + hold_seconds
-                while seen := self._step(connection):
-                    applied += seen
-                    if time.monotonic() > until:
-                        break
-                else:
-                    return applied
+                connection.execute("BEGIN TRANSACTION")
+                try:
+                    while seen := self._step(connection, held=True):
+                        applied += seen
+                        if time.monotonic() > until:
+                            break
+                    else:
+                        connection.execute("COMMIT")
+                        return applied
+                    connection.execute("COMMIT")
+                except BaseException:
+                    connection.execute("ROLLBACK")
+                    self.position = AnalyticsPosition(connection).cursor().position
+                    raise
 
-    def _step(self, connection: duckdb.DuckDBPyConnection) -> int:
-        step = self._follower(connection).step()
+    def _step(self, connection: duckdb.DuckDBPyConnection, held: bool = False) -> int:
+        """One batch on ``connection``: in a transaction of its own, or (``held``) in the
+        caller's."""
+        # A batch makes a few objects a record (rows, tuples, dicts), all of them freed by their
+        # counts once it is committed: the cyclic collector, which ran over and over across the
+        # process's whole heap while they lived (a tenth of a rebuild's time), waits until then.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            step = self._follower(connection, held).step()
+        finally:
+            if collecting:
+                gc.enable()
         self.position = step.end
         if step.seen and not step.committed:
             self.lost_races += 1
             return 0
         return step.seen
 
-    def _follower(self, connection: duckdb.DuckDBPyConnection) -> Follower[StoredRecord, AnalyticsChanges]:
+    def _follower(
+        self, connection: duckdb.DuckDBPyConnection, held: bool = False
+    ) -> Follower[StoredRecord, AnalyticsChanges]:
         """The follower of the log into the tables of ``connection`` (one per connection held)."""
         return Follower(
             self.source.after,
             AnalyticsBatch(self.source, connection),
-            AnalyticsPosition(connection),
+            AnalyticsPosition(connection, held),
             batch_size=self.batch_size,
             position_of=_notification_id,
         )
@@ -327,15 +351,16 @@ class AnalyticsBatch:
         found = self.connection.execute(
             f"SELECT game_id, context FROM {CONTEXT_TABLE} WHERE list_contains(?, game_id)", [game_ids]
         ).fetchall()
-        return {game_id: json.loads(text) for game_id, text in found}
+        return {game_id: orjson.loads(text) for game_id, text in found}
 
 
 class AnalyticsPosition:
     """The analytics tables' position, in their database: a batch's rows and the position are
     committed in one DuckDB transaction, compare-and-set on the cursor."""
 
-    def __init__(self, connection: duckdb.DuckDBPyConnection) -> None:
+    def __init__(self, connection: duckdb.DuckDBPyConnection, held: bool = False) -> None:
         self.connection = connection
+        self.held = held  # the caller holds a transaction open: a batch is part of it
 
     def cursor(self) -> Cursor:
         found = self.connection.execute(
@@ -346,13 +371,14 @@ class AnalyticsPosition:
 
     def commit(self, start: Cursor, position: int, changes: AnalyticsChanges) -> bool:
         connection = self.connection
+        if self.held:  # the caller commits, or rolls back
+            if not self._moved(start, position):
+                return False
+            self._write(changes)
+            return True
         connection.execute("BEGIN TRANSACTION")
         try:
-            moved = connection.execute(
-                f"UPDATE {POSITION_TABLE} SET position = ? WHERE projection = ? AND generation = ? AND position = ?",
-                [position, PROJECTION, *start],
-            ).fetchone()
-            if not moved or moved[0] != 1:
+            if not self._moved(start, position):
                 connection.execute("ROLLBACK")
                 return False
             self._write(changes)
@@ -361,6 +387,14 @@ class AnalyticsPosition:
             connection.execute("ROLLBACK")
             raise
         return True
+
+    def _moved(self, start: Cursor, position: int) -> bool:
+        """The position moved from ``start`` to ``position`` (compare-and-set)."""
+        moved = self.connection.execute(
+            f"UPDATE {POSITION_TABLE} SET position = ? WHERE projection = ? AND generation = ? AND position = ?",
+            [position, PROJECTION, *start],
+        ).fetchone()
+        return bool(moved and moved[0] == 1)
 
     def _write(self, changes: AnalyticsChanges) -> None:
         connection, rows = self.connection, changes.rows
@@ -377,7 +411,6 @@ class AnalyticsPosition:
         for table, table_rows in rows.rows.items():
             if table_rows:
                 insert_columns(connection, table, list(zip(*table_rows, strict=True)))
-        running = [(g, json.dumps(c)) for g, c in changes.contexts.items() if c is not None]
+        running = [(g, orjson.dumps(c).decode()) for g, c in changes.contexts.items() if c is not None]
         if running:
-            frame = pa.table({"game_id": [g for g, _ in running], "context": [c for _, c in running]})
-            connection.from_arrow(frame).insert_into(CONTEXT_TABLE)
+            insert_columns(connection, CONTEXT_TABLE, list(zip(*running, strict=True)))

@@ -11,10 +11,13 @@ snapshot (what a notebook reads) is behind the event store's last notification, 
 notifications and in seconds (since the store had the first notification the snapshot lacks).
 
 Each round runs two servers, each on a new file: background projection off
-(``ALEXANDRIA_ANALYTICS_BACKGROUND=false``), then on. Reported per run: the rate reached, the
-commands' median and 99th-percentile latency, the server's CPU per command (``/proc``, counted
-until it has settled, its background work done), and with the projection on the lag's maximum,
-99th percentile and median after the first 5 s.
+(``ALEXANDRIA_ANALYTICS_BACKGROUND=false``) and on, interleaved (off then on in even rounds, on
+then off in odd ones, so that neither always runs first on a machine whose load changes).
+Reported per run: the rate reached, the commands' median and 99th-percentile latency, the
+server's CPU per command (``/proc``, counted until it has settled, its background work done),
+and with the projection on the lag's maximum, 99th percentile and median after the first 5 s;
+at the end, over all rounds, on beside off: the median of the runs' median latencies and of
+their CPU per command, and the worst lag.
 
 Run: ``python -m tests.benchmarks.bench_analytics_lag [--rate 100] [--seconds 60] [--lanes 10]
 [--rounds 1]``.
@@ -162,13 +165,35 @@ def main() -> None:
     arguments = parser.parse_args()
     os.sched_setaffinity(0, {int(CLIENT_CORE)})  # this process samples on the client's core
     print(f"load average {os.getloadavg()[0]:.1f}")
+    runs: dict[bool, list[Run]] = {False: [], True: []}
     for round_ in range(arguments.rounds):
         games = plan("peloponnes", 3, [arguments.lanes], int(arguments.rate * arguments.seconds))[arguments.lanes]
         with tempfile.TemporaryDirectory() as name:
-            for background in (False, True):
+            for background in (False, True) if round_ % 2 == 0 else (True, False):
                 label = f"{round_}-{'on' if background else 'off'}"
-                report(background, run(Path(name) / label, games, arguments, background), arguments.rate)
+                result = run(Path(name) / label, games, arguments, background)
+                report(background, result, arguments.rate)
+                runs[background].append(result)
+    summary(runs)
     print(f"load average {os.getloadavg()[0]:.1f}")
+
+
+def summary(runs: dict[bool, list[Run]]) -> None:
+    """On beside off over every round: the medians of the runs' median latencies and CPU per command."""
+    if not runs[False] or not runs[True]:
+        return
+    latency = {
+        on: statistics.median(statistics.median(r.latencies) * 1000 for r in found) for on, found in runs.items()
+    }
+    cpu = {on: statistics.median(r.cpu_ms for r in found) for on, found in runs.items()}
+    rate = {on: statistics.median(r.commands / r.seconds for r in found) for on, found in runs.items()}
+    lag = max((max(r.lag_seconds) for r in runs[True] if r.lag_seconds), default=0.0)
+    print(
+        f"over {len(runs[True])} rounds, projection on / off: median latency {latency[True]:.1f} / "
+        f"{latency[False]:.1f} ms; server CPU {cpu[True]:.2f} / {cpu[False]:.2f} ms a command "
+        f"(+{cpu[True] - cpu[False]:.2f} ms); rate {rate[True]:.1f} / {rate[False]:.1f} commands/s; "
+        f"lag at most {lag:.1f} s"
+    )
 
 
 if __name__ == "__main__":
