@@ -36,8 +36,8 @@ export function stepFrom(version, direction, by = null) {
 
 export function updateTimeline() {
   const slider = $('slider');
-  slider.max = String(app.latest);
-  slider.value = String(app.version);
+  if (slider.max !== String(app.latest)) slider.max = String(app.latest);
+  if (slider.value !== String(app.version)) slider.value = String(app.version);
   slider.setAttribute('aria-valuetext', `version ${app.version} of ${app.latest}`);
   $('position').textContent = `version ${app.version} / ${app.latest}`;
   $('first').disabled = $('back').disabled = app.version <= 1;
