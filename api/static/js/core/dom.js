@@ -127,6 +127,20 @@ export function setAttributeIfChanged(node, name, value) {
   if (node.getAttribute(name) !== String(value)) node.setAttribute(name, value);
 }
 
+/** A class taken off, and the class attribute with it once empty: a node kept between drawings
+ * then carries the same attributes as one drawn afresh (never a bare `class=""`). */
+export function removeClass(node, name) {
+  if (!node.classList.contains(name)) return;
+  node.classList.remove(name);
+  if (!node.classList.length) node.removeAttribute('class');
+}
+
+/** A class put on or taken off (`removeClass`). */
+export function toggleClass(node, name, on) {
+  if (on) node.classList.add(name);
+  else removeClass(node, name);
+}
+
 /** A tooltip for an SVG shape (read by screen readers as the shape's name). */
 export const title = (text) => s('title', {}, text);
 
