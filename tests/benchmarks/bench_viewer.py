@@ -1,6 +1,7 @@
 """The replay viewer's timeline step, in Chromium (Playwright), over a long game.
 
-``python -m tests.benchmarks.bench_viewer [steps] [--game G] [--players N] [--seed S] [--phone] [--baseline DIR]``
+``python -m tests.benchmarks.bench_viewer [steps] [--game G] [--players N] [--seed S] [--phone] [--baseline DIR]
+[--profile N]``
 
 A game (``--game``: catan_alexander, the default, peloponnes, alexandros or empire_builder) is
 played to its end by random bots through the service, with as many players as the game takes (a
@@ -15,8 +16,12 @@ handles to the end of the step (the view drawn, the timeline and log updated, th
 layout recomputed), with ``performance.now()``; and the CPU time the page's main thread spent in
 that while (Chrome's ``Performance.getMetrics`` TaskDuration with thread ticks), which a busy
 machine inflates far less than the wall clock. Reported: the page's load (to the last version
-drawn) and the log's download, then median, p95 and the worst step in each direction. The
-figures in docs/web-client.md come from this script; tests never time anything.
+drawn) and the log's download, then median, p95 and the worst step in each direction, and the
+parts of the CPU time Chrome counts as running scripts, recalculating style and laying out.
+``--profile N`` also samples the main thread (CDP ``Profiler``) over the steps and prints the N
+functions it was found in most; the profiler slows the steps, so its run's times are not the
+figures to quote. The figures in docs/web-client.md come from this script; tests never time
+anything.
 
 ``--baseline DIR`` opens the same game a second time, in its own browser context, with the web
 client of another checkout (``DIR/api/static``, e.g. ``git worktree add /tmp/base HEAD~3``): the
