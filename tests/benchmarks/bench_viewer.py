@@ -1,9 +1,12 @@
-"""The replay viewer's timeline step, in Chromium (Playwright), over a long Catan game.
+"""The replay viewer's timeline step, in Chromium (Playwright), over a long game.
 
-``python -m tests.benchmarks.bench_viewer [steps] [--players 4] [--seed S] [--phone] [--baseline DIR]``
+``python -m tests.benchmarks.bench_viewer [steps] [--game G] [--players N] [--seed S] [--phone] [--baseline DIR]
+[--profile N]``
 
-A Catan "Alexander the Great" game is played to its end by random bots through the service (a
-4-player game has well over a thousand records), served by uvicorn in this process, and opened in
+A game (``--game``: catan_alexander, the default, peloponnes, alexandros or empire_builder) is
+played to its end by random bots through the service, with as many players as the game takes (a
+4-player Catan "Alexander the Great" game has well over a thousand records, the others a few
+hundred), served by uvicorn in this process, and opened in
 Chromium as a spectator at its last version. Then the timeline is stepped by move, as a person does
 it with the arrow keys: ``steps`` steps back from the end, then as many forward again, a pause of
 ``PAUSE_MS`` between two steps (a person looks at the board before the next).
@@ -13,8 +16,12 @@ handles to the end of the step (the view drawn, the timeline and log updated, th
 layout recomputed), with ``performance.now()``; and the CPU time the page's main thread spent in
 that while (Chrome's ``Performance.getMetrics`` TaskDuration with thread ticks), which a busy
 machine inflates far less than the wall clock. Reported: the page's load (to the last version
-drawn) and the log's download, then median, p95 and the worst step in each direction. The
-figures in docs/web-client.md come from this script; tests never time anything.
+drawn) and the log's download, then median, p95 and the worst step in each direction, and the
+parts of the CPU time Chrome counts as running scripts, recalculating style and laying out.
+``--profile N`` also samples the main thread (CDP ``Profiler``) over the steps and prints the N
+functions it was found in most; the profiler slows the steps, so its run's times are not the
+figures to quote. The figures in docs/web-client.md come from this script; tests never time
+anything.
 
 ``--baseline DIR`` opens the same game a second time, in its own browser context, with the web
 client of another checkout (``DIR/api/static``, e.g. ``git worktree add /tmp/base HEAD~3``): the
@@ -35,6 +42,7 @@ from typing import Any
 
 from playwright.sync_api import Response, sync_playwright
 
+from domain.catalog import GAMES
 from domain.kernel.bots import RandomBot
 from infra.games.simulation import play_with_bot
 from tests.web.conftest import CHROMIUM, no_undo_window
@@ -42,6 +50,9 @@ from tests.web.screenshots import PHONE, VIEWPORT
 from tests.web.server import live_server
 
 PAUSE_MS = 250
+
+# The games with a board of their own in the web client (api/static/js/games/).
+BOARDS = ("catan_alexander", "peloponnes", "alexandros", "empire_builder")
 
 # One step by move with an arrow key, timed from its keydown to its end (style and layout done).
 STEP = """async (key) => {
@@ -55,30 +66,59 @@ STEP = """async (key) => {
 }"""
 
 
-def task_seconds(cdp: Any) -> float:
-    """The page's main thread's busy time so far (CPU time: Performance.enable with threadTicks)."""
+# Where a step's main-thread time goes, by Chrome's own count (Performance.getMetrics, seconds).
+PARTS = {"script": "ScriptDuration", "style": "RecalcStyleDuration", "layout": "LayoutDuration"}
+
+
+def busy(cdp: Any) -> dict[str, float]:
+    """The page's main thread's busy time so far (CPU time: Performance.enable with threadTicks), in
+    all ("TaskDuration") and in running scripts, recalculating style and laying out."""
     metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
-    return float(metrics["TaskDuration"])
+    return {"task": float(metrics["TaskDuration"])} | {part: float(metrics[name]) for part, name in PARTS.items()}
 
 
-def steps(pages: list[Any], cdps: list[Any], count: int, key: str) -> list[tuple[list[float], list[float]]]:
-    """For each page, the wall-clock and main-thread CPU milliseconds of up to ``count`` steps: the
-    pages step in turn, one step each, a person's pause after each."""
-    timed: list[tuple[list[float], list[float]]] = [([], []) for _ in pages]
+Timed = tuple[list[float], list[float], dict[str, list[float]]]
+
+
+def steps(pages: list[Any], cdps: list[Any], count: int, key: str) -> list[Timed]:
+    """For each page, the wall-clock and main-thread CPU milliseconds of up to ``count`` steps, and
+    the CPU time's parts: the pages step in turn, one step each, a person's pause after each."""
+    timed: list[Timed] = [([], [], {part: [] for part in PARTS}) for _ in pages]
     for _ in range(count):
         moved_any = False
-        for page, cdp, (wall, cpu) in zip(pages, cdps, timed, strict=True):
-            before = task_seconds(cdp)
+        for page, cdp, (wall, cpu, parts) in zip(pages, cdps, timed, strict=True):
+            before = busy(cdp)
             took, moved = page.evaluate(STEP, key)
             if not moved:
                 continue
             moved_any = True
-            cpu.append((task_seconds(cdp) - before) * 1000)
+            after = busy(cdp)
+            cpu.append((after["task"] - before["task"]) * 1000)
+            for part, times in parts.items():
+                times.append((after[part] - before[part]) * 1000)
             wall.append(took)
             page.wait_for_timeout(PAUSE_MS)
         if not moved_any:
             break
     return timed
+
+
+def profiled(profile: dict[str, Any], top: int) -> list[str]:
+    """The functions a CPU profile (CDP ``Profiler.stop``) found the main thread in most, by self
+    time: a step's cost, by where it goes (the page's own functions, style, layout, the collector)."""
+    nodes = {node["id"]: node for node in profile["nodes"]}
+    gaps = profile["timeDeltas"]
+    own: dict[str, float] = {}
+    for sample, gap in zip(profile["samples"], [*gaps[1:], 0], strict=True):
+        frame = nodes[sample]["callFrame"]
+        where = frame["url"].rsplit("/", 1)[-1]
+        name = frame["functionName"] or "(anonymous)"
+        if where:
+            name = f"{name} {where}:{frame['lineNumber'] + 1}"
+        own[name] = own.get(name, 0.0) + gap / 1000
+    total = sum(ms for name, ms in own.items() if name not in ("(idle)", "(program)"))
+    ranked = sorted(own.items(), key=lambda item: -item[1])
+    return [f"busy {total:.0f} ms"] + [f"{ms:8.1f} ms {100 * ms / total:5.1f}%  {name}" for name, ms in ranked[:top]]
 
 
 def log_sizes(sizes: list[int]) -> Callable[[Response], None]:
@@ -116,17 +156,22 @@ def summary(name: str, times: list[float]) -> str:
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("steps", nargs="?", type=int, default=200)
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--game", choices=BOARDS, default="catan_alexander")
+    parser.add_argument("--players", type=int, help="the game's most players unless given")
     parser.add_argument("--seed", default="bench-viewer")
     parser.add_argument("--phone", action="store_true", help="a 390x844 phone instead of 1280x800")
     parser.add_argument("--baseline", type=Path, help="another checkout whose web client steps in turn with this one")
+    parser.add_argument(
+        "--profile", type=int, default=0, metavar="N", help="print each page's N costliest functions (self time)"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder, live_server(Path(folder)) as (url, service, _):
-        created = service.create_game("catan_alexander", args.players, None, args.seed.encode())
+        players = args.players or GAMES.get(args.game).max_players
+        created = service.create_game(args.game, players, None, args.seed.encode())
         play_with_bot(service, created, RandomBot(args.seed.encode()))
         with service.reading(created.game_id) as aggregate:
             latest = aggregate.match.version
-        print(f"Catan ({args.players} players, seed {args.seed!r}): {latest} records")
+        print(f"{args.game} ({players} players, seed {args.seed!r}): {latest} records")
         clients = [("this checkout", None)] + ([(f"baseline {args.baseline}", args.baseline)] if args.baseline else [])
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -156,19 +201,36 @@ def main(argv: list[str]) -> None:
                 cdp.send("Performance.enable", {"timeDomain": "threadTicks"})
                 pages.append(page)
                 cdps.append(cdp)
+            if args.profile:
+                for cdp in cdps:
+                    cdp.send("Profiler.enable")
+                    cdp.send("Profiler.setSamplingInterval", {"interval": 200})
+                    cdp.send("Profiler.start")
             back = steps(pages, cdps, args.steps, "ArrowLeft")
-            forward = steps(pages, cdps, max(len(wall) for wall, _ in back), "ArrowRight")
-            for (name, _), (back_wall, back_cpu), (ahead_wall, ahead_cpu) in zip(clients, back, forward, strict=True):
+            forward = steps(pages, cdps, max(len(wall) for wall, _, _ in back), "ArrowRight")
+            if args.profile:  # the profiler slows the steps down: their figures are not comparable then
+                for (name, _), cdp in zip(clients, cdps, strict=True):
+                    print(f"{name}: where the steps' time went (a CPU profile):")
+                    print("\n".join(profiled(cdp.send("Profiler.stop")["profile"], args.profile)))
+            for (name, _), (back_wall, back_cpu, back_parts), (ahead_wall, ahead_cpu, ahead_parts) in zip(
+                clients, back, forward, strict=True
+            ):
                 print(f"{name}: wall clock, keydown to the step drawn and laid out:")
                 for label, times in (("back", back_wall), ("forward", ahead_wall), ("all", back_wall + ahead_wall)):
                     print(summary(label, times))
                 print(f"{name}: the page's main thread, CPU time a step:")
                 for label, times in (("back", back_cpu), ("forward", ahead_cpu), ("all", back_cpu + ahead_cpu)):
                     print(summary(label, times))
+                print(f"{name}: of which, a step (both ways):")
+                for part in PARTS:
+                    print(summary(part, back_parts[part] + ahead_parts[part]))
             if len(clients) == 2:
                 ours = statistics.median(back[0][1] + forward[0][1])
                 theirs = statistics.median(back[1][1] + forward[1][1])
                 print(f"median CPU a step, this checkout / baseline: {ours:.1f} / {theirs:.1f} ms: {ours / theirs:.2f}")
+                ours = percentile(back[0][1] + forward[0][1], 0.95)
+                theirs = percentile(back[1][1] + forward[1][1], 0.95)
+                print(f"p95 CPU a step, this checkout / baseline: {ours:.1f} / {theirs:.1f} ms: {ours / theirs:.2f}")
             browser.close()
 
 

@@ -59,7 +59,8 @@ function linesList(analysis, describe) {
 function render(analysis, describe, heading) {
   const seatLine = analysis.seat === null ? [] : [h('p', {}, 'For ', seatChip(analysis.seat), ` at version ${analysis.version}:`)];
   const budget = h('p', { class: 'analysis-budget' }, `${analysis.budget.searched} playouts of the search bot, from that seat's knowledge only.`);
-  ensurePanel().replaceChildren(h('h3', { id: 'analysis-heading' }, heading), ...seatLine, linesList(analysis, describe), budget);
+  // in place: what the answer for the step before said alike is left as it was
+  morphChildren(ensurePanel(), [h('h3', { id: 'analysis-heading' }, heading), ...seatLine, linesList(analysis, describe), budget]);
   panel.dataset.version = String(analysis.version);
   panel.dataset.state = 'shown';
 }

@@ -42,6 +42,38 @@ function setStyle(node, text) {
   }
 }
 
+// The nodes a board drew, kept by what they show: a timeline step draws again only what changed (a
+// road built, a bid raised, an army moved) and places every other node where it already is, so
+// that the browser restyles, lays out and paints only the changes. A board's key names everything
+// its node shows (owner, names, labels, whether it is a target and of what): a node never shows
+// another state than its key's. Kept per scope (a game and its board): another scope starts anew.
+const KEPT = { scope: null, nodes: new Map() };
+// Past this many nodes (a long game's many states, stepped through) the store starts again: the
+// board's next drawing builds what it shows afresh, once.
+const KEPT_MAX = 20000;
+
+/** The node kept under `key` in `scope`, made by `make()` the first time. Each key is drawn at
+ * most once in a drawing (a node is in one place). */
+export function reused(scope, key, make) {
+  if (KEPT.scope !== scope || KEPT.nodes.size > KEPT_MAX) {
+    KEPT.scope = scope;
+    KEPT.nodes.clear();
+  }
+  let node = KEPT.nodes.get(key);
+  if (!node) {
+    node = make();
+    KEPT.nodes.set(key, node);
+  }
+  return node;
+}
+
+/** A group kept under `key` (made by `make()`), its children made `children` in place. */
+export function reusedGroup(scope, key, make, children) {
+  const group = reused(scope, key, make);
+  placeChildren(group, children);
+  return group;
+}
+
 /** The children of `parent` made `nodes`, in order, moving nothing that is already in place: a node
  * kept from the drawing before stays attached (the browser restyles and lays out only what is new),
  * a node not among `nodes` is removed. */
@@ -93,6 +125,20 @@ function morph(was, node) {
  * browser restyle the element (and, for a class or a tabindex, what depends on it). */
 export function setAttributeIfChanged(node, name, value) {
   if (node.getAttribute(name) !== String(value)) node.setAttribute(name, value);
+}
+
+/** A class taken off, and the class attribute with it once empty: a node kept between drawings
+ * then carries the same attributes as one drawn afresh (never a bare `class=""`). */
+export function removeClass(node, name) {
+  if (!node.classList.contains(name)) return;
+  node.classList.remove(name);
+  if (!node.classList.length) node.removeAttribute('class');
+}
+
+/** A class put on or taken off (`removeClass`). */
+export function toggleClass(node, name, on) {
+  if (on) node.classList.add(name);
+  else removeClass(node, name);
 }
 
 /** A tooltip for an SVG shape (read by screen readers as the shape's name). */

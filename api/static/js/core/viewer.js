@@ -140,6 +140,15 @@ export async function show(version) {
  * then draws at once, forward or back. (Views at a version never change, so the reads are kept.) */
 function prefetchNext() {
   if (app.prefetching) return;
+  // A step back to the log's window's start: the whole log is read now, while the person looks,
+  // and not by the step that leaves the window (it would wait for the log, then lay it all out).
+  if (app.logFrom && stepFrom(app.version, -1) <= app.logFrom + 1) {
+    app.prefetching = true;
+    loadLog(1).then(highlightLog).catch(() => null).finally(() => {
+      app.prefetching = false;
+    });
+    return;
+  }
   const around = [stepFrom(app.version, 1), stepFrom(app.version, -1)]
     .filter((v) => v !== app.version && v >= 1 && v <= app.latest && !app.views.has(viewKey(app.perspective, v)));
   if (!around.length) return;

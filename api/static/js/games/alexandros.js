@@ -2,7 +2,7 @@
 // owner, governors, Alexandros and his last move; the display and the supply; hands (a seat's own
 // in its perspective, every hand after the end); the score track.
 
-import { bundle, h, plural, s, seatColour, seatName, seatTextColour, target, title, words } from '../core/dom.js';
+import { bundle, h, plural, reused, reusedGroup, s, seatColour, seatName, seatTextColour, target, title, words } from '../core/dom.js';
 import { checkField, checkedValues, countField, counts, formsBox, moveForm } from '../core/forms.js';
 
 const SIDE = 40; // pixels per side length
@@ -11,6 +11,11 @@ const SYMBOL_COLOURS = { temple: '#b08d57', amphora: '#c2562b', horse: '#6b4f2a'
 const SYMBOL_LETTERS = { temple: 'T', amphora: 'A', horse: 'H', lyre: 'L', soldier: 'S' };
 const key = (rc) => rc.join(',');
 const HAND_ROW = 70; // a hand's row: its label, then its cards (46 high) — rows never overlap
+
+// The board's nodes, kept by what they show (dom.js's reused()): a timeline step draws again only
+// the walls, governors, provinces, cards and scores that changed.
+const SCOPE = 'alexandros';
+const kept = (name, make) => reused(SCOPE, name, make);
 
 /** A space as a person names it: its symbol, row and place in the row (not "3,14"). */
 export function placeName(space, symbol = null) {
@@ -69,123 +74,129 @@ export default {
 
     const owner = new Map();
     for (const province of st.provinces) for (const space of province.spaces) owner.set(key(space), province.owner);
-    const spaces = s('g', { class: 'spaces' });
+    const spaces = [];
     for (const space of data.static.spaces) {
-      const corners = space.corners.map((c) => g.points.get(key(c)).join(',')).join(' ');
       const who = owner.get(key(space.space));
-      const fill = who === null || who === undefined ? (space.symbol ? '#f4ecd8' : '#efe7d2') : seatColour(who);
-      const poly = s('polygon', {
-        points: corners,
-        fill,
-        'fill-opacity': who === null || who === undefined ? 1 : 0.35,
-        stroke: '#c9bd9f',
-        'stroke-width': 1,
-        'data-space': key(space.space),
-        'data-owner': who ?? '',
-      });
-      target(poly, `space:${key(space.space)}`, placeName(space.space, space.symbol));
-      spaces.append(poly);
+      const unowned = who === null || who === undefined;
+      spaces.push(kept(`space|${key(space.space)}|${unowned ? '' : who}`, () => {
+        const corners = space.corners.map((c) => g.points.get(key(c)).join(',')).join(' ');
+        const poly = s('polygon', {
+          points: corners,
+          fill: unowned ? (space.symbol ? '#f4ecd8' : '#efe7d2') : seatColour(who),
+          'fill-opacity': unowned ? 1 : 0.35,
+          stroke: '#c9bd9f',
+          'stroke-width': 1,
+          'data-space': key(space.space),
+          'data-owner': who ?? '',
+        });
+        return target(poly, `space:${key(space.space)}`, placeName(space.space, space.symbol));
+      }));
       if (space.symbol) {
         const [cx, cy] = centroid(g.points, space.corners);
-        spaces.append(
-          s('circle', { cx, cy, r: 8, fill: '#fff', stroke: SYMBOL_COLOURS[space.symbol], 'stroke-width': 2, 'data-piece': 'symbol', 'pointer-events': 'none' }),
-          s('text', { x: cx, y: cy + 4, 'text-anchor': 'middle', class: 'svg-small', fill: SYMBOL_COLOURS[space.symbol], style: 'font-weight:700' }, SYMBOL_LETTERS[space.symbol]),
+        spaces.push(
+          kept(`symbol|${key(space.space)}`, () => s('circle', { cx, cy, r: 8, fill: '#fff', stroke: SYMBOL_COLOURS[space.symbol], 'stroke-width': 2, 'data-piece': 'symbol', 'pointer-events': 'none' })),
+          kept(`symbol-letter|${key(space.space)}`, () => s('text', { x: cx, y: cy + 4, 'text-anchor': 'middle', class: 'svg-small', fill: SYMBOL_COLOURS[space.symbol], style: 'font-weight:700' }, SYMBOL_LETTERS[space.symbol])),
         );
       }
     }
-    svg.append(spaces);
+    svg.append(reusedGroup(SCOPE, 'group:spaces', () => s('g', { class: 'spaces' }), spaces));
 
-    const walls = s('g', { class: 'walls' });
-    for (const wall of st.walls) {
+    const walls = st.walls.map((wall) => kept(`wall|${route(wall.side)}|${wall.color}`, () => {
       const [a, b] = wall.side.map((p) => g.points.get(key(p)));
-      walls.append(
-        s('line', { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: wall.color === 'red' ? '#d00000' : '#111', 'stroke-width': 5, 'stroke-linecap': 'round', 'data-piece': 'wall', 'data-color': wall.color },
-          title(`${wall.color} wall`)),
-      );
-    }
-    svg.append(walls);
+      return s('line', { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: wall.color === 'red' ? '#d00000' : '#111', 'stroke-width': 5, 'stroke-linecap': 'round', 'data-piece': 'wall', 'data-color': wall.color },
+        title(`${wall.color} wall`));
+    }));
+    svg.append(reusedGroup(SCOPE, 'group:walls', () => s('g', { class: 'walls' }), walls));
 
-    const governors = s('g', { class: 'governors' });
     const cornersOf = new Map(data.static.spaces.map((sp) => [key(sp.space), sp.corners]));
-    for (const gov of st.governors) {
+    const governors = st.governors.map((gov) => kept(`governor|${key(gov.space)}|${gov.seat}|${seatName(gov.seat)}`, () => {
       const [cx, cy] = centroid(g.points, cornersOf.get(key(gov.space)));
-      governors.append(
-        s('circle', { cx, cy, r: 9, fill: seatColour(gov.seat), stroke: '#fff', 'stroke-width': 2, 'data-piece': 'governor', 'data-seat': gov.seat, 'pointer-events': 'none' },
-          title(`governor of ${seatName(gov.seat)} on ${key(gov.space)}`)),
-      );
-    }
-    svg.append(governors);
+      return s('circle', { cx, cy, r: 9, fill: seatColour(gov.seat), stroke: '#fff', 'stroke-width': 2, 'data-piece': 'governor', 'data-seat': gov.seat, 'pointer-events': 'none' },
+        title(`governor of ${seatName(gov.seat)} on ${key(gov.space)}`));
+    }));
+    svg.append(reusedGroup(SCOPE, 'group:governors', () => s('g', { class: 'governors' }), governors));
 
     // Alexandros's last move, from the log up to this version
     const lastMove = [...ctx.records].reverse().find((r) => r.type === 'AlexanderMoved');
     if (lastMove && lastMove.data.path && lastMove.data.path.length > 1) {
       const path = lastMove.data.path.map((p) => g.points.get(key(p)).join(',')).join(' ');
-      svg.append(s('polyline', { points: path, fill: 'none', stroke: seatColour(lastMove.data.seat), 'stroke-width': 3, 'stroke-dasharray': '6 4', 'data-piece': 'last-move', 'pointer-events': 'none' }));
+      svg.append(kept(`last-move|${path}|${lastMove.data.seat}`, () => s('polyline', { points: path, fill: 'none', stroke: seatColour(lastMove.data.seat), 'stroke-width': 3, 'stroke-dasharray': '6 4', 'data-piece': 'last-move', 'pointer-events': 'none' })));
     }
-    const points = s('g', { class: 'points' });
-    for (const [name, [x, y]] of g.points) {
-      points.append(target(s('circle', { cx: x, cy: y, r: 5, fill: 'transparent' }), `point:${name}`, `corner ${name}`));
-    }
-    svg.append(points);
+    // the corners never change
+    svg.append(kept('points', () => {
+      const points = s('g', { class: 'points' });
+      for (const [name, [x, y]] of g.points) {
+        points.append(target(s('circle', { cx: x, cy: y, r: 5, fill: 'transparent' }), `point:${name}`, `corner ${name}`));
+      }
+      return points;
+    }));
     const [ax, ay] = g.points.get(key(st.alexander));
-    svg.append(
+    svg.append(kept(`alexander|${key(st.alexander)}`, () =>
       s('g', { 'data-piece': 'alexander', 'data-point': key(st.alexander), 'pointer-events': 'none' },
         title(`Alexandros at ${key(st.alexander)}`),
         s('circle', { cx: ax, cy: ay, r: 10, fill: '#ffd700', stroke: '#6b4f00', 'stroke-width': 3 }),
-        s('text', { x: ax, y: ay + 4, 'text-anchor': 'middle', class: 'svg-small', style: 'font-weight:700' }, 'A')),
-    );
+        s('text', { x: ax, y: ay + 4, 'text-anchor': 'middle', class: 'svg-small', style: 'font-weight:700' }, 'A'))));
 
     // the tray: display, supply, hands, score track
-    const tray = s('g', { transform: `translate(${PAD}, ${boardHeight})` });
-    tray.append(s('text', { x: 0, y: 14, class: 'svg-label' }, 'Display'));
+    const tray = [kept('display-label', () => s('text', { x: 0, y: 14, class: 'svg-label' }, 'Display'))];
     st.display.forEach((symbol, slot) => {
-      const c = card(slot * 40, 20, symbol, { 'data-piece': 'display-card' }, `display slot ${slot + 1}: ${symbol || 'empty'}`);
-      tray.append(target(c, `display:${slot}`, `display card ${slot + 1}: ${symbol || 'empty'}`));
+      tray.push(kept(`display|${slot}|${symbol}`, () => {
+        const c = card(slot * 40, 20, symbol, { 'data-piece': 'display-card' }, `display slot ${slot + 1}: ${symbol || 'empty'}`);
+        return target(c, `display:${slot}`, `display card ${slot + 1}: ${symbol || 'empty'}`);
+      }));
     });
-    const supply = card(90, 20, null, { 'data-piece': 'supply' }, `supply: ${plural(st.supply_count, 'card')}`);
-    supply.append(s('text', { x: 107, y: 48, 'text-anchor': 'middle', class: 'svg-small', fill: '#fff', style: 'fill:#fff' }, String(st.supply_count)));
-    tray.append(s('text', { x: 90, y: 14, class: 'svg-label' }, 'Supply'), target(supply, 'supply', `the supply, ${plural(st.supply_count, 'card')}`));
+    tray.push(kept('supply-label', () => s('text', { x: 90, y: 14, class: 'svg-label' }, 'Supply')), kept(`supply|${st.supply_count}`, () => {
+      const supply = card(90, 20, null, { 'data-piece': 'supply' }, `supply: ${plural(st.supply_count, 'card')}`);
+      supply.append(s('text', { x: 107, y: 48, 'text-anchor': 'middle', class: 'svg-small', fill: '#fff', style: 'fill:#fff' }, String(st.supply_count)));
+      return target(supply, 'supply', `the supply, ${plural(st.supply_count, 'card')}`);
+    }));
 
     let y = handsTop;
     const shown = hands(ctx);
     const known = new Set(shown.map((x) => x.seat));
     for (let seat = 0; seat < st.hand_sizes.length; seat++) {
-      const row = s('g', { transform: `translate(0, ${y})`, 'data-hand-of': seat });
-      row.append(s('text', { x: 0, y: 12, class: 'svg-label', style: `fill:${seatTextColour(seat)};font-weight:600` }, `${seatName(seat)}: ${plural(st.hand_sizes[seat], 'card')}`));
+      const at = `hand|${seat}|${y}`;
+      const said = `${seatName(seat)}: ${plural(st.hand_sizes[seat], 'card')}`;
+      const row = [kept(`${at}|label|${said}`, () => s('text', { x: 0, y: 12, class: 'svg-label', style: `fill:${seatTextColour(seat)};font-weight:600` }, said))];
       let x = 0;
       if (known.has(seat)) {
         const hand = shown.find((e) => e.seat === seat).hand;
+        const own = seat === ctx.seat; // a seat's own cards are targets (to play them)
         for (const [symbol, n] of Object.entries(hand)) {
           for (let i = 0; i < n; i++) {
-            const c = card(x, 18, symbol, { 'data-piece': 'hand-card', 'data-seat': seat });
-            row.append(seat === ctx.seat ? target(c, `hand:${symbol}`, `your ${symbol} card`) : c);
+            const cardX = x;
+            row.push(kept(`${at}|card|${cardX}|${symbol}|${own}`, () => {
+              const c = card(cardX, 18, symbol, { 'data-piece': 'hand-card', 'data-seat': seat });
+              return own ? target(c, `hand:${symbol}`, `your ${symbol} card`) : c;
+            }));
             x += 36;
           }
         }
       } else {
         for (let i = 0; i < Math.min(st.hand_sizes[seat], 12); i++) {
-          row.append(s('rect', { x, y: 18, width: 20, height: 28, rx: 3, fill: '#556', stroke: '#fff', 'data-piece': 'hand-back', 'data-seat': seat }));
+          const backX = x;
+          row.push(kept(`${at}|back|${backX}`, () => s('rect', { x: backX, y: 18, width: 20, height: 28, rx: 3, fill: '#556', stroke: '#fff', 'data-piece': 'hand-back', 'data-seat': seat })));
           x += 14;
         }
       }
-      tray.append(row);
+      tray.push(reusedGroup(SCOPE, at, () => s('g', { transform: `translate(0, ${y})`, 'data-hand-of': seat }), row));
       y += HAND_ROW;
     }
-    svg.append(tray);
+    svg.append(reusedGroup(SCOPE, `group:tray|${boardHeight}`, () => s('g', { transform: `translate(${PAD}, ${boardHeight})` }), tray));
 
     // score track along the right of the tray
     // beside the display and the supply, above the hands (which may be long)
-    const track = s('g', { transform: `translate(${PAD + 150}, ${boardHeight + 4})`, 'aria-label': 'score track' });
-    track.append(s('text', { x: 0, y: 12, class: 'svg-label' }, `Score track (to ${data.static.components.winning_score})`));
+    const winning = data.static.components.winning_score;
+    const track = [kept(`track-title|${winning}`, () => s('text', { x: 0, y: 12, class: 'svg-label' }, `Score track (to ${winning})`))];
     st.scores.forEach((score, seat) => {
-      const w = Math.min(1, score / data.static.components.winning_score) * 230;
-      track.append(
-        s('rect', { x: 0, y: 20 + seat * 22, width: 230, height: 16, fill: '#eee', stroke: '#ccc' }),
-        s('rect', { x: 0, y: 20 + seat * 22, width: w, height: 16, fill: seatColour(seat), 'data-piece': 'score', 'data-seat': seat, 'data-score': score }),
-        s('text', { x: 236, y: 33 + seat * 22, class: 'svg-small' }, String(score)),
+      const w = Math.min(1, score / winning) * 230;
+      track.push(
+        kept(`track-bar|${seat}`, () => s('rect', { x: 0, y: 20 + seat * 22, width: 230, height: 16, fill: '#eee', stroke: '#ccc' })),
+        kept(`score|${seat}|${score}`, () => s('rect', { x: 0, y: 20 + seat * 22, width: w, height: 16, fill: seatColour(seat), 'data-piece': 'score', 'data-seat': seat, 'data-score': score })),
+        kept(`score-text|${seat}|${score}`, () => s('text', { x: 236, y: 33 + seat * 22, class: 'svg-small' }, String(score))),
       );
     });
-    svg.append(track);
+    svg.append(reusedGroup(SCOPE, `group:track|${boardHeight}`, () => s('g', { transform: `translate(${PAD + 150}, ${boardHeight + 4})`, 'aria-label': 'score track' }), track));
 
     svg.dataset.walls = st.walls.length;
     svg.dataset.governors = st.governors.length;

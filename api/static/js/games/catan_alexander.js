@@ -2,7 +2,7 @@
 // cities, the robber, Alexander's route and position, the open auction, hand counts (a seat's own
 // cards in its perspective, every hand after the end), development cards, Longest Road, Largest Army.
 
-import { bundle, h, placeChildren, plural, s, seatChip, seatColour, seatName, target, textLines, title, words, wrapWords } from '../core/dom.js';
+import { bundle, h, placeChildren, plural, reused as sharedReused, s, seatChip, seatColour, seatName, target, textLines, title, words, wrapWords } from '../core/dom.js';
 import { checkField, checkedValues, countField, counts, formsBox, moveForm } from '../core/forms.js';
 
 const TRADE_GOODS = ['brick', 'grain', 'lumber', 'ore', 'wool', 'gold']; // what a domestic trade moves (R37)
@@ -294,23 +294,10 @@ function drawRoute(svg, g, st) {
   }));
 }
 
-// The board's paths, intersections, roads, buildings and route, kept by what they show: a timeline
-// step draws again only what changed (a road built, a settlement grown to a city) and leaves every
-// other node where it is, in groups kept per board.
-const DRAWN = { board: null, nodes: new Map() };
-
-function reused(board, key, make) {
-  if (DRAWN.board !== board) {
-    DRAWN.board = board;
-    DRAWN.nodes.clear();
-  }
-  let node = DRAWN.nodes.get(key);
-  if (!node) {
-    node = make();
-    DRAWN.nodes.set(key, node);
-  }
-  return node;
-}
+// The board's paths, intersections, roads, buildings and route, kept by what they show (dom.js's
+// reused(), per board): a timeline step draws again only what changed (a road built, a settlement
+// grown to a city) and leaves every other node where it is, in groups kept per board.
+const reused = (board, key, make) => sharedReused(`catan_alexander:${board}`, key, make);
 
 function drawPieces(svg, g, st, names) {
   // every path is a target (roads), drawn under the buildings

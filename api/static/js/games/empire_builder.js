@@ -3,7 +3,7 @@
 // catalog, with armies, temples, cities and majorities in seat colours; the campaign and round;
 // revealed allocations; a seat's own sealed allocation only in its own perspective.
 
-import { h, s, seatChip, seatColour, seatName, target, textLines, title, words, wrapWords } from '../core/dom.js';
+import { h, reused, reusedGroup, s, seatChip, seatColour, seatName, target, textLines, title, words, wrapWords } from '../core/dom.js';
 import { count, countField, formsBox, moveForm } from '../core/forms.js';
 
 const CUBES = 15; // every seat's cubes, all split over the four boxes (Ruling R14)
@@ -15,6 +15,11 @@ const BOXES = [
 ];
 
 const LEGEND_HEIGHT = 44;
+
+// The map's nodes, kept by what they show (dom.js's reused()): a timeline step draws again only
+// the armies, majorities, temples, cities and the campaign's highlights that changed.
+const SCOPE = 'empire_builder';
+const kept = (name, make) => reused(SCOPE, name, make);
 const REGION_COLOURS = ['#f1e3c8', '#e3ecd2', '#f5dcc9', '#dfe3f0', '#e8dcef', '#f3e6d0'];
 
 function arrowPath(a, b, r1, r2, offset) {
@@ -42,6 +47,34 @@ function armies(state) {
   return at;
 }
 
+/** A province: its circle (a target), id and name, and its temple and city sites, empty or built. */
+function province(data, region, id, current, temples, city, [x, y], R) {
+  const info = data.static.provinces[id];
+  const g = s('g', { 'data-province': id });
+  const circle = s('circle', { cx: x, cy: y, r: R, fill: REGION_COLOURS[(region.region - 1) % REGION_COLOURS.length], stroke: current ? '#1d3557' : '#a89f8a', 'stroke-width': current ? 3 : 1.2 },
+    title(`${id} ${info.name} (${region.name})${info.temple_site ? ', temple site' : ''}${info.city_site ? ', city site' : ''}`));
+  g.append(target(circle, `province:${id}`, `${id} ${info.name}`));
+  g.append(
+    s('text', { x, y: y - 17, 'text-anchor': 'middle', class: 'svg-small eb-id' }, id),
+    textLines(wrapWords(info.name.replaceAll('-', '- '), 11).map((l) => l.replaceAll('- ', '-')), { x, y: y - 5, lineHeight: 10.5, 'text-anchor': 'middle', class: 'svg-small eb-name' }),
+  );
+  // sites: an outline when empty, the builder's colour when built
+  let sx = x - 14;
+  if (info.temple_site) {
+    const owners = temples.length ? temples : [null];
+    for (const owner of owners) {
+      g.append(s('path', { d: `M${sx},${y + 20} l6,-10 l6,10 z`, fill: owner === null ? 'none' : seatColour(owner), stroke: owner === null ? '#776' : '#fff', 'stroke-width': 1.2,
+        'data-piece': owner === null ? 'temple-site' : 'temple', 'data-seat': owner ?? null, 'pointer-events': 'none' }, title(owner === null ? 'temple site' : `temple of ${seatName(owner)}`)));
+      sx += 12;
+    }
+  }
+  if (info.city_site) {
+    g.append(s('rect', { x: sx + 2, y: y + 10, width: 10, height: 10, fill: city === undefined || city === null ? 'none' : seatColour(city), stroke: city === undefined || city === null ? '#776' : '#fff', 'stroke-width': 1.2,
+      'data-piece': city === undefined || city === null ? 'city-site' : 'city', 'data-seat': city ?? null, 'pointer-events': 'none' }, title(city === undefined || city === null ? 'city site' : `city of ${seatName(city)}`)));
+  }
+  return g;
+}
+
 export default {
   // On a phone the board starts at 1.4 pixels a unit: a campaign symbol (18 units around) is then a
   // target of 50 px, and an army (app.css: 16 units around) 45 px.
@@ -56,117 +89,98 @@ export default {
     const radius = (id) => (id.startsWith('C') ? RS : R);
     // room for armies beside the edge provinces, and for the legend under the map (never over it)
     svg.setAttribute('viewBox', `-24 -8 ${layout.width + 48} ${layout.height + 16 + LEGEND_HEIGHT}`);
-    svg.append(
+    // the arrow heads and the legend never change
+    svg.append(kept('defs', () =>
       s('defs', {},
         s('marker', { id: 'eb-head', viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' }, s('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#5a4a35' })),
         s('marker', { id: 'eb-head-sea', viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' }, s('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#1d6fa5' })),
-        s('marker', { id: 'eb-head-free', viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' }, s('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#fff', stroke: '#5a4a35', 'stroke-width': 1.5 }))),
-    );
+        s('marker', { id: 'eb-head-free', viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' }, s('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#fff', stroke: '#5a4a35', 'stroke-width': 1.5 })))));
     const at = armies(st);
     const regionOf = (id) => (id.startsWith('C') ? null : data.static.provinces[id].region);
     svg.setAttribute('aria-label', `Empire Builder map at version ${ctx.view.version}, campaign ${st.campaign ?? '–'}, round ${st.round ?? '–'}`);
 
     // arrows first, under the provinces
     const pairs = new Set(data.static.arrows.map((a) => `${a.from}>${a.to}`));
-    const arrows = s('g', { class: 'arrows' });
-    for (const arrow of data.static.arrows) {
+    const arrows = [];
+    data.static.arrows.forEach((arrow, i) => {
       const a = where(arrow.from);
       const b = where(arrow.to);
       const twoWay = pairs.has(`${arrow.to}>${arrow.from}`);
       const p = arrowPath(a, b, radius(arrow.from), radius(arrow.to), twoWay ? 5 : 0);
       const colour = arrow.sea ? '#1d6fa5' : '#5a4a35';
-      const current = st.region !== null && (regionOf(arrow.to) === st.region);
-      arrows.append(
+      const current = st.region !== null && (regionOf(arrow.to) === st.region); // bolder into the campaign's region
+      arrows.push(kept(`arrow|${i}|${current}`, () =>
         s('line', { x1: p.start[0], y1: p.start[1], x2: p.end[0], y2: p.end[1], stroke: colour, 'stroke-width': current ? 2.2 : 1.4, 'stroke-opacity': current ? 1 : 0.55,
           'stroke-dasharray': arrow.sea ? '6 4' : null, 'marker-end': `url(#${arrow.sea ? 'eb-head-sea' : arrow.cost === 0 ? 'eb-head-free' : 'eb-head'})`,
           'data-piece': 'arrow', 'data-from': arrow.from, 'data-to': arrow.to, 'data-cost': arrow.cost },
-          title(`${arrow.sea ? 'sea route' : 'arrow'} ${arrow.from} → ${arrow.to}, cost ${arrow.cost}`)),
-      );
+          title(`${arrow.sea ? 'sea route' : 'arrow'} ${arrow.from} → ${arrow.to}, cost ${arrow.cost}`))));
       if (arrow.cost) {
-        arrows.append(
-          s('circle', { cx: p.mid[0], cy: p.mid[1], r: 7, fill: '#fff', stroke: colour, 'pointer-events': 'none' }),
-          s('text', { x: p.mid[0], y: p.mid[1] + 3.5, 'text-anchor': 'middle', class: 'svg-small', style: `fill:${colour};font-weight:700` }, String(arrow.cost)),
+        arrows.push(
+          kept(`arrow-cost|${i}`, () => s('circle', { cx: p.mid[0], cy: p.mid[1], r: 7, fill: '#fff', stroke: colour, 'pointer-events': 'none' })),
+          kept(`arrow-cost-text|${i}`, () => s('text', { x: p.mid[0], y: p.mid[1] + 3.5, 'text-anchor': 'middle', class: 'svg-small', style: `fill:${colour};font-weight:700` }, String(arrow.cost))),
         );
       }
-    }
-    svg.append(arrows);
+    });
+    svg.append(reusedGroup(SCOPE, 'group:arrows', () => s('g', { class: 'arrows' }), arrows));
 
-    const places = s('g', { class: 'provinces' });
+    const places = [];
     for (const region of data.static.regions) {
       for (const id of region.provinces) {
-        const [x, y] = where(id);
-        const province = data.static.provinces[id];
         const current = st.region === region.region;
-        const g = s('g', { 'data-province': id });
-        const circle = s('circle', { cx: x, cy: y, r: R, fill: REGION_COLOURS[(region.region - 1) % REGION_COLOURS.length], stroke: current ? '#1d3557' : '#a89f8a', 'stroke-width': current ? 3 : 1.2 },
-          title(`${id} ${province.name} (${region.name})${province.temple_site ? ', temple site' : ''}${province.city_site ? ', city site' : ''}`));
-        g.append(target(circle, `province:${id}`, `${id} ${province.name}`));
-        g.append(
-          s('text', { x, y: y - 17, 'text-anchor': 'middle', class: 'svg-small eb-id' }, id),
-          textLines(wrapWords(province.name.replaceAll('-', '- '), 11).map((l) => l.replaceAll('- ', '-')), { x, y: y - 5, lineHeight: 10.5, 'text-anchor': 'middle', class: 'svg-small eb-name' }),
-        );
-        // sites: an outline when empty, the builder's colour when built
         const temples = st.temples[id] || [];
         const city = st.cities[id];
-        let sx = x - 14;
-        if (province.temple_site) {
-          const owners = temples.length ? temples : [null];
-          for (const owner of owners) {
-            g.append(s('path', { d: `M${sx},${y + 20} l6,-10 l6,10 z`, fill: owner === null ? 'none' : seatColour(owner), stroke: owner === null ? '#776' : '#fff', 'stroke-width': 1.2,
-              'data-piece': owner === null ? 'temple-site' : 'temple', 'data-seat': owner ?? null, 'pointer-events': 'none' }, title(owner === null ? 'temple site' : `temple of ${seatName(owner)}`)));
-            sx += 12;
-          }
-        }
-        if (province.city_site) {
-          g.append(s('rect', { x: sx + 2, y: y + 10, width: 10, height: 10, fill: city === undefined || city === null ? 'none' : seatColour(city), stroke: city === undefined || city === null ? '#776' : '#fff', 'stroke-width': 1.2,
-            'data-piece': city === undefined || city === null ? 'city-site' : 'city', 'data-seat': city ?? null, 'pointer-events': 'none' }, title(city === undefined || city === null ? 'city site' : `city of ${seatName(city)}`)));
-        }
-        places.append(g);
+        const built = (seat) => (seat === undefined || seat === null ? '' : `${seat}:${seatName(seat)}`);
+        places.push(kept(`province|${id}|${current}|${temples.map(built).join(',')}|${built(city)}`, () => province(data, region, id, current, temples, city, where(id), R)));
       }
     }
     for (const region of data.static.regions) {
-      const [x, y] = where(region.symbol);
       const active = st.symbol === region.symbol;
-      const g = s('g', { 'data-symbol': region.symbol });
-      g.append(target(s('circle', { cx: x, cy: y, r: RS, fill: active ? '#ffd166' : '#fff', stroke: '#6a4c93', 'stroke-width': 2 },
-        title(`${region.symbol}: ${region.campaign_name}${region.symbol === 'C1' ? ' (Pella)' : ` (on ${region.symbol_stands})`}`)), `province:${region.symbol}`, `campaign symbol ${region.symbol}`));
-      g.append(s('text', { x, y: y + 4, 'text-anchor': 'middle', class: 'svg-small', style: 'font-weight:700;fill:#6a4c93' }, region.symbol));
-      places.append(g);
+      places.push(kept(`symbol|${region.symbol}|${active}`, () => {
+        const [x, y] = where(region.symbol);
+        const g = s('g', { 'data-symbol': region.symbol });
+        g.append(target(s('circle', { cx: x, cy: y, r: RS, fill: active ? '#ffd166' : '#fff', stroke: '#6a4c93', 'stroke-width': 2 },
+          title(`${region.symbol}: ${region.campaign_name}${region.symbol === 'C1' ? ' (Pella)' : ` (on ${region.symbol_stands})`}`)), `province:${region.symbol}`, `campaign symbol ${region.symbol}`));
+        g.append(s('text', { x, y: y + 4, 'text-anchor': 'middle', class: 'svg-small', style: 'font-weight:700;fill:#6a4c93' }, region.symbol));
+        return g;
+      }));
     }
-    svg.append(places);
+    svg.append(reusedGroup(SCOPE, 'group:provinces', () => s('g', { class: 'provinces' }), places));
 
     // armies around their location, and the majority ring
-    const pieces = s('g', { class: 'armies' });
+    const pieces = [];
     for (const [place, stacks] of at) {
       const [x, y] = where(place);
       const r = radius(place);
       const most = Math.max(...stacks.map((a) => a.count));
       const leaders = stacks.filter((a) => a.count === most);
       if (!place.startsWith('C') && leaders.length === 1) {
-        pieces.append(s('circle', { cx: x, cy: y, r: r + 4, fill: 'none', stroke: seatColour(leaders[0].seat), 'stroke-width': 4, 'data-piece': 'majority', 'data-seat': leaders[0].seat, 'pointer-events': 'none' },
-          title(`majority of ${seatName(leaders[0].seat)}`)));
+        const leader = leaders[0].seat;
+        pieces.push(kept(`majority|${place}|${leader}|${seatName(leader)}`, () => s('circle', { cx: x, cy: y, r: r + 4, fill: 'none', stroke: seatColour(leader), 'stroke-width': 4, 'data-piece': 'majority', 'data-seat': leader, 'pointer-events': 'none' },
+          title(`majority of ${seatName(leader)}`))));
       }
       stacks.forEach((a, i) => {
-        const angle = (-Math.PI / 2) + Math.PI * 0.55 + i * 0.62;
-        const ax = x + Math.cos(angle) * (r + 12);
-        const ay = y + Math.sin(angle) * (r + 12);
-        const piece = s('g', { 'data-piece': 'army', 'data-seat': a.seat, 'data-count': a.count, 'data-at': place },
-          title(`${a.count} ${a.count === 1 ? 'army' : 'armies'} of ${seatName(a.seat)} at ${place}`),
-          s('circle', { cx: ax, cy: ay, r: 13, fill: seatColour(a.seat), stroke: '#fff', 'stroke-width': 2 }),
-          s('text', { x: ax, y: ay + 5, 'text-anchor': 'middle', class: 'svg-small eb-count' }, String(a.count)));
-        pieces.append(target(piece, `province:${place}`, `${a.count === 1 ? '1 army' : `${a.count} armies`} of ${seatName(a.seat)} at ${place}`));
+        pieces.push(kept(`army|${place}|${i}|${a.seat}|${a.count}|${seatName(a.seat)}`, () => {
+          const angle = (-Math.PI / 2) + Math.PI * 0.55 + i * 0.62;
+          const ax = x + Math.cos(angle) * (r + 12);
+          const ay = y + Math.sin(angle) * (r + 12);
+          const piece = s('g', { 'data-piece': 'army', 'data-seat': a.seat, 'data-count': a.count, 'data-at': place },
+            title(`${a.count} ${a.count === 1 ? 'army' : 'armies'} of ${seatName(a.seat)} at ${place}`),
+            s('circle', { cx: ax, cy: ay, r: 13, fill: seatColour(a.seat), stroke: '#fff', 'stroke-width': 2 }),
+            s('text', { x: ax, y: ay + 5, 'text-anchor': 'middle', class: 'svg-small eb-count' }, String(a.count)));
+          return target(piece, `province:${place}`, `${a.count === 1 ? '1 army' : `${a.count} armies`} of ${seatName(a.seat)} at ${place}`);
+        }));
       });
     }
-    svg.append(pieces);
+    svg.append(reusedGroup(SCOPE, 'group:armies', () => s('g', { class: 'armies' }), pieces));
     const totalArmies = [...at.values()].flat().reduce((n, a) => n + a.count, 0);
     svg.dataset.armies = totalArmies;
     svg.dataset.temples = Object.values(st.temples).reduce((n, owners) => n + owners.length, 0);
     svg.dataset.cities = Object.values(st.cities).filter((c) => c !== null).length;
 
     // legend
-    svg.append(s('g', { transform: `translate(0, ${layout.height + 22})`, class: 'legend' },
+    svg.append(kept(`legend|${layout.height}`, () => s('g', { transform: `translate(0, ${layout.height + 22})`, class: 'legend' },
       s('text', { x: 0, y: 0, class: 'svg-small' }, 'Arrows: white head = free, number = cost in buildings, dashed blue = sea route (3)'),
-      s('text', { x: 0, y: 14, class: 'svg-small' }, 'Ring = majority · triangle = temple · square = city (outline: empty site)')));
+      s('text', { x: 0, y: 14, class: 'svg-small' }, 'Ring = majority · triangle = temple · square = city (outline: empty site)'))));
 
     // panel: campaign, turn order, boxes, own sealed allocation
     const panel = ctx.panel;

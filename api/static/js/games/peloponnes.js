@@ -1,7 +1,7 @@
 // Peloponnes: the offered tiles and the Conquest row with the bids on them, each seat's civilization,
 // lands and buildings (built or marked) and counters, the disaster chits and the round.
 
-import { h, listNames, plural, s, seatColour, seatName, seatTextColour, target, textLines, title, words, wrapWords } from '../core/dom.js';
+import { h, listNames, plural, reused, reusedGroup, s, seatColour, seatName, seatTextColour, target, textLines, title, words, wrapWords } from '../core/dom.js';
 
 const TILE_W = 118;
 const TILE_H = 136;
@@ -72,6 +72,56 @@ function smallTile(data, tileId, x, y, attrs = {}, unfinished = false) {
     unfinished ? s('text', { x: 4, y: 51, class: 'svg-small', style: 'font-size:9px' }, 'marked') : null);
 }
 
+// The board's nodes, kept by what they show (dom.js's reused()): a timeline step draws again only
+// the tiles, counters and bids that changed.
+const kept = (key, make) => reused('peloponnes', key, make);
+
+/** An offered tile at x, with its bid's disc: kept by the tile, its place, row and bid. */
+function offeredTile(data, item, x) {
+  const bid = item.bidder !== null && item.bidder !== undefined;
+  const key = `offered|${item.tile_id}|${x}|${item.row}|${bid ? `${item.bidder}|${item.amount}|${seatName(item.bidder)}` : ''}`;
+  return kept(key, () => {
+    const card = tileCard(data, item.tile_id, x, 54, { 'data-piece': 'offered-tile', 'data-row': item.row });
+    target(card, `tile:${item.tile_id}`, `${data.static.tiles[item.tile_id].name}, ${item.row}${item.bidder !== null ? `, bid ${item.amount} by ${seatName(item.bidder)}` : ''}`);
+    if (bid) {
+      card.append(s('g', { 'data-piece': 'bid', 'data-seat': item.bidder, 'data-amount': item.amount },
+        title(`bid of ${item.amount} by ${seatName(item.bidder)}`),
+        s('circle', { cx: BID_X, cy: BID_Y, r: BID_R, fill: seatColour(item.bidder), stroke: '#fff', 'stroke-width': 2 }),
+        s('text', { x: BID_X, y: BID_Y + 5, 'text-anchor': 'middle', class: 'svg-label', style: 'fill:#fff;font-weight:700' }, String(item.amount))));
+    }
+    return card;
+  });
+}
+
+/** A seat's row at y: the row is kept, and in it each part by what it shows (a counter changes
+ * far more often than a seat's lands). */
+function seatRow(data, seat, y, rowWidth) {
+  const civ = data.static.civilizations[seat.civilization];
+  const at = `seat|${seat.seat}|${y}`;
+  const parts = [
+    kept(`${at}|box|${rowWidth}`, () => s('rect', { x: -6, y: -6, width: rowWidth - 12, height: 100, rx: 6, fill: '#fff', stroke: seatColour(seat.seat), 'stroke-width': 2 })),
+    kept(`${at}|name|${seatName(seat.seat)}|${civ ? civ.name : ''}`, () => s('text', { x: 0, y: 12, class: 'svg-label', style: `font-weight:700;fill:${seatTextColour(seat.seat)}` }, `${seatName(seat.seat)} · ${civ ? civ.name : 'no civilization yet'}`)),
+  ];
+  Object.keys(COUNTER_ICONS).forEach((counter, k) => {
+    parts.push(kept(`${at}|${counter}|${seat[counter]}`, () => s('text', { x: (k % 2) * 78, y: 32 + Math.floor(k / 2) * 15, class: 'svg-small', 'data-counter': counter }, `${COUNTER_ICONS[counter]} ${seat[counter]}`)));
+  });
+  if (seat.bid) {
+    const said = seat.bid.tile_id ? `bid ${seat.bid.amount} on ${data.static.tiles[seat.bid.tile_id].name}` : `displaced bid of ${seat.bid.amount}`;
+    parts.push(kept(`${at}|bid|${said}`, () => textLines(wrapWords(said, 26), { x: 0, y: 78, lineHeight: 11, class: 'svg-small', 'data-piece': 'seat-bid' })));
+  }
+  let tx = 160;
+  for (const land of seat.lands) {
+    parts.push(kept(`${at}|land|${land}|${tx}`, () => smallTile(data, land, tx, 10, { 'data-piece': 'land', 'data-seat': seat.seat })));
+    tx += SMALL_W + 6;
+  }
+  for (const building of seat.buildings) {
+    const { tile_id: tile, unfinished } = building;
+    parts.push(kept(`${at}|building|${tile}|${tx}|${unfinished}`, () => smallTile(data, tile, tx, 10, { 'data-piece': 'building', 'data-seat': seat.seat, 'data-unfinished': unfinished }, unfinished)));
+    tx += SMALL_W + 6;
+  }
+  return reusedGroup('peloponnes', at, () => s('g', { transform: `translate(12, ${y})`, 'data-seat-row': seat.seat }), parts);
+}
+
 export default {
   draw(ctx) {
     const { svg, data, state: st } = ctx;
@@ -82,57 +132,28 @@ export default {
     svg.setAttribute('aria-label', `Peloponnes at version ${ctx.view.version}: round ${st.round}, ${plural(offered.length, 'tile')} offered`);
 
     const head = `Round ${st.round} of ${data.static.rounds} · ${words(st.phase)} · stacks left ${Object.entries(st.stacks_left).map(([k, n]) => `${k}:${n}`).join(' ')} · disaster chits left ${st.chits_left}, strike ${st.strike ?? 0}/${data.static.strike_at}`;
-    svg.append(s('text', { x: 12, y: 20, class: 'svg-label', style: 'font-weight:600' }, head));
+    svg.append(kept(`head|${head}`, () => s('text', { x: 12, y: 20, class: 'svg-label', style: 'font-weight:600' }, head)));
 
     // the offered tiles: the auction row, then the Conquest row
     let x = 12;
     let lastRow = null;
     for (const item of offered) {
       if (item.row !== lastRow) {
-        svg.append(s('text', { x, y: 46, class: 'svg-label', style: 'font-weight:600' }, item.row === 'auction' ? 'Auction' : 'Conquest'));
+        svg.append(kept(`row-name|${item.row}|${x}`, () => s('text', { x, y: 46, class: 'svg-label', style: 'font-weight:600' }, item.row === 'auction' ? 'Auction' : 'Conquest')));
         lastRow = item.row;
       }
-      const card = tileCard(data, item.tile_id, x, 54, { 'data-piece': 'offered-tile', 'data-row': item.row });
-      target(card, `tile:${item.tile_id}`, `${data.static.tiles[item.tile_id].name}, ${item.row}${item.bidder !== null ? `, bid ${item.amount} by ${seatName(item.bidder)}` : ''}`);
-      if (item.bidder !== null && item.bidder !== undefined) {
-        card.append(s('g', { 'data-piece': 'bid', 'data-seat': item.bidder, 'data-amount': item.amount },
-          title(`bid of ${item.amount} by ${seatName(item.bidder)}`),
-          s('circle', { cx: BID_X, cy: BID_Y, r: BID_R, fill: seatColour(item.bidder), stroke: '#fff', 'stroke-width': 2 }),
-          s('text', { x: BID_X, y: BID_Y + 5, 'text-anchor': 'middle', class: 'svg-label', style: 'fill:#fff;font-weight:700' }, String(item.amount))));
-      }
-      svg.append(card);
+      svg.append(offeredTile(data, item, x));
       x += TILE_W + 10;
       if (lastRow === 'auction' && offered[offered.indexOf(item) + 1]?.row === 'conquest') x += 20;
     }
     const drawn = Object.entries(st.chits_on_tile || {}).filter(([, n]) => n);
     if (drawn.length) {
-      svg.append(s('text', { x: 12, y: 36, class: 'svg-small' }, `disaster chits drawn: ${drawn.map(([k, n]) => `${words(k)} ${n}`).join(', ')}`));
+      const chits = `disaster chits drawn: ${drawn.map(([k, n]) => `${words(k)} ${n}`).join(', ')}`;
+      svg.append(kept(`chits|${chits}`, () => s('text', { x: 12, y: 36, class: 'svg-small' }, chits)));
     }
 
     // each seat: civilization, counters, lands and buildings
-    st.seats.forEach((seat, i) => {
-      const y = 196 + i * SEAT_ROW;
-      const civ = data.static.civilizations[seat.civilization];
-      const row = s('g', { transform: `translate(12, ${y})`, 'data-seat-row': seat.seat });
-      row.append(
-        s('rect', { x: -6, y: -6, width: rowWidth - 12, height: 100, rx: 6, fill: '#fff', stroke: seatColour(seat.seat), 'stroke-width': 2 }),
-        s('text', { x: 0, y: 12, class: 'svg-label', style: `font-weight:700;fill:${seatTextColour(seat.seat)}` }, `${seatName(seat.seat)} · ${civ ? civ.name : 'no civilization yet'}`),
-      );
-      Object.keys(COUNTER_ICONS).forEach((counter, k) => {
-        row.append(s('text', { x: (k % 2) * 78, y: 32 + Math.floor(k / 2) * 15, class: 'svg-small', 'data-counter': counter }, `${COUNTER_ICONS[counter]} ${seat[counter]}`));
-      });
-      if (seat.bid) row.append(textLines(wrapWords(seat.bid.tile_id ? `bid ${seat.bid.amount} on ${data.static.tiles[seat.bid.tile_id].name}` : `displaced bid of ${seat.bid.amount}`, 26), { x: 0, y: 78, lineHeight: 11, class: 'svg-small', 'data-piece': 'seat-bid' }));
-      let tx = 160;
-      for (const land of seat.lands) {
-        row.append(smallTile(data, land, tx, 10, { 'data-piece': 'land', 'data-seat': seat.seat }));
-        tx += SMALL_W + 6;
-      }
-      for (const building of seat.buildings) {
-        row.append(smallTile(data, building.tile_id, tx, 10, { 'data-piece': 'building', 'data-seat': seat.seat, 'data-unfinished': building.unfinished }, building.unfinished));
-        tx += SMALL_W + 6;
-      }
-      svg.append(row);
-    });
+    st.seats.forEach((seat, i) => svg.append(seatRow(data, seat, 196 + i * SEAT_ROW, rowWidth)));
     svg.dataset.offered = offered.length;
     svg.dataset.lands = st.seats.reduce((n, seat) => n + seat.lands.length, 0);
     svg.dataset.buildings = st.seats.reduce((n, seat) => n + seat.buildings.length, 0);

@@ -1,7 +1,7 @@
 // The board and the details pane drawn for a view: the game module draws, the core keeps the
 // nodes it drew again, marks what appeared and the last move's places.
 
-import { h, labelCells, morphChildren, placeChildren, setAttributeIfChanged, setSeatNames } from '../core/dom.js';
+import { h, labelCells, morphChildren, placeChildren, removeClass, setAttributeIfChanged, setSeatNames, toggleClass } from '../core/dom.js';
 import { seatOf } from '../core/perspectives.js';
 import { clearPreview, keysOf, markPlayable } from './moves.js';
 import { $, app } from './state.js';
@@ -95,7 +95,7 @@ function markAppeared(view) {
   const appeared = new Set();
   for (const [node, key] of pieces) {
     const isNew = (forward && !before.keys.has(key)) || Boolean(again?.has(key));
-    node.classList.toggle('appeared', isNew); // a game module may draw the same node again
+    toggleClass(node, 'appeared', isNew); // a game module may draw the same node again
     if (isNew) appeared.add(key);
   }
   $('board').dataset.appeared = String(appeared.size);
@@ -113,7 +113,7 @@ function markLastMove(records) {
   }
   const board = $('board');
   for (const node of board.querySelectorAll('[data-last-move]')) {
-    node.classList.remove('last-move'); // a node a game module draws again (a board's fixed layers)
+    removeClass(node, 'last-move'); // a node a game module draws again (a board's fixed layers)
     node.removeAttribute('data-last-move');
   }
   for (const key of keys) {

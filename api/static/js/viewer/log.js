@@ -2,7 +2,7 @@
 // log is read as a window.
 
 import { get } from '../core/api.js';
-import { h, listNames, seatName, words } from '../core/dom.js';
+import { h, listNames, placeChildren, seatName, words } from '../core/dom.js';
 import { loadLog } from '../core/viewer.js';
 import { $, app, gamePath, token } from './state.js';
 import { jump } from './timeline.js';
@@ -35,13 +35,19 @@ function rawSentence(record) {
   return app.module.describe(record, app.data) || eventWords(record.type);
 }
 
+// What each log item says (kept beside it, not in the page): an item is kept while it says the same.
+const SAID = new WeakMap();
+
 function logItem(record) {
-  return h(
+  const said = sentence(record);
+  const li = h(
     'li',
     { class: record.type === 'CommandAccepted' ? 'command' : 'event', 'data-position': record.position },
-    h('button', { type: 'button', onclick: () => jump(record.position), 'aria-label': `version ${record.position}: ${sentence(record)}` },
-      h('span', { class: 'pos' }, String(record.position)), ' ', sentence(record)),
+    h('button', { type: 'button', onclick: () => jump(record.position), 'aria-label': `version ${record.position}: ${said}` },
+      h('span', { class: 'pos' }, String(record.position)), ' ', said),
   );
+  SAID.set(li, said);
+  return li;
 }
 
 export function renderLog() {
@@ -51,7 +57,16 @@ export function renderLog() {
       highlightLog();
     } }, `Show the ${app.logFrom} earlier records`))
     : null;
-  $('log').replaceChildren(...[earlier, ...app.records.map(logItem)].filter(Boolean));
+  // The items already in the log are kept (the whole log read after a window of it adds only the
+  // earlier records: the browser lays out only those), unless what they say has changed.
+  const log = $('log');
+  const held = new Map();
+  for (const li of log.querySelectorAll('li[data-position]')) held.set(li.dataset.position, li);
+  const items = app.records.map((record) => {
+    const li = held.get(String(record.position));
+    return li && SAID.get(li) === sentence(record) ? li : logItem(record);
+  });
+  placeChildren(log, [earlier, ...items].filter(Boolean));
 }
 
 export function highlightLog() {

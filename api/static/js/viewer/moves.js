@@ -2,7 +2,7 @@
 // on the board, a click on a place.
 
 import { get } from '../core/api.js';
-import { h, setAttributeIfChanged } from '../core/dom.js';
+import { h, removeClass, setAttributeIfChanged, toggleClass } from '../core/dom.js';
 import { formValues, restoreValues } from '../core/forms.js';
 import { seatOf } from '../core/perspectives.js';
 import { restoreFocus, send, sendSoon } from './send.js';
@@ -112,8 +112,8 @@ export function markPlayable() {
     : board.querySelectorAll('[data-target].playable, [data-target].chosen, [data-target][tabindex="0"]');
   for (const node of nodes) {
     const key = node.getAttribute('data-target');
-    node.classList.toggle('playable', keys.has(key));
-    node.classList.toggle('chosen', key === app.target || ticked.has(key));
+    toggleClass(node, 'playable', keys.has(key)); // a node kept between drawings keeps no bare class=""
+    toggleClass(node, 'chosen', key === app.target || ticked.has(key));
     setAttributeIfChanged(node, 'tabindex', keys.has(key) ? '0' : '-1');
   }
 }
@@ -140,7 +140,7 @@ export function preview(move, keys) {
 
 export function clearPreview() {
   const board = $('board');
-  for (const node of board.querySelectorAll('.preview')) node.classList.remove('preview');
+  for (const node of board.querySelectorAll('.preview')) removeClass(node, 'preview');
   board.querySelector('.route-preview')?.remove();
 }
 

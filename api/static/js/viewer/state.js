@@ -26,8 +26,10 @@ export const app = {
 };
 
 export function showError(message) {
-  $('error').textContent = message || '';
-  $('error').hidden = !message;
+  const box = $('error');
+  // written only when it changes: every step clears it, and a write restyles the page's top
+  if (box.textContent !== (message || '')) box.textContent = message || '';
+  if (box.hidden !== !message) box.hidden = !message;
 }
 
 export function token() {

@@ -31,13 +31,15 @@ export function stepFrom(version, direction, by = null) {
   if ((by || $('step').value) === 'record') return version + direction;
   const ends = moveEnds();
   if (direction > 0) return ends.find((v) => v > version) ?? app.latest;
-  return [...ends].reverse().find((v) => v < version) ?? 1;
+  // before the records held (a long game's log is read as a window): the last version before them,
+  // whose step reads the whole log — not the game's first version
+  return [...ends].reverse().find((v) => v < version) ?? Math.max(1, Math.min(app.logFrom, version - 1));
 }
 
 export function updateTimeline() {
   const slider = $('slider');
-  slider.max = String(app.latest);
-  slider.value = String(app.version);
+  if (slider.max !== String(app.latest)) slider.max = String(app.latest);
+  if (slider.value !== String(app.version)) slider.value = String(app.version);
   slider.setAttribute('aria-valuetext', `version ${app.version} of ${app.latest}`);
   $('position').textContent = `version ${app.version} / ${app.latest}`;
   $('first').disabled = $('back').disabled = app.version <= 1;

@@ -39,7 +39,9 @@ export function renderTurn(view) {
 export function updateDocumentTitle(view) {
   const me = seatOf(app.perspective);
   const mine = me !== null && view.status === 'running' && view.version === app.latest && String(me) in (view.awaited || {});
-  document.title = `${mine ? '● Your turn · ' : ''}${app.title || 'Game'} — Alexandria`;
+  const title = `${mine ? '● Your turn · ' : ''}${app.title || 'Game'} — Alexandria`;
+  if (document.title !== title) document.title = title; // each write is news to the browser's tab
+
 }
 
 /** The turn told when the game moves on to this seat: at the live edge only (stepping the timeline

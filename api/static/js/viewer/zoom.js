@@ -48,16 +48,21 @@ export function applyZoom() {
     delete svg.dataset.scale;
     return;
   }
-  pane.dataset.zoomed = '';
-  svg.style.setProperty('width', `${Math.round(box.width * app.zoom)}px`);
-  svg.style.setProperty('height', `${Math.round(box.height * app.zoom)}px`);
-  svg.dataset.scale = app.zoom.toFixed(3);
+  // written only when they change: each step applies the zoom again, mostly as it was
+  if (pane.dataset.zoomed !== '') pane.dataset.zoomed = '';
+  setStyleIfChanged(svg, 'width', `${Math.round(box.width * app.zoom)}px`);
+  setStyleIfChanged(svg, 'height', `${Math.round(box.height * app.zoom)}px`);
+  if (svg.dataset.scale !== app.zoom.toFixed(3)) svg.dataset.scale = app.zoom.toFixed(3);
   if (app.centreBoard) {
     app.centreBoard = false;
     const scroll = $('board-scroll');
     scroll.scrollLeft = (scroll.scrollWidth - scroll.clientWidth) / 2;
     scroll.scrollTop = (scroll.scrollHeight - scroll.clientHeight) / 2;
   }
+}
+
+function setStyleIfChanged(node, name, value) {
+  if (node.style.getPropertyValue(name) !== value) node.style.setProperty(name, value);
 }
 
 export function zoomBy(factor) {
