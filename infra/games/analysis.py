@@ -125,22 +125,32 @@ class Analyst:
             bearer = self.service.seat_for_token(aggregate, token)
             bots = self.service.bot_seats(aggregate)
             players = aggregate.match.players
+            # A command's records are stored together and end where the next command may be sent:
+            # a version inside them is midway through its automatic consequences, where the state
+            # shows seats awaited that do not move there (and the rules' steps cannot run on it).
+            rests = set(aggregate.stored_ends())
         if version is not None and version > latest:
             raise VersionNotReached(f"game {game_id} is at version {latest}, not {version}")
         if not over:
             seat = self._hint_seat(game_id, bearer, bots, players, version, latest, seat)
             version = latest
         at = version or latest
+        midway = at not in rests
         match = self.service.load(game_id, at).match
-        awaited = [] if match.waiting or match.is_over else sorted(match.game.awaited(match.state))
+        awaited = [] if match.waiting or match.is_over or midway else sorted(match.game.awaited(match.state))
         if seat is None:
-            if not awaited:  # nobody moves at this version (a record no command caused, the end)
+            if not awaited:  # nobody moves at this version (midway through a move's consequences, the end)
                 return Analysis(at, None, [], [], playouts, 0, seed or "")
             seat = awaited[0]
         if seat not in awaited:
             raise SeatNotAwaited(
                 f"seat {seat} has no move at version {at}"
                 + (f"; the awaited seats are {', '.join(map(str, awaited))}" if awaited else "; nobody is awaited")
+                + (
+                    "; that version is midway through a move's consequences: ask for the version its move ended at"
+                    if midway
+                    else ""
+                )
             )
         seed = seed if seed is not None else f"{game_id}:{at}:{seat}"
         if not self._slots.acquire(timeout=BUSY_WAIT_SECONDS):

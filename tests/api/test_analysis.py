@@ -72,6 +72,29 @@ def test_an_ended_game_is_analysed_at_any_version_for_its_awaited_seat(
     assert last["seat"] is None and last["lines"] == [] and last["awaited"] == []
 
 
+def test_a_version_midway_through_a_moves_consequences_has_nobody_to_move(
+    quick_bots: TestClient, ended_game: tuple[str, str]
+) -> None:
+    """Every version answers: one inside a command's records (its automatic consequences half
+    applied, where the rules' steps cannot run) has no awaited seat, and a seat asked about there
+    is refused with a reason."""
+    client = quick_bots
+    game_id, _ = ended_game
+    records = client.get(f"/games/{game_id}/events").json()
+    # Inside a command's records: from its CommandAccepted up to the record before its last.
+    starts = [r["position"] for r in records if r["type"] == "CommandAccepted"]
+    midway = [v for v in range(starts[0], len(records)) if v + 1 not in starts]
+    assert midway, "the game has no version inside a command's records"
+    for version in range(1, len(records) + 1):
+        answer = client.get(f"/games/{game_id}/analysis", params={"v": version, "playouts": 1})
+        assert answer.status_code == 200, (version, answer.text)
+        if version in midway:
+            assert answer.json()["awaited"] == [] and answer.json()["lines"] == [], version
+    refused = client.get(f"/games/{game_id}/analysis", params={"v": midway[0], "seat": 0, "playouts": 1})
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "SEAT_NOT_AWAITED"
+    assert "midway through a move's consequences" in refused.json()["error"]["message"]
+
+
 def test_the_same_budget_and_seed_give_the_same_lines(quick_bots: TestClient, ended_game: tuple[str, str]) -> None:
     client = quick_bots
     game_id, _ = ended_game
