@@ -105,6 +105,14 @@ class GameAggregate(Aggregate):
         (one past the last when no record is there yet)."""
         return bisect_left(self.stored_ends(), position) + 1
 
+    def ends_stored_event(self, position: int) -> bool:
+        """Whether the game's record at ``position`` is the last of its stored event: a command's
+        records (its automatic consequences with it) are stored together, so a version inside
+        them is a state halfway through, where no move is made."""
+        ends = self.stored_ends()
+        at = bisect_left(ends, position)
+        return at < len(ends) and ends[at] == position
+
     @classmethod
     def start(cls, game_id: UUID, match: Match, token_hashes: list[str | None], records: list[Record]) -> GameAggregate:
         """A new game from the creation records of ``match`` (``GameCreated`` and the setup)."""

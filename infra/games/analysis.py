@@ -125,17 +125,15 @@ class Analyst:
             bearer = self.service.seat_for_token(aggregate, token)
             bots = self.service.bot_seats(aggregate)
             players = aggregate.match.players
-            # A command's records are stored together and end where the next command may be sent:
-            # a version inside them is midway through its automatic consequences, where the state
-            # shows seats awaited that do not move there (and the rules' steps cannot run on it).
-            rests = set(aggregate.stored_ends())
+            # A version inside a command's records is midway through its automatic consequences: the
+            # state shows seats awaited that do not move there (and the rules' steps cannot run on it).
+            midway = version is not None and over and not aggregate.ends_stored_event(version)
         if version is not None and version > latest:
             raise VersionNotReached(f"game {game_id} is at version {latest}, not {version}")
         if not over:
             seat = self._hint_seat(game_id, bearer, bots, players, version, latest, seat)
             version = latest
         at = version or latest
-        midway = at not in rests
         match = self.service.load(game_id, at).match
         awaited = [] if match.waiting or match.is_over or midway else sorted(match.game.awaited(match.state))
         if seat is None:

@@ -464,7 +464,7 @@ class GameService(Application[UUID]):
         if not 1 <= version <= latest:
             raise UnknownVersion(f"game {game_id} has no version {version}; its version is {latest}")
         stored = aggregate.stored_version_holding(version)
-        whole = aggregate.stored_ends()[stored - 1] == version
+        whole = aggregate.ends_stored_event(version)
         past: GameAggregate = self.repository.get(uuid, version=stored if whole else stored - 1)
         if not whole:  # the records of the stored event that holds ``version``, up to it
             for event in self.events.get(uuid, gt=stored - 1, lte=stored):
@@ -488,19 +488,15 @@ class GameService(Application[UUID]):
         """``records``, each with when it was stored. Only the stored events that hold them are
         read: the cached game's ``ends`` tell which (past its last known one, every later one)."""
         uuid = parse_game_id(game_id)
-        if after == 0 and through is None:  # the whole log: no need to load (maybe replay) the game first
-            return [
-                (record, cast(StoredGameEvent, event).timestamp)
-                for event in self.events.get(uuid)
-                for record in records_of(event)
-            ]
-        try:
-            aggregate = self.load(game_id)
-        except GameNotFound:
-            return []
-        ends = aggregate.stored_ends()
-        first = aggregate.stored_version_holding(after + 1)
-        last = None if through is None or through > ends[-1] else aggregate.stored_version_holding(through)
+        first, last = 1, None  # the whole log: no need to load (maybe replay) the game to find where
+        if after > 0 or through is not None:
+            try:
+                aggregate = self.load(game_id)
+            except GameNotFound:
+                return []
+            ends = aggregate.stored_ends()
+            first = aggregate.stored_version_holding(after + 1)
+            last = None if through is None or through > ends[-1] else aggregate.stored_version_holding(through)
         return [
             (record, cast(StoredGameEvent, event).timestamp)
             for event in self.events.get(uuid, gt=first - 1, lte=last)

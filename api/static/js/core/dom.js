@@ -127,6 +127,11 @@ export function setAttributeIfChanged(node, name, value) {
   if (node.getAttribute(name) !== String(value)) node.setAttribute(name, value);
 }
 
+/** A style property set, unless it already has that value (a write restyles the node). */
+export function setStyleIfChanged(node, name, value) {
+  if (node.style.getPropertyValue(name) !== value) node.style.setProperty(name, value);
+}
+
 /** A class taken off, and the class attribute with it once empty: a node kept between drawings
  * then carries the same attributes as one drawn afresh (never a bare `class=""`). */
 export function removeClass(node, name) {

@@ -41,7 +41,6 @@ export function updateDocumentTitle(view) {
   const mine = me !== null && view.status === 'running' && view.version === app.latest && String(me) in (view.awaited || {});
   const title = `${mine ? '● Your turn · ' : ''}${app.title || 'Game'} — Alexandria`;
   if (document.title !== title) document.title = title; // each write is news to the browser's tab
-
 }
 
 /** The turn told when the game moves on to this seat: at the live edge only (stepping the timeline

@@ -1,5 +1,6 @@
 // The board's zoom: a phone opens zoomed in (readable text, touchable places), the pane pans.
 
+import { setStyleIfChanged } from '../core/dom.js';
 import { $, app } from './state.js';
 
 const PHONE = window.matchMedia('(max-width: 820px)');
@@ -59,10 +60,6 @@ export function applyZoom() {
     scroll.scrollLeft = (scroll.scrollWidth - scroll.clientWidth) / 2;
     scroll.scrollTop = (scroll.scrollHeight - scroll.clientHeight) / 2;
   }
-}
-
-function setStyleIfChanged(node, name, value) {
-  if (node.style.getPropertyValue(name) !== value) node.style.setProperty(name, value);
 }
 
 export function zoomBy(factor) {
