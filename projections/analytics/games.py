@@ -76,6 +76,7 @@ def add_records(ctx: Context, records: Sequence[tuple[Record, datetime]], reveal
     private = [record.viewers is not None for record in items]
     publics = [record.data if record.viewers is None else (record.public or {}) for record in items]
     datas = [record.data for record in items] if revealed else publics
+    assert GAME_CREATED not in kinds[1:], f"{game_id}: a second GameCreated"
     turns, rounds = _clock_columns(ctx, game, items, kinds, times, publics, out)
     _record_columns(out, game_id, game, items, kinds, private, times, datas, turns, rounds)
     ctx["version"] = items[-1].position
@@ -110,27 +111,17 @@ def _record_columns(
     c_round += rounds
 
 
-def _rewrite_private(ctx: Context, earlier: list[tuple[Record, datetime]], out: Rows) -> None:
-    """The private records among ``earlier`` (stored as a spectator saw them) again, in full,
-    at the turn and round they were recorded in."""
-    clock: Context = {**ctx, "turn": None, "round": None}
-    read = game_facts(ctx["game"])
-    turns: list[Any] = []
-    rounds: list[Any] = []
-    chosen: list[tuple[Record, datetime]] = []
-    for record, at in earlier:
-        if record.type in read.clock_kinds:
-            advance_clock(read, clock, record)
-        if record.viewers is not None:
-            chosen.append((record, at))
-            turns.append(clock.get("turn"))
-            rounds.append(clock.get("round"))
+def _rewrite_private(ctx: Context, chosen: list[tuple[Record, datetime, Any, Any]], out: Rows) -> None:
+    """Private records stored as a spectator saw them (each with its time, turn and round)
+    again, in full."""
     if not chosen:
         return
-    items = [record for record, _ in chosen]
+    items = [record for record, _, _, _ in chosen]
     datas = [record.data for record in items]
     kinds = [record.type for record in items]
-    times = [at for _, at in chosen]
+    times = [at for _, at, _, _ in chosen]
+    turns = [turn for _, _, turn, _ in chosen]
+    rounds = [round_ for _, _, _, round_ in chosen]
     _record_columns(out, ctx["game_id"], ctx["game"], items, kinds, [True] * len(items), times, datas, turns, rounds)
 
 
@@ -186,18 +177,20 @@ def _clock_columns(
 KERNEL_KINDS = frozenset({GAME_CREATED, COMMAND_ACCEPTED, SEAT_TAKEN, SEAT_KEYED})
 
 
-def advance_clock(read: GameFacts, ctx: Context, record: Record) -> None:
-    """The turn and round ``record`` belongs to, in ``ctx`` (a record that starts one is in it).
-    ``turn`` counts the game's ``TurnStarted`` records (or is the number a record gives);
-    ``round`` is what ``scores.round`` counts (the game's ``facts.rounds``)."""
+def advance_clock(read: GameFacts, ctx: Context, record: Record) -> int | None:
+    """The turn and round ``record`` belongs to, in ``ctx`` (a record that starts one is in it);
+    the round it starts, if it starts one. ``turn`` counts the game's ``TurnStarted`` records
+    (or is the number a record gives); ``round`` is what ``scores.round`` counts (the game's
+    ``facts.rounds``)."""
     if record.type == GAME_CREATED or record.type == COMMAND_ACCEPTED:
-        return
+        return None
     if record.type == TURN_STARTED:
         turn = record.data.get("turn")
         ctx["turn"] = turn if type(turn) is int else (ctx.get("turn") or 0) + 1
     started = read.round_started(ctx["players"], record)
     if started is not None:
         ctx["round"] = started
+    return started
 
 
 def period_started(game: str, players: int, record: Record) -> int | None:
@@ -294,7 +287,6 @@ def _records_of(
     if records and records[0][0].type == GAME_CREATED:
         ctx = new_context(game_id, records[0][0], records[0][1])
     assert ctx is not None and records, f"{game_id}: a record before GameCreated"
-    assert all(record.type != GAME_CREATED for record, _ in records[1:]), f"{game_id}: a second GameCreated"
     last_at = add_records(ctx, records, revealed, out)
     assert last_at is not None
     ctx["last_activity"] = last_at.isoformat()
@@ -337,7 +329,6 @@ def ended_game(
     the scores of each round come from its own scoreboard.
     """
     ctx = _records_of(ctx, game_id, records, True, out, tournament, table_players)
-    _rewrite_private(ctx, earlier, out)
     whole = earlier + records
     created, last = whole[0][0], whole[-1][0]
     assert created.type == GAME_CREATED and last.type == GAME_ENDED, f"{game_id}: not a whole ended game"
@@ -346,18 +337,23 @@ def ended_game(
     state = game.initial_state(players, ctx["options"])
     evolve, event_types = game.evolve, game.event_types
     read = game_facts(game.id)
-    unit = read.facts.score_unit
+    clock_kinds, unit = read.clock_kinds, read.facts.score_unit
+    clock: Context = {"players": players, "turn": None, "round": None}
+    private: list[tuple[Record, datetime, Any, Any]] = []  # the earlier ones, at their turn and round
     period: int | None = None
-    for record, _ in whole:
+    for index, (record, at) in enumerate(whole):
         kind = record.type
-        if kind in read.clock_kinds:
-            started = read.round_started(players, record)
-            if started is not None and period is not None:
-                _score_rows(ctx, unit, period, record.position - 1, False, game.scoreboard(state), out)
+        if kind in clock_kinds:
+            started = advance_clock(read, clock, record)
             if started is not None:
+                if period is not None:
+                    _score_rows(ctx, unit, period, record.position - 1, False, game.scoreboard(state), out)
                 period = started
+        if record.viewers is not None and index < len(earlier):
+            private.append((record, at, clock["turn"], clock["round"]))
         if kind not in KERNEL_KINDS:  # the game's own event (``Match.apply_record``, the state alone)
             state = evolve(state, event_types[kind].from_dict(record.data))
+    _rewrite_private(ctx, private, out)
     scoreboard = game.scoreboard(state)
     _score_rows(ctx, unit, period, last.position, True, scoreboard, out)
     seed = last.data.get("seed")
