@@ -24,7 +24,7 @@ from math import comb
 from typing import Any
 
 from catanatron.game import TURNS_LIMIT, Game
-from catanatron.models.enums import DEVELOPMENT_CARDS, VICTORY_POINT
+from catanatron.models.enums import BRICK, DEVELOPMENT_CARDS, ORE, SHEEP, VICTORY_POINT, WHEAT, WOOD, ActionPrompt
 from catanatron.models.map import DICE_PROBAS
 from catanatron.models.player import Color, Player
 from catanatron.state_functions import (
@@ -35,6 +35,8 @@ from catanatron.state_functions import (
     player_num_resource_cards,
 )
 
+from domain.catan_alexander.bot import READY_WEIGHT, SPOT_WEIGHT, build_readiness
+from domain.catan_alexander.data import CITIES_PER_PLAYER, SETTLEMENTS_PER_PLAYER
 from domain.kernel.chance import Chance
 from domain.kernel.game import GameDefinition, Scoreboard
 from domain.kernel.messages import Command, Event
@@ -48,6 +50,8 @@ CARD_WEIGHT = 0.08
 OVER_LIMIT_WEIGHT = 0.1
 DEV_WEIGHT = 0.3
 ROAD_WEIGHT = 0.05
+PIPS_PER_PROBABILITY = 36  # our Catan counts production in pips, Catanatron in chances per roll
+OUR_ORDER = (BRICK, WHEAT, WOOD, ORE, SHEEP)  # our Catan's resource order: brick, grain, lumber, ore, wool
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,20 +110,56 @@ def _evolve(state: Table, event: Event) -> Table:
     return Table(game)
 
 
-def _production(state: Table, color: Color) -> float:
-    """The chance per roll of each card the seat's buildings produce (a city's twice), the robber's
-    tile not producing: as our Catan's ``production``, which counts pips."""
-    catan = state.game.state
-    board = catan.board
+def _node_production(state: Table) -> Callable[[int], float]:
+    """The chance per roll of a card from a building on a node, the robber's tile not producing."""
+    board = state.game.state.board
     production = board.map.node_production
     robber = board.map.land_tiles[board.robber_coordinate]
     blocked = robber.nodes.values() if robber.number is not None else ()
     lost = DICE_PROBAS[robber.number] if robber.number is not None else 0.0
-    total = 0.0
-    for building, nodes in (("SETTLEMENT", 1), ("CITY", 2)):
-        for node in catan.buildings_by_color[color][building]:
-            total += nodes * (sum(production[node].values()) - (lost if node in blocked else 0.0))
-    return total
+    return lambda node: sum(production[node].values()) - (lost if node in blocked else 0.0)
+
+
+def _production(state: Table, color: Color) -> float:
+    """The chance per roll of each card the seat's buildings produce (a city's twice), the robber's
+    tile not producing: as our Catan's ``production``, which counts pips."""
+    buildings = state.game.state.buildings_by_color[color]
+    node = _node_production(state)
+    return sum(node(n) for n in buildings["SETTLEMENT"]) + 2 * sum(node(n) for n in buildings["CITY"])
+
+
+def _settling_spots(state: Table, color: Color) -> list[int]:
+    catan = state.game.state
+    if catan.is_initial_build_phase:
+        return []
+    return list(catan.board.buildable_node_ids(color))
+
+
+def _readiness(state: Table, color: Color) -> float:
+    """As our Catan's ``seat_readiness``: the hand's nearness to a building the seat has room for."""
+    catan = state.game.state
+    key = player_key(catan, color)
+    hand = [catan.player_state[f"{key}_{resource}_IN_HAND"] for resource in OUR_ORDER]
+    buildings = catan.buildings_by_color[color]
+    settlements, cities = len(buildings["SETTLEMENT"]), len(buildings["CITY"])
+    can_city = settlements > 0 and cities < CITIES_PER_PLAYER
+    can_settle = settlements < SETTLEMENTS_PER_PLAYER and bool(_settling_spots(state, color))
+    return build_readiness(hand, can_city, can_settle)
+
+
+def _best_spot(state: Table, color: Color) -> float:
+    """As our Catan's ``best_spot_pips``, in chances per roll."""
+    node = _node_production(state)
+    return max((node(n) for n in _settling_spots(state, color)), default=0.0)
+
+
+def _turn_underway(state: Table) -> int | None:
+    """As our Catan's ``turn_underway``: the seat that has rolled and may still trade and build."""
+    catan = state.game.state
+    if _over(state) or catan.is_initial_build_phase or catan.current_prompt != ActionPrompt.PLAY_TURN:
+        return None
+    seat = _seat(state)
+    return seat if catan.player_state[f"{player_key(catan, catan.colors[seat])}_HAS_ROLLED"] else None
 
 
 def _evaluate(state: Table) -> list[float]:
@@ -130,6 +170,8 @@ def _evaluate(state: Table) -> list[float]:
         cards = player_num_resource_cards(catan, color)
         points.append(
             get_actual_victory_points(catan, color)
+            + READY_WEIGHT * _readiness(state, color)
+            + SPOT_WEIGHT * PIPS_PER_PROBABILITY * _best_spot(state, color)
             + PIP_WEIGHT * _production(state, color)
             + CARD_WEIGHT * min(cards, limit)
             - OVER_LIMIT_WEIGHT * max(cards - limit, 0)
@@ -259,6 +301,7 @@ def catanatron_game(sampling: Sampling | None = None) -> GameDefinition[Table]:
         scoreboard=_scoreboard,
         sample_state=sample_state,
         evaluate=_evaluate,
+        turn_underway=_turn_underway,
     )
 
 
