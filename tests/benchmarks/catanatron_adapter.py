@@ -3,7 +3,9 @@
 An adapter (``catanatron_game``) wraps Catanatron's base game as a ``GameDefinition``: the state is
 Catanatron's ``Game`` (copied on every move, never changed in place), a command is one of its
 playable actions, the evaluation is the one our Catan uses (victory points, production, cards,
-development cards, road length: a softmax of points), and ``sample_state`` deals the opponent's
+development cards, road length, the hand's nearness to a city or settlement, the best spot the
+roads reach: a softmax of points; its weights and the nearness are our Catan's own), a turn is
+under way from the roll to its end as in our Catan (``turn_underway``), and ``sample_state`` deals the opponent's
 development cards again from its hand and the deck, and drops Catanatron's action log (which names
 the cards bought). That is all a seat may not know in 1-v-1, where every resource card either seat
 gains or loses is seen by both (a theft by its thief and its victim): so the adapter plays two
@@ -50,6 +52,7 @@ CARD_WEIGHT = 0.08
 OVER_LIMIT_WEIGHT = 0.1
 DEV_WEIGHT = 0.3
 ROAD_WEIGHT = 0.05
+CPU_CAP = 0.9  # seconds of CPU a decision may take (the target's limit is one, and a playout may overrun)
 PIPS_PER_PROBABILITY = 36  # our Catan counts production in pips, Catanatron in chances per roll
 OUR_ORDER = (BRICK, WHEAT, WOOD, ORE, SHEEP)  # our Catan's resource order: brick, grain, lumber, ore, wool
 
@@ -313,7 +316,8 @@ class SearchPlayer(Player):  # type: ignore[misc]  # Catanatron is untyped
         super().__init__(color)
         self.sampling = Sampling()
         self.definition = catanatron_game(self.sampling)
-        self.bot = SearchBot(seed, playouts=playouts)
+        # the playouts are the budget; the clock only stops a decision that would pass the second
+        self.bot = SearchBot(seed, playouts=playouts, seconds=CPU_CAP, clock=time.process_time)
         self.timer = Timer()
         self.decisions_with_fallback = 0
 
