@@ -5,9 +5,9 @@ Catanatron's ``Game`` (copied on every move, never changed in place), a command 
 playable actions, the evaluation is the one our Catan uses (victory points, production, cards,
 development cards, road length, the hand's nearness to a city or settlement, the best spot the
 roads reach: a softmax of points; its weights and the nearness are our Catan's own), a turn is
-under way from the roll to its end as in our Catan (``turn_underway``), and ``sample_state`` deals the opponent's
-development cards again from its hand and the deck, and drops Catanatron's action log (which names
-the cards bought). That is all a seat may not know in 1-v-1, where every resource card either seat
+under way from the roll to its end as in our Catan (``turn_underway``), and ``sample_state`` deals
+the opponent's development cards again from its hand and the deck, and drops Catanatron's action
+log (which names the cards bought). That is all a seat may not know in 1-v-1, where every resource card either seat
 gains or loses is seen by both (a theft by its thief and its victim): so the adapter plays two
 players only. Our ``SearchBot`` (information-set MCTS, unchanged) then plays inside Catanatron's
 engine; Catanatron's own dice and shuffles are its ``random`` module's.
