@@ -26,7 +26,7 @@ from domain.catan_alexander.events import EVENTS, HiddenStacksReshuffled
 from domain.catan_alexander.rules import evolve, total_vp
 from domain.catan_alexander.rules.building import settlement_refusal
 from domain.catan_alexander.rules.roll import discard_limit
-from domain.catan_alexander.state import TRADE_BUILD, State
+from domain.catan_alexander.state import State
 from domain.kernel import Chance, Seat
 from domain.kernel.sampling import clone_state, deal, win_shares
 
@@ -164,12 +164,6 @@ def evaluate(state: State) -> list[float]:
             + GOLD_WEIGHT * state.gold[s]
         )
     return win_shares(points, SPREAD)
-
-
-def turn_underway(state: State) -> Seat | None:
-    """The seat that has rolled and may still trade and build: a turn often holds several builds, and
-    a position halfway through them is judged once the turn is done."""
-    return state.active if state.phase == TRADE_BUILD else None
 
 
 # -- a seat's client following its log (``GameDefinition.observe``) -------------------------------

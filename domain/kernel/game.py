@@ -92,8 +92,8 @@ class GameDefinition(Generic[S]):
       (a bid, once the round's tiles are awarded).
     - ``turn_underway(state)`` is the seat whose turn has begun and is not done, where a position
       halfway through a turn cannot be judged by the evaluation (Alexandros: after the move, before
-      the actions; Catan: from the roll to the turn's end); the search plays the rest of that turn
-      greedily before it evaluates. ``None`` (the default): every position can be judged as it stands.
+      the actions); the search plays the rest of that turn greedily before it evaluates. ``None``
+      (the default): every position can be judged as it stands.
     - ``observe(state, event_type, data, whole, seat)`` lets a seat's client follow its own log
       (``domain.kernel.bots.SeatLog``): given an event as ``seat`` received it (``whole`` False:
       the public form, hidden fields left out), the full data to apply, with stand-ins for what

@@ -30,9 +30,7 @@ from domain.kernel.seats import Seat
 DEFAULT_PLAYOUTS = 200
 ROOT_WIDTH = 6  # root moves searched: the best by the evaluation one ply ahead
 EXPLORATION = 0.15  # UCB's constant: the evaluations of a position's moves differ by a few hundredths to tenths
-# at most this many greedy moves finish a turn under way (Alexandros: two actions and the end; Catan:
-# a trade and a build or two, then the end, and rarely more: each step judges every legal move)
-TURN_STEPS = 4
+TURN_STEPS = 4  # at most this many greedy moves finish a turn under way (Alexandros: two actions and the end)
 
 
 @dataclass(slots=True)

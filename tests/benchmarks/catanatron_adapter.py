@@ -4,13 +4,12 @@ An adapter (``catanatron_game``) wraps Catanatron's base game as a ``GameDefinit
 Catanatron's ``Game`` (copied on every move, never changed in place), a command is one of its
 playable actions, the evaluation is the one our Catan uses (victory points, production, cards,
 development cards, road length, the hand's nearness to a city or settlement, the best spot the
-roads reach: a softmax of points; its weights and the nearness are our Catan's own), a turn is
-under way from the roll to its end as in our Catan (``turn_underway``), and ``sample_state`` deals
-the opponent's development cards again from its hand and the deck, and drops Catanatron's action
-log (which names the cards bought). That is all a seat may not know in 1-v-1, where every resource card either seat
-gains or loses is seen by both (a theft by its thief and its victim): so the adapter plays two
-players only. Our ``SearchBot`` (information-set MCTS, unchanged) then plays inside Catanatron's
-engine; Catanatron's own dice and shuffles are its ``random`` module's.
+roads reach: a softmax of points; its weights and the nearness are our Catan's own), and
+``sample_state`` deals the opponent's development cards again from its hand and the deck, and drops
+Catanatron's action log (which names the cards bought). That is all a seat may not know in 1-v-1,
+where every resource card either seat gains or loses is seen by both (a theft by its thief and its
+victim): so the adapter plays two players only. Our ``SearchBot`` (information-set MCTS, unchanged)
+then plays inside Catanatron's engine; Catanatron's own dice and shuffles are its ``random`` module's.
 
 Catanatron is imported here, at the top: ``bench_catanatron`` (the command) imports this module only
 once it has chosen which Catanatron to load (the pinned package, or a checkout's core).
@@ -26,7 +25,7 @@ from math import comb
 from typing import Any
 
 from catanatron.game import TURNS_LIMIT, Game
-from catanatron.models.enums import BRICK, DEVELOPMENT_CARDS, ORE, SHEEP, VICTORY_POINT, WHEAT, WOOD, ActionPrompt
+from catanatron.models.enums import BRICK, DEVELOPMENT_CARDS, ORE, SHEEP, VICTORY_POINT, WHEAT, WOOD
 from catanatron.models.map import DICE_PROBAS
 from catanatron.models.player import Color, Player
 from catanatron.state_functions import (
@@ -154,15 +153,6 @@ def _best_spot(state: Table, color: Color) -> float:
     """As our Catan's ``best_spot_pips``, in chances per roll."""
     node = _node_production(state)
     return max((node(n) for n in _settling_spots(state, color)), default=0.0)
-
-
-def _turn_underway(state: Table) -> int | None:
-    """As our Catan's ``turn_underway``: the seat that has rolled and may still trade and build."""
-    catan = state.game.state
-    if _over(state) or catan.is_initial_build_phase or catan.current_prompt != ActionPrompt.PLAY_TURN:
-        return None
-    seat = _seat(state)
-    return seat if catan.player_state[f"{player_key(catan, catan.colors[seat])}_HAS_ROLLED"] else None
 
 
 def _evaluate(state: Table) -> list[float]:
@@ -304,7 +294,6 @@ def catanatron_game(sampling: Sampling | None = None) -> GameDefinition[Table]:
         scoreboard=_scoreboard,
         sample_state=sample_state,
         evaluate=_evaluate,
-        turn_underway=_turn_underway,
     )
 
 

@@ -1,16 +1,14 @@
-"""The Catan bots' view of a position: when a turn is under way, and what the evaluation weighs."""
+"""The Catan bots' view of a position: what the evaluation weighs."""
 
 from __future__ import annotations
 
 from domain.catan_alexander import GAME
-from domain.catan_alexander.bot import evaluate, settling_spots, spot_pips, turn_underway
-from domain.catan_alexander.commands import RollDice
+from domain.catan_alexander.bot import evaluate, settling_spots, spot_pips
 from domain.catan_alexander.data import CITY_COST
-from domain.catan_alexander.state import BEFORE_ROLL, TRADE_BUILD, State
+from domain.catan_alexander.state import BEFORE_ROLL, State
 from domain.kernel import Chance, engine
 from domain.kernel.bots import RandomBot
 from domain.kernel.sampling import clone_state
-from tests.domain.catan_alexander.helpers import Loaded
 
 
 def base_game_before_a_roll() -> State:
@@ -21,16 +19,6 @@ def base_game_before_a_roll() -> State:
         seat = bot.choose_seat(GAME.awaited(state))
         state, _ = engine.execute(GAME, state, seat, bot.choose(GAME, state, seat), chance)
     return state
-
-
-def test_a_turn_is_under_way_from_the_roll_until_it_ends() -> None:
-    state = base_game_before_a_roll()
-    assert turn_underway(state) is None  # nothing is done yet: the position stands as it is
-    roller = state.active
-    state, _ = engine.execute(GAME, state, roller, RollDice(), Loaded(dice=[3, 5]))
-    assert state.phase == TRADE_BUILD
-    assert turn_underway(state) == roller
-    assert GAME.turn_underway(state) == roller  # the layout hands it to the search
 
 
 def test_a_hand_that_pays_for_a_city_is_worth_more_than_as_many_other_cards() -> None:
