@@ -8,11 +8,23 @@ the log (who received what): a sample never knows more than the view."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from domain.catan_alexander.data import CARDS_PER_RESOURCE, DEVELOPMENT_DECK, RESOURCES, TOKEN_CROSSINGS, TOKEN_MIX
+from domain.catan_alexander.data import (
+    CARDS_PER_RESOURCE,
+    CITIES_PER_PLAYER,
+    CITY_COST,
+    DEVELOPMENT_DECK,
+    RESOURCES,
+    SETTLEMENT_COST,
+    SETTLEMENTS_PER_PLAYER,
+    TOKEN_CROSSINGS,
+    TOKEN_MIX,
+)
 from domain.catan_alexander.events import EVENTS, HiddenStacksReshuffled
 from domain.catan_alexander.rules import evolve, total_vp
+from domain.catan_alexander.rules.building import settlement_refusal
 from domain.catan_alexander.rules.roll import discard_limit
 from domain.catan_alexander.state import State
 from domain.kernel import Chance, Seat
@@ -25,6 +37,12 @@ OVER_LIMIT_WEIGHT = 0.1  # each card beyond the discard limit, at risk of a seve
 DEV_WEIGHT = 0.3
 ROAD_WEIGHT = 0.05
 GOLD_WEIGHT = 0.08
+# A hand that pays for a city or a settlement now is worth a part of what that building brings; a
+# hand some cards short, the matching part of it: cards kept toward a build are not all alike.
+READY_WEIGHT = 0.3
+# The best spot a seat can settle on now: a road is worth the production it opens up (a third of a
+# settlement's), and a road opening nothing better is worth nothing more.
+SPOT_WEIGHT = 0.02
 PIPS = [0, 0, 1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1]  # ways to roll each total with two dice, of 36
 
 
@@ -90,6 +108,44 @@ def production(state: State) -> list[int]:
     return pips
 
 
+def cards_short(hand: Sequence[int], cost: Sequence[int]) -> int:
+    """The cards a hand lacks to pay ``cost`` (before any trade)."""
+    return sum(max(need - held, 0) for need, held in zip(cost, hand, strict=True))
+
+
+def build_readiness(hand: Sequence[int], can_city: bool, can_settle: bool) -> float:
+    """How near the hand is to a building the seat has room for: 1 when it pays for one now, falling
+    with each card short (a city's five cards, a settlement's four); 0 with nowhere to build."""
+    ready = 0.0
+    if can_city:
+        ready = max(ready, 1 - cards_short(hand, CITY_COST) / sum(CITY_COST))
+    if can_settle:
+        ready = max(ready, 1 - cards_short(hand, SETTLEMENT_COST) / sum(SETTLEMENT_COST))
+    return ready
+
+
+def spot_pips(state: State, vertex: int) -> int:
+    """The pips a settlement on ``vertex`` would produce on (the robber's hex not producing)."""
+    number, product = state.hex_number, state.hex_product
+    return sum(PIPS[number[h]] for h in state.geometry.vertex_hexes[vertex] if product[h] >= 0 and h != state.robber)
+
+
+def settling_spots(state: State, seat: Seat) -> list[int]:
+    """The intersections ``seat``'s roads reach where it could build a settlement now."""
+    ends = {v for e in state.roads_of[seat] for v in state.geometry.edges[e]}
+    return [v for v in sorted(ends) if settlement_refusal(state, seat, v, founding=False) is None]
+
+
+def best_spot_pips(state: State, seat: Seat) -> int:
+    return max((spot_pips(state, v) for v in settling_spots(state, seat)), default=0)
+
+
+def seat_readiness(state: State, seat: Seat) -> float:
+    can_city = state.settlements[seat] > 0 and state.cities[seat] < CITIES_PER_PLAYER
+    can_settle = state.settlements[seat] < SETTLEMENTS_PER_PLAYER and bool(settling_spots(state, seat))
+    return build_readiness(state.hands[seat], can_city, can_settle)
+
+
 def evaluate(state: State) -> list[float]:
     pips = production(state)
     limit = discard_limit(state)
@@ -98,6 +154,8 @@ def evaluate(state: State) -> list[float]:
         cards = sum(state.hands[s])
         points.append(
             total_vp(state, s)
+            + READY_WEIGHT * seat_readiness(state, s)
+            + SPOT_WEIGHT * best_spot_pips(state, s)
             + PIP_WEIGHT * pips[s]
             + CARD_WEIGHT * min(cards, limit)
             - OVER_LIMIT_WEIGHT * max(cards - limit, 0)

@@ -3,12 +3,13 @@
 An adapter (``catanatron_game``) wraps Catanatron's base game as a ``GameDefinition``: the state is
 Catanatron's ``Game`` (copied on every move, never changed in place), a command is one of its
 playable actions, the evaluation is the one our Catan uses (victory points, production, cards,
-development cards, road length: a softmax of points), and ``sample_state`` deals the opponent's
-development cards again from its hand and the deck, and drops Catanatron's action log (which names
-the cards bought). That is all a seat may not know in 1-v-1, where every resource card either seat
-gains or loses is seen by both (a theft by its thief and its victim): so the adapter plays two
-players only. Our ``SearchBot`` (information-set MCTS, unchanged) then plays inside Catanatron's
-engine; Catanatron's own dice and shuffles are its ``random`` module's.
+development cards, road length, the hand's nearness to a city or settlement, the best spot the
+roads reach: a softmax of points; its weights and the nearness are our Catan's own), and
+``sample_state`` deals the opponent's development cards again from its hand and the deck, and drops
+Catanatron's action log (which names the cards bought). That is all a seat may not know in 1-v-1,
+where every resource card either seat gains or loses is seen by both (a theft by its thief and its
+victim): so the adapter plays two players only. Our ``SearchBot`` (information-set MCTS, unchanged)
+then plays inside Catanatron's engine; Catanatron's own dice and shuffles are its ``random`` module's.
 
 Catanatron is imported here, at the top: ``bench_catanatron`` (the command) imports this module only
 once it has chosen which Catanatron to load (the pinned package, or a checkout's core).
@@ -24,7 +25,7 @@ from math import comb
 from typing import Any
 
 from catanatron.game import TURNS_LIMIT, Game
-from catanatron.models.enums import DEVELOPMENT_CARDS, VICTORY_POINT
+from catanatron.models.enums import BRICK, DEVELOPMENT_CARDS, ORE, SHEEP, VICTORY_POINT, WHEAT, WOOD
 from catanatron.models.map import DICE_PROBAS
 from catanatron.models.player import Color, Player
 from catanatron.state_functions import (
@@ -35,6 +36,8 @@ from catanatron.state_functions import (
     player_num_resource_cards,
 )
 
+from domain.catan_alexander.bot import READY_WEIGHT, SPOT_WEIGHT, build_readiness
+from domain.catan_alexander.data import CITIES_PER_PLAYER, SETTLEMENTS_PER_PLAYER
 from domain.kernel.chance import Chance
 from domain.kernel.game import GameDefinition, Scoreboard
 from domain.kernel.messages import Command, Event
@@ -48,6 +51,9 @@ CARD_WEIGHT = 0.08
 OVER_LIMIT_WEIGHT = 0.1
 DEV_WEIGHT = 0.3
 ROAD_WEIGHT = 0.05
+CPU_CAP = 0.9  # seconds of CPU a decision may take (the target's limit is one, and a playout may overrun)
+PIPS_PER_PROBABILITY = 36  # our Catan counts production in pips, Catanatron in chances per roll
+OUR_ORDER = (BRICK, WHEAT, WOOD, ORE, SHEEP)  # our Catan's resource order: brick, grain, lumber, ore, wool
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,20 +112,47 @@ def _evolve(state: Table, event: Event) -> Table:
     return Table(game)
 
 
-def _production(state: Table, color: Color) -> float:
-    """The chance per roll of each card the seat's buildings produce (a city's twice), the robber's
-    tile not producing: as our Catan's ``production``, which counts pips."""
-    catan = state.game.state
-    board = catan.board
+def _node_production(state: Table) -> Callable[[int], float]:
+    """The chance per roll of a card from a building on a node, the robber's tile not producing."""
+    board = state.game.state.board
     production = board.map.node_production
     robber = board.map.land_tiles[board.robber_coordinate]
     blocked = robber.nodes.values() if robber.number is not None else ()
     lost = DICE_PROBAS[robber.number] if robber.number is not None else 0.0
-    total = 0.0
-    for building, nodes in (("SETTLEMENT", 1), ("CITY", 2)):
-        for node in catan.buildings_by_color[color][building]:
-            total += nodes * (sum(production[node].values()) - (lost if node in blocked else 0.0))
-    return total
+    return lambda node: sum(production[node].values()) - (lost if node in blocked else 0.0)
+
+
+def _production(state: Table, color: Color) -> float:
+    """The chance per roll of each card the seat's buildings produce (a city's twice), the robber's
+    tile not producing: as our Catan's ``production``, which counts pips."""
+    buildings = state.game.state.buildings_by_color[color]
+    node = _node_production(state)
+    return sum(node(n) for n in buildings["SETTLEMENT"]) + 2 * sum(node(n) for n in buildings["CITY"])
+
+
+def _settling_spots(state: Table, color: Color) -> list[int]:
+    catan = state.game.state
+    if catan.is_initial_build_phase:
+        return []
+    return list(catan.board.buildable_node_ids(color))
+
+
+def _readiness(state: Table, color: Color) -> float:
+    """As our Catan's ``seat_readiness``: the hand's nearness to a building the seat has room for."""
+    catan = state.game.state
+    key = player_key(catan, color)
+    hand = [catan.player_state[f"{key}_{resource}_IN_HAND"] for resource in OUR_ORDER]
+    buildings = catan.buildings_by_color[color]
+    settlements, cities = len(buildings["SETTLEMENT"]), len(buildings["CITY"])
+    can_city = settlements > 0 and cities < CITIES_PER_PLAYER
+    can_settle = settlements < SETTLEMENTS_PER_PLAYER and bool(_settling_spots(state, color))
+    return build_readiness(hand, can_city, can_settle)
+
+
+def _best_spot(state: Table, color: Color) -> float:
+    """As our Catan's ``best_spot_pips``, in chances per roll."""
+    node = _node_production(state)
+    return max((node(n) for n in _settling_spots(state, color)), default=0.0)
 
 
 def _evaluate(state: Table) -> list[float]:
@@ -130,6 +163,8 @@ def _evaluate(state: Table) -> list[float]:
         cards = player_num_resource_cards(catan, color)
         points.append(
             get_actual_victory_points(catan, color)
+            + READY_WEIGHT * _readiness(state, color)
+            + SPOT_WEIGHT * PIPS_PER_PROBABILITY * _best_spot(state, color)
             + PIP_WEIGHT * _production(state, color)
             + CARD_WEIGHT * min(cards, limit)
             - OVER_LIMIT_WEIGHT * max(cards - limit, 0)
@@ -270,7 +305,8 @@ class SearchPlayer(Player):  # type: ignore[misc]  # Catanatron is untyped
         super().__init__(color)
         self.sampling = Sampling()
         self.definition = catanatron_game(self.sampling)
-        self.bot = SearchBot(seed, playouts=playouts)
+        # the playouts are the budget; the clock only stops a decision that would pass the second
+        self.bot = SearchBot(seed, playouts=playouts, seconds=CPU_CAP, clock=time.process_time)
         self.timer = Timer()
         self.decisions_with_fallback = 0
 
