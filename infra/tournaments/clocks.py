@@ -156,9 +156,9 @@ class Clocks:
     def enforce_clock(self, tournament_id: str, game_id: str, now: int | None = None) -> int:
         """Record every timeout that is due in one game (by ``now``, the server's time by default)
         and apply the tournament's rule: the time control's bot (``time_control.bot``, greedy by
-        default, with a stream derived from the master seed) moves for the seat; under the forfeit rule the seat then stays the bot's for the
-        rest of the game. Seats forfeited by adjudication are moved for the same way. Returns how
-        many moves were played.
+        default, with a stream derived from the master seed) moves for the seat; under the forfeit
+        rule the seat then stays the bot's for the rest of the game. Seats forfeited by
+        adjudication are moved for the same way. Returns how many moves were played.
 
         Everything is decided against the game as the store has it now (the clock is fed from the
         store's records, and a cached game that another process moved on is dropped), under the
