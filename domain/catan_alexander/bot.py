@@ -136,13 +136,15 @@ def settling_spots(state: State, seat: Seat) -> list[int]:
     return [v for v in sorted(ends) if settlement_refusal(state, seat, v, founding=False) is None]
 
 
-def best_spot_pips(state: State, seat: Seat) -> int:
-    return max((spot_pips(state, v) for v in settling_spots(state, seat)), default=0)
+def best_spot_pips(state: State, spots: Sequence[int]) -> int:
+    """The pips of the best of ``spots`` (a seat's ``settling_spots``)."""
+    return max((spot_pips(state, v) for v in spots), default=0)
 
 
-def seat_readiness(state: State, seat: Seat) -> float:
+def seat_readiness(state: State, seat: Seat, spots: Sequence[int]) -> float:
+    """``build_readiness`` of the seat's hand, ``spots`` its ``settling_spots``."""
     can_city = state.settlements[seat] > 0 and state.cities[seat] < CITIES_PER_PLAYER
-    can_settle = state.settlements[seat] < SETTLEMENTS_PER_PLAYER and bool(settling_spots(state, seat))
+    can_settle = state.settlements[seat] < SETTLEMENTS_PER_PLAYER and bool(spots)
     return build_readiness(state.hands[seat], can_city, can_settle)
 
 
@@ -152,10 +154,11 @@ def evaluate(state: State) -> list[float]:
     points: list[float] = []
     for s in range(state.players):
         cards = sum(state.hands[s])
+        spots = settling_spots(state, s)  # one rule check per road end, shared by the two terms
         points.append(
             total_vp(state, s)
-            + READY_WEIGHT * seat_readiness(state, s)
-            + SPOT_WEIGHT * best_spot_pips(state, s)
+            + READY_WEIGHT * seat_readiness(state, s, spots)
+            + SPOT_WEIGHT * best_spot_pips(state, spots)
             + PIP_WEIGHT * pips[s]
             + CARD_WEIGHT * min(cards, limit)
             - OVER_LIMIT_WEIGHT * max(cards - limit, 0)
