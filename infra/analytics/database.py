@@ -62,6 +62,10 @@ class AnalyticsSettings(BaseSettings):
     # analytics reads): DuckDB keeps the tables' pages cached up to its limit, so a server with
     # 256MB grew by about 50 MB per 1,000 games until it got there (docs/benchmarks.md).
     server_memory_limit: str = "32MB"
+    # What that limit does not count (DuckDB's allocator and its tables' bookkeeping: about 20 kB
+    # per 3-player Catan game written, docs/benchmarks.md) the game server lets go of by opening
+    # the file again every this many seconds, right after a snapshot.
+    server_renew_seconds: float = Field(default=60.0, gt=0)
     threads: int = Field(default=1, ge=1)
 
     @field_validator("memory_limit", "server_memory_limit")
@@ -216,6 +220,7 @@ class AnalyticsDatabase:
         snapshot_seconds: float = 2.0,
         memory_limit: str = "256MB",
         threads: int = 1,
+        renew_seconds: float | None = None,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
         self.path = path
@@ -232,6 +237,15 @@ class AnalyticsDatabase:
         self._memory: duckdb.DuckDBPyConnection | None = None
         self._memory_lock = threading.RLock()
         self._writer: duckdb.DuckDBPyConnection | None = None  # held from the first write until close()
+        # DuckDB keeps memory its ``memory_limit`` does not count (its allocator's and its tables'
+        # bookkeeping), growing with what it has written: the writer lets go of the database and
+        # opens it again once ``renew_seconds`` have passed since it opened it, right after a
+        # snapshot (the file just checkpointed), when no read holds one of its cursors.
+        self.renew_seconds = renew_seconds
+        self.renewals = 0  # how often it did
+        self._opened_at = 0.0
+        self._readers = 0  # the writer's cursors lent to reads (``read``)
+        self._reading = threading.Lock()
         self._published: tuple[int, float] | None = None  # the snapshot's position, and when it was written
         self._publishing = threading.Lock()
         if path == ":memory:":
@@ -278,6 +292,7 @@ class AnalyticsDatabase:
                 pause = min(pause * 2, 0.2)
         create_schema(connection)
         self._writer = connection
+        self._opened_at = self._now()
         return connection
 
     @contextmanager
@@ -315,15 +330,21 @@ class AnalyticsDatabase:
             with self.connect() as connection:
                 yield connection
             return
-        if self._writer is None:
+        with self._reading:
+            writer = self._writer
+            if writer is not None:
+                cursor = writer.cursor()
+                self._readers += 1
+        if writer is None:
             with self._snapshot() as connection:
                 yield connection
             return
-        cursor = self._writer.cursor()
         try:
             yield cursor
         finally:
             cursor.close()
+            with self._reading:
+                self._readers -= 1
 
     @contextmanager
     def _snapshot(self) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -376,7 +397,23 @@ class AnalyticsDatabase:
             finally:
                 partial.unlink(missing_ok=True)
             self._published = (position, self._now())
+            self._renew_writer()
             return True
+
+    def _renew_writer(self) -> bool:
+        """Close the writer's database and open it again, if ``renew_seconds`` have passed since
+        it was opened and no read holds one of its cursors; whether it did. Its memory outside
+        ``memory_limit`` goes with it (the tables are all in the file: nothing else does)."""
+        if self.renew_seconds is None or self._writer is None or self._now() - self._opened_at < self.renew_seconds:
+            return False
+        with _file_lock(self.path), self._reading:
+            if self._readers or self._writer is None:
+                return False
+            self._writer.close()
+            self._writer = None
+            self._open_writer(wait=True)
+            self.renewals += 1
+        return True
 
     def close(self) -> None:
         """Let go of the file (another process may write it then)."""

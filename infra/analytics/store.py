@@ -68,7 +68,8 @@ class Analytics:
         worker: bool = False,
         serving: bool = False,
     ) -> Analytics:
-        """``serving``: the keeper of the game server's process (``server_memory_limit``)."""
+        """``serving``: the keeper of the game server's process (``server_memory_limit``,
+        ``server_renew_seconds``)."""
         settings = settings or AnalyticsSettings()
         embedded = service.env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite"
         database = AnalyticsDatabase(
@@ -79,6 +80,7 @@ class Analytics:
             snapshot_seconds=settings.snapshot_seconds,
             memory_limit=settings.server_memory_limit if serving else settings.memory_limit,
             threads=settings.threads,
+            renew_seconds=settings.server_renew_seconds if serving else None,
         )
         analytics = cls(service, database, embedded, settings.batch_size)
         analytics.background = embedded and settings.background

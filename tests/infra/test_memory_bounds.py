@@ -10,7 +10,13 @@ import sys
 from pathlib import Path
 
 from domain.kernel.bots import RandomBot
-from infra.analytics.store import Analytics, AnalyticsSettings
+from infra.analytics.store import (
+    Analytics,
+    AnalyticsDatabase,
+    AnalyticsProjector,
+    AnalyticsSettings,
+    RecordSource,
+)
 from infra.bootstrap import build_service
 from infra.games.simulation import play_with_bot
 from infra.readside.projector import Projector, WrittenDocuments
@@ -110,4 +116,51 @@ def test_the_game_servers_analytics_keeper_keeps_to_its_own_memory_bound(tmp_pat
     finally:
         serving.close()
         worker.close()
+        service.close()
+
+
+def test_the_game_servers_analytics_writer_opens_its_file_again_once_due(tmp_path: Path) -> None:
+    """What DuckDB keeps beyond its memory limit goes when its database is closed: the server's
+    writer closes and opens the file again ``renew_seconds`` after it opened it, right after a
+    snapshot, and never while a read holds one of its cursors."""
+    service = build_service(Settings(database_url=f"sqlite:///{tmp_path / 'events.sqlite'}"))
+    now = [0.0]
+    database = AnalyticsDatabase(
+        str(tmp_path / "analytics.duckdb"), snapshot_seconds=0, renew_seconds=60, now=lambda: now[0]
+    )
+    projector = AnalyticsProjector(RecordSource(service), database)
+
+    def one_more_game(number: int) -> None:
+        created = service.create_game("peloponnes", 1, None, f"renew-{number}".encode())
+        play_with_bot(service, created, RandomBot(f"renew-{number}".encode()))
+        projector.catch_up()
+
+    def games() -> int:
+        with database.read() as connection:
+            return int(connection.execute("SELECT count(*) FROM games").fetchone()[0])
+
+    try:
+        one_more_game(0)
+        assert database.publish() and database.renewals == 0  # opened at 0: not due
+        now[0] = 61.0
+        with database.read() as held:  # a read holds a cursor of the writer's
+            one_more_game(1)
+            assert database.publish() and database.renewals == 0
+            assert held.execute("SELECT count(*) FROM games").fetchone() == (2,)
+        one_more_game(2)
+        assert database.publish() and database.renewals == 1
+        # Opened again at 61: the tables are whole, and the next renewal is 60 s later.
+        assert games() == 3
+        one_more_game(3)
+        now[0] = 100.0
+        assert database.publish() and database.renewals == 1
+        assert games() == 4
+        # The server's keeper renews by its setting; any other process's database never does.
+        assert AnalyticsSettings().server_renew_seconds == 60
+        settings = AnalyticsSettings(path=str(tmp_path / "other.duckdb"))
+        serving = Analytics.for_service(service, settings, serving=True)
+        worker = Analytics.for_service(service, settings, worker=True)
+        assert (serving.database.renew_seconds, worker.database.renew_seconds) == (60, None)
+    finally:
+        database.close()
         service.close()
