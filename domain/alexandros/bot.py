@@ -17,6 +17,12 @@ from domain.kernel.sampling import clone_state, deal, win_shares
 SPREAD = 8.0
 TAX_WEIGHT = 0.6
 CARD_WEIGHT = 0.5
+# The last turns decide a game, and what they bring (the last walls cutting provinces, the last levies,
+# who lays the red walls and so has the last turn, R67) is more than the evaluation sees: within this
+# many black walls of the end (some three turns at about 2.7 walls a turn) the search plays the turns
+# to come greedily, up to this many, before it judges a position.
+ENDGAME_WALLS = 8
+ENDGAME_TURNS = 4
 
 
 def sample_state(state: State, seat: Seat, chance: Chance) -> State:
@@ -61,6 +67,12 @@ def turn_underway(state: State) -> Seat | None:
     """The seat taking its actions (R42): its move is made, and what it does next (occupy, levy) is
     what the move was for, so the position is judged once its actions are done."""
     return state.seat if state.step == ACTIONS else None
+
+
+def greedy_turns(state: State) -> int:
+    """Near the end (R37: the black walls running out), the turns to the end: played greedily below
+    the search's tree, so that a position is judged by how the game ends rather than estimated."""
+    return ENDGAME_TURNS if state.black_left <= ENDGAME_WALLS else 0
 
 
 def observe(state: State, event_type: str, data: dict[str, Any], whole: bool, seat: Seat) -> dict[str, Any]:

@@ -94,6 +94,10 @@ class GameDefinition(Generic[S]):
       halfway through a turn cannot be judged by the evaluation (Alexandros: after the move, before
       the actions); the search plays the rest of that turn greedily before it evaluates. ``None``
       (the default): every position can be judged as it stands.
+    - ``greedy_turns(state)`` is how many whole turns the search plays greedily below its tree (after
+      the turn under way), every seat by greedy's choice, before it evaluates: where what the next turns
+      bring decides more than the evaluation sees (Alexandros near its end: the last walls cut provinces,
+      the last levies are the last points). 0 (the default): none.
     - ``observe(state, event_type, data, whole, seat)`` lets a seat's client follow its own log
       (``domain.kernel.bots.SeatLog``): given an event as ``seat`` received it (``whole`` False:
       the public form, hidden fields left out), the full data to apply, with stand-ins for what
@@ -131,6 +135,7 @@ class GameDefinition(Generic[S]):
     observe: Callable[[S, str, dict[str, Any], bool, Seat], dict[str, Any]] | None = None
     playout_depth: int = 0
     turn_underway: Callable[[S], Seat | None] = lambda _state: None
+    greedy_turns: Callable[[S], int] = lambda _state: 0
     facts: AnalyticsFacts = field(default_factory=AnalyticsFacts)
 
     def clocked_seats(self, state: S) -> set[Seat]:

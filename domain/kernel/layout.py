@@ -23,6 +23,7 @@ OPTIONAL_PARTS = (
     ("observe", "bot", "observe"),
     ("playout_depth", "bot", "PLAYOUT_DEPTH"),
     ("turn_underway", "bot", "turn_underway"),
+    ("greedy_turns", "bot", "greedy_turns"),
 )
 
 

@@ -7,6 +7,8 @@ it was available, since a move of a hidden hand exists in some samples only. Bel
 random moves, then the game's evaluation (``bots.position_value``) scores the position for every
 seat, and each node takes the score of the seat that moved into it. How many random moves: the
 game's ``playout_depth`` (none where the evaluation sees far enough, as random moves blur it).
+Before the evaluation, a turn under way is finished greedily (``turn_underway``) and, where the
+game asks for it (``greedy_turns``), whole turns to come are played greedily too.
 
 The budget is a number of playouts (the same seed and budget give the same move) and, optionally,
 seconds on a clock the edge passes in. The cost is the engine's: a playout lists legal moves and
@@ -31,6 +33,7 @@ DEFAULT_PLAYOUTS = 200
 ROOT_WIDTH = 6  # root moves searched: the best by the evaluation one ply ahead
 EXPLORATION = 0.15  # UCB's constant: the evaluations of a position's moves differ by a few hundredths to tenths
 TURN_STEPS = 4  # at most this many greedy moves finish a turn under way (Alexandros: two actions and the end)
+TURN_WIDTH = 12  # a greedy move of the turns to come picks the best of at most this many moves, drawn at random
 
 
 @dataclass(slots=True)
@@ -177,7 +180,7 @@ class SearchBot(RandomBot):
         return best
 
     def _roll_out(self, game: GameDefinition[Any], sample: Any) -> Any:
-        return self._finish_turn(game, self._random_moves(game, sample))
+        return self._greedy_turns(game, self._finish_turn(game, self._random_moves(game, sample)))
 
     def _finish_turn(self, game: GameDefinition[Any], sample: Any) -> Any:
         """The rest of a turn that has begun, played greedily (``GameDefinition.turn_underway``):
@@ -186,11 +189,43 @@ class SearchBot(RandomBot):
             seat = game.turn_underway(sample)
             if seat is None or game.is_over(sample):
                 break
-            valued = one_ply(game, sample, seat, game.legal_moves(sample, seat, self.rng), self.rng)
-            if not valued:
+            sample, moved = self._greedy_move(game, sample, seat)
+            if not moved:
                 break
-            sample = max(valued, key=lambda item: item[2])[1]
         return sample
+
+    def _greedy_turns(self, game: GameDefinition[Any], sample: Any) -> Any:
+        """The game's ``greedy_turns`` whole turns to come, each seat's by greedy's choice: a greedy
+        move, then the turn it begins finished greedily (where the next turns decide more than the
+        evaluation sees: Alexandros near its end)."""
+        for _ in range(game.greedy_turns(sample)):
+            if game.is_over(sample):
+                break
+            awaited = game.awaited(sample)
+            if not awaited:
+                break
+            sample, moved = self._greedy_move(game, sample, min(awaited), TURN_WIDTH)
+            if not moved:
+                break
+            sample = self._finish_turn(game, sample)
+        return sample
+
+    def _greedy_move(
+        self, game: GameDefinition[Any], sample: Any, seat: Seat, width: int | None = None
+    ) -> tuple[Any, bool]:
+        """The state after the seat's move that the evaluation likes best one ply ahead (greedy's),
+        and whether there was one; among ``width`` of the moves drawn at random where there are more
+        (an Alexandros move has dozens of routes, and each playout would judge them all)."""
+        moves = list(game.legal_moves(sample, seat, self.rng))
+        if width is not None:
+            for k in range(min(width, len(moves))):  # the first ``width`` of a partial shuffle
+                pick = k + self._below(len(moves) - k)
+                moves[k], moves[pick] = moves[pick], moves[k]
+            moves = moves[:width]
+        valued = one_ply(game, sample, seat, moves, self.rng)
+        if not valued:
+            return sample, False
+        return max(valued, key=lambda item: item[2])[1], True
 
     def _random_moves(self, game: GameDefinition[Any], sample: Any) -> Any:
         for _ in range(game.playout_depth if self.rollout is None else self.rollout):

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from domain.alexandros.state import MOVE
 from domain.catalog import GAMES
 from domain.kernel import engine
 from domain.kernel.bots import GreedyBot, RandomBot, make_bot, play_bot_game
@@ -215,3 +216,20 @@ def test_search_judges_an_alexandros_position_once_the_turn_under_way_is_done() 
     assert game.turn_underway(judged) is None
     assert judged.seat != mover or game.is_over(judged)
     assert SearchBot(b"s", playouts=1)._roll_out(game, judged) is judged  # a judged position stays as it is
+
+
+def test_near_its_end_the_search_plays_an_alexandros_game_on_greedily_before_judging_it() -> None:
+    """The last turns decide the game (the last walls cut provinces, the last levies, who has the last
+    turn): within ``ENDGAME_WALLS`` black walls of the end the cut-off plays the turns to come greedily
+    before it evaluates; earlier it judges the position as it stands."""
+    game = GAMES.get("alexandros")
+    chance, walker = Chance(b"endgame"), RandomBot(b"walker")
+    state, _ = engine.start(game, 3, game.normalize_options(3, {}), chance)
+    early = SearchBot(b"s", playouts=1)._roll_out(game, clone_state(state))
+    assert game.greedy_turns(state) == 0 and early.turn == state.turn
+    while state.black_left > 8 or state.step != MOVE or not game.awaited(state):
+        assert not game.is_over(state), "the walk ended the game before its last walls"
+        seat = walker.choose_seat(game.awaited(state))
+        state, _ = engine.execute(game, state, seat, walker.choose(game, state, seat), chance)
+    judged = SearchBot(b"s", playouts=1)._roll_out(game, clone_state(state))
+    assert game.is_over(judged) or judged.turn >= state.turn + 2
