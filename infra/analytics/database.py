@@ -406,11 +406,13 @@ class AnalyticsDatabase:
         ``memory_limit`` goes with it (the tables are all in the file: nothing else does)."""
         if self.renew_seconds is None or self._writer is None or self._now() - self._opened_at < self.renew_seconds:
             return False
-        with _file_lock(self.path), self._reading:
-            if self._readers or self._writer is None:
-                return False
-            self._writer.close()
-            self._writer = None
+        with _file_lock(self.path):
+            with self._reading:
+                if self._readers or self._writer is None:
+                    return False
+                self._writer.close()
+                self._writer = None
+            # Reads meanwhile go to the snapshot (just published), not waiting for the file.
             self._open_writer(wait=True)
             self.renewals += 1
         return True
