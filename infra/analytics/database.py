@@ -62,7 +62,7 @@ class AnalyticsSettings(BaseSettings):
     # analytics reads): DuckDB keeps the tables' pages cached up to its limit, so a server with
     # 256MB grew by about 50 MB per 1,000 games until it got there (docs/benchmarks.md).
     server_memory_limit: str = "32MB"
-    # What that limit does not count (DuckDB's allocator and its tables' bookkeeping: about 20 kB
+    # What that limit does not count (DuckDB's allocator and its tables' bookkeeping: some 25 kB
     # per 3-player Catan game written, docs/benchmarks.md) the game server lets go of by opening
     # the file again every this many seconds, right after a snapshot.
     server_renew_seconds: float = Field(default=60.0, gt=0)
