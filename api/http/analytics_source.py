@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from infra.games.service import GameService
 
 if TYPE_CHECKING:  # infra.analytics.store (DuckDB, pyarrow) is imported when analytics are first used
+    from infra.analytics.runner import AnalyticsProjector
     from infra.analytics.store import Analytics
 
 BACKGROUND_START_SECONDS = 2.0  # after the server starts: its first reads do not wait for DuckDB
@@ -36,6 +37,16 @@ def background_due(now: float, last_saved: float, caught_up_at: float) -> bool:
     """Whether the background projector works now: no command saved for QUIET_SECONDS, or the
     tables MAX_LAG_SECONDS behind (monotonic seconds)."""
     return now - last_saved >= QUIET_SECONDS or now - caught_up_at >= MAX_LAG_SECONDS
+
+
+def caught_up(projector: AnalyticsProjector) -> bool:
+    """One batch if the tables are behind the store; whether they now hold everything the store
+    held before it. Under a steady stream of commands a batch is never followed by an empty one,
+    so that cannot be what "caught up" waits for: the tables would be stepped at every look."""
+    latest = projector.source.latest()
+    if projector.position < latest:
+        projector.step()
+    return projector.position >= latest
 
 
 class AnalyticsSource:
@@ -74,8 +85,7 @@ class AnalyticsSource:
             if not background_due(now, self._last_saved, caught_up_at):
                 continue
             try:
-                projector = keeper.projector
-                if (projector.position and projector.source.latest() <= projector.position) or projector.step() == 0:
+                if caught_up(keeper.projector):
                     caught_up_at = now
                 keeper.database.publish()  # for other processes (notebooks): every snapshot_seconds at most
             except AnalyticsBusy as busy:  # another process holds the file: its turn

@@ -13,6 +13,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import duckdb
@@ -257,15 +258,31 @@ def test_the_snapshot_is_renewed_at_most_every_snapshot_seconds(tmp_path: Path) 
 
 
 def test_under_steady_commands_the_background_projection_runs_every_two_seconds() -> None:
-    from api.http.analytics_source import MAX_LAG_SECONDS, background_due
+    from api.http.analytics_source import MAX_LAG_SECONDS, background_due, caught_up
 
-    # A command saved every 10 ms (100 commands/s): never quiet, so only the lag bound decides.
-    caught_up_at, ran = 0.0, []
+    class Store:
+        latest = 0
+
+    class Projector:  # one batch applies everything saved before it, as at 100 commands/s
+        position = 0
+        source = SimpleNamespace(latest=lambda: Store.latest)
+        batches: list[float] = []
+
+        def step(self) -> int:
+            applied, self.position = Store.latest - self.position, Store.latest
+            self.batches.append(now)
+            return applied
+
+    projector = Projector()
+    caught_up_at = 0.0
     for tick in range(1, 41):  # the keeper looks every quarter second, for 10 s
         now = tick * 0.25
-        if background_due(now, now - 0.01, caught_up_at):
-            ran.append(now)
-            caught_up_at = now  # one batch catches up at 100 commands/s
-    assert ran == [2.0, 4.0, 6.0, 8.0, 10.0] and MAX_LAG_SECONDS == 2.0
-    assert all(later - earlier < 5 for earlier, later in zip([0.0, *ran], ran, strict=False))
+        Store.latest += 25  # a command saved every 10 ms: never quiet, so only the lag bound decides
+        if background_due(now, now - 0.01, caught_up_at) and caught_up(projector):  # type: ignore[arg-type]
+            caught_up_at = now
+    assert projector.batches == [2.0, 4.0, 6.0, 8.0, 10.0] and MAX_LAG_SECONDS == 2.0
+    batches = projector.batches
+    assert all(later - earlier < 5 for earlier, later in zip([0.0, *batches], batches, strict=False))
+    Store.latest = projector.position
+    assert caught_up(projector) and projector.batches[-1] == 10.0  # nothing new: no batch
     assert background_due(5.0, 3.9, 4.9)  # quiet for a second: at once
