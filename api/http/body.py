@@ -4,17 +4,23 @@ Python's ``json`` takes ``NaN``, ``Infinity`` and ``1e400`` (as ``inf``), none o
 hash over such a value would not survive the trip back to a client (the API sends ``null``), so an
 honest record would look tampered with. One dependency of the whole app refuses them, whatever the
 route (``400 NON_FINITE_NUMBER``); ``canonical`` refuses them too, so nothing non-finite is ever hashed.
+
+The value it parsed is kept with the request: a route that takes its body as JSON reads it there
+(``parsed_body``) instead of parsing it once more.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 from fastapi import Request
 
 from domain.tournament.config import NON_FINITE_NUMBER
-from infra.games.service import ServiceError
+from infra.games.service import Invalid, ServiceError
+
+PARSED = "alexandria.parsed_body"  # the request scope's key of the body parsed here
 
 
 class NonFiniteNumber(ServiceError):
@@ -38,6 +44,14 @@ async def finite_json_body(request: Request) -> None:
     if not body:
         return
     try:
-        json.loads(body, parse_constant=_constant, parse_float=_finite)
+        request.scope[PARSED] = json.loads(body, parse_constant=_constant, parse_float=_finite)
     except ValueError:
         return  # not JSON (or not UTF-8): the route refuses it as it does today
+
+
+def parsed_body(request: Request) -> Any:
+    """The request's JSON body as ``finite_json_body`` parsed it; 400 ``BAD_INPUT`` if it is
+    empty or not JSON."""
+    if PARSED in request.scope:
+        return request.scope[PARSED]
+    raise Invalid("the body must be a JSON object (Content-Type: application/json)")

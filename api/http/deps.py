@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
-from fastapi import Depends, Query, Request
+from fastapi import Depends, Query
 from fastapi.security import HTTPAuthorizationCredentials
 from starlette.requests import HTTPConnection
 
@@ -19,7 +19,6 @@ from api.http.auth import SeatBearer
 from api.http.lifecycle import Shutdown
 from api.http.limits import FieldBounds, tables_admission
 from api.http.watching import Spectators
-from domain.catalog import GAMES
 from infra.games.analysis import Analyst
 from infra.games.service import GameService
 from infra.readside.reader import ReadSide
@@ -53,13 +52,6 @@ def app_state(name: str) -> Callable[[HTTPConnection], Awaitable[Any]]:
     return from_state
 
 
-async def commanded_game(request: Request) -> str | None:
-    """The game a typed command route takes commands of (``/games/{game_id}/commands/{game}``);
-    None at ``/games/{game_id}/commands``, which takes any game's."""
-    last = request.scope["route"].path.rsplit("/", 1)[-1]
-    return last if last in GAMES else None
-
-
 Service = Annotated[GameService, Depends(app_state("service"))]
 Reads = Annotated[ReadSide, Depends(app_state("read_side"))]
 Tournaments = Annotated[TournamentService, Depends(app_state("tournaments"))]
@@ -67,7 +59,6 @@ TournamentListing = Annotated[TournamentList, Depends(app_state("tournament_list
 Bounds = Annotated[FieldBounds, Depends(app_state("field_bounds"))]
 # Seating a round asks the creation limit for one game per table before it creates any.
 TablesAdmission = Annotated[Callable[[int], None], Depends(tables_admission)]
-CommandedGame = Annotated[str | None, Depends(commanded_game)]
 SpectatorCount = Annotated[Spectators, Depends(app_state("spectators"))]
 ServerShutdown = Annotated[Shutdown, Depends(app_state("shutdown"))]
 GameAnalyst = Annotated[Analyst, Depends(app_state("analyst"))]

@@ -339,7 +339,8 @@ class Projector:
 
     def wake(self) -> None:
         """New records are in the event store (called by the service after each save)."""
-        self._news.set()
+        if not self._news.is_set():  # set: the runner has not read since, and its next read sees them
+            self._news.set()
 
     def hurry(self) -> None:
         """A reader waits for records this runner has not applied yet: the next batch goes now."""

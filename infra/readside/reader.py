@@ -21,6 +21,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime
+from functools import cached_property
 from typing import Any, Generic, TypeVar
 
 from anyio import to_thread
@@ -132,10 +133,11 @@ class ReadSide:
             self.service.on_closing(self._service_closing)
         self._background.append(projector)
 
-    @property
+    @cached_property
     def _in_memory(self) -> bool:
         # An in-memory SQLite event store lives in one connection that other threads cannot
-        # share for long: its projections run in the writing thread, after each save.
+        # share for long: its projections run in the writing thread, after each save. (Asked
+        # after every save: the store's settings are looked up once.)
         return self.service.env.get("SQLITE_DBNAME") == ":memory:"
 
     def start(self) -> None:

@@ -3,36 +3,42 @@ contract, with the game's command models), and ``POST /games/{game_id}/commands`
 Both go the one command path (``api/http/commands.py``).
 
 The most frequent request of a server has a router of its own, included first: every route
-before it is one more pattern for each command to be tried against."""
+before it is one more pattern for each command to be tried against. For the same reason its route
+takes only the bearer's token as a dependency and reads the rest itself: the app's services from
+``app.state`` (what ``api/http/deps.py`` would give), the body as the app's JSON check parsed it
+(``api/http/body.py``). FastAPI's solver costs each dependency and each body parameter a request's
+worth of Python, and a command was paying for seven."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
-
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Request
+from starlette.concurrency import run_in_threadpool
 
 from api.contract import models as contract
 from api.contract.models import documented
-from api.http.commands import game_command, send_command
-from api.http.deps import Bounds, CommandedGame, Service, Token, Tournaments
+from api.http.body import parsed_body
+from api.http.commands import CommandAnswer, game_command, send_command
+from api.http.deps import Token
 from domain.catalog import GAMES
 from infra.games.service import Unauthorized
 
 router = APIRouter()
 
 
-def send(
-    game_id: str,
-    token: Token,
-    body: Annotated[Any, Body()],
-    game: CommandedGame,
-    service: Service,
-    tournaments: Tournaments,
-    bounds: Bounds,
-) -> Any:
+def commanded_game(request: Request) -> str | None:
+    """The game a typed command route takes commands of (``/games/{game_id}/commands/{game}``);
+    None at ``/games/{game_id}/commands``, which takes any game's."""
+    last = request.scope["route"].path.rsplit("/", 1)[-1]
+    return last if last in GAMES else None
+
+
+async def send(game_id: str, token: Token, request: Request) -> CommandAnswer:
     if token is None:
         raise Unauthorized("sending a command needs the seat's bearer token (Authorization: Bearer TOKEN)")
-    return send_command(body, bounds, game_command(service, tournaments, game_id, token, game))
+    body, state = parsed_body(request), request.app.state
+    play = game_command(state.service, state.tournaments, game_id, token, commanded_game(request))
+    # The command waits on the event store: in the thread pool, as FastAPI runs a sync route.
+    return await run_in_threadpool(send_command, body, state.field_bounds, play)
 
 
 # Any game's commands at one address, first: it is where clients send them (the typed routes
