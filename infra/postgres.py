@@ -87,6 +87,12 @@ def draining_check(pool_ref: Callable[[], ConnectionPool[Any] | None], generatio
     return check
 
 
+# A pool opens this many connections at start and keeps them while idle; it grows to its size under
+# load. A process holds several pools and a database serves several processes: pools that each
+# held their whole size open took PostgreSQL's 100 connections with a handful of processes.
+IDLE_CONNECTIONS = 2
+
+
 def recovering_pool(datastore: PostgresDatastore) -> ConnectionPool[Any]:
     """The datastore's pool again (not opened yet), checking connections as ``draining_check`` does."""
     built = datastore.pool
@@ -102,7 +108,7 @@ def recovering_pool(datastore: PostgresDatastore) -> ConnectionPool[Any]:
         get_password_func=built.get_password_func,
         connection_class=built.connection_class,
         kwargs=built.kwargs,
-        min_size=built.min_size,
+        min_size=min(built.min_size, IDLE_CONNECTIONS),
         max_size=built.max_size,
         open=False,
         configure=after_connect,

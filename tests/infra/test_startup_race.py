@@ -84,3 +84,22 @@ def test_two_api_workers_and_a_projection_worker_started_together_all_stay_up(
             assert dead == [], logs
         finally:
             cluster.stop()
+
+
+def test_an_idle_server_holds_few_connections_whatever_its_pool_size(database_url: str) -> None:
+    import psycopg
+
+    service = build_service(Settings(database_url=database_url, postgres_pool_size=10))
+    tournaments = TournamentService(service)
+    created = service.create_game("peloponnes", 2)  # every pool in use once
+    tournaments.tournament_of(created.game_id)
+    database = database_url.rsplit("/", 1)[-1]
+    counts = []
+    with psycopg.connect(database_url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as admin:
+        for _ in range(10):  # the pools open their connections in the background
+            time.sleep(0.2)
+            found = admin.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s", [database]).fetchone()
+            counts.append(found[0] if found else 0)
+    tournaments.close()
+    service.close()
+    assert 0 < max(counts) <= 8, counts  # a few pools of 2, not of 10
