@@ -19,7 +19,7 @@ from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import JSONTranscoder, RecordConflictError, Recording
+from eventsourcing.persistence import JSONTranscoder, RecordConflictError, Recording, Transcoder
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from domain.catalog import GAMES
@@ -32,7 +32,7 @@ from domain.kernel.match import Match
 from domain.kernel.messages import parse_command
 from domain.kernel.seats import Seat
 from domain.kernel.signatures import BY_ORGANISER, bot_key, public_key_of, sign, signed_payload
-from infra.games.aggregate import GameAggregate, MatchTranscoding, StoredGameEvent, records_of
+from infra.games.aggregate import GameAggregate, MatchTranscoding, StoredGameEvent, StoredJSONTranscoder, records_of
 
 
 class ServiceError(Exception):
@@ -265,6 +265,11 @@ class GameService(Application[UUID]):
                     recorder._insert_events(cursor, stored)
             finally:
                 connection.cursor().execute("PRAGMA synchronous=FULL")
+
+    def construct_transcoder(self) -> Transcoder:
+        transcoder = StoredJSONTranscoder()
+        self.register_transcodings(transcoder)
+        return transcoder
 
     def register_transcodings(self, transcoder: JSONTranscoder) -> None:
         super().register_transcodings(transcoder)

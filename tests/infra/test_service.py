@@ -6,6 +6,7 @@ import json
 import sqlite3
 import threading
 from pathlib import Path
+from typing import Any
 from uuid import UUID
 
 import pytest
@@ -226,4 +227,50 @@ def test_a_game_stored_a_record_an_event_reads_travels_and_plays_on(db: Path, mo
     )
     report = verify_records([for_viewer(r, None, True) for r in records], GAMES.get)
     assert report.chain_ok and report.seed_ok, report.problems
+    service.close()
+
+
+def test_stored_events_decode_as_the_librarys_decoder_decodes_them(db: Path) -> None:
+    """The service's decoder (orjson) gives every stored event, snapshot and odd value exactly what
+    the library's JSON decoder gives, registered types revived wherever they are."""
+    from datetime import UTC, datetime
+
+    from eventsourcing.persistence import JSONTranscoder
+
+    from infra.games.aggregate import StoredJSONTranscoder
+
+    service = build_service(Settings(database_url=f"sqlite:///{db}", snapshot_interval=5))
+    created = service.create_game("peloponnes", 3, None, b"decode")
+    play(service, created, commands=40)
+    standard = JSONTranscoder()
+    service.register_transcodings(standard)
+    fast = service.mapper.transcoder
+    assert isinstance(fast, StoredJSONTranscoder)
+    stored = [n.state for n in service.recorder.select_notifications(start=1, limit=1000)]
+    assert service.snapshots is not None
+    snapshots = [s.state for s in service.snapshots.recorder.select_events(UUID(created.game_id))]
+    assert len(stored) > 10 and snapshots  # events, and snapshots (a match inside a registered type)
+    moment = datetime(2026, 12, 5, 11, 30, tzinfo=UTC)
+    odd = [
+        standard.encode({"big": 2**70, "negative": -(2**65), "at": moment}),  # past 64 bits: not orjson's
+        standard.encode({"at": moment, "nested": [{"at": moment, "n": 1}], "list": [moment]}),  # below the top
+        standard.encode({"name": "\u00e9\u4e2d", "n": 1.5, "none": None, "typed": {"_type_": "x"}}),
+        b'{"lone":"\\ud800","n":NaN}',  # not JSON orjson takes: the standard decoder's reading
+        standard.encode({"hash": "1234567890123456789012", "at": moment}),  # digits in a string
+    ]
+
+    def same(ours: Any, theirs: Any) -> bool:
+        if type(ours) is not type(theirs):
+            return False
+        if type(ours) is dict:
+            return list(ours) == list(theirs) and all(same(ours[k], theirs[k]) for k in ours)
+        if type(ours) is list:
+            return len(ours) == len(theirs) and all(map(same, ours, theirs))
+        if type(ours) in (str, int, bool, float, type(None)):
+            return ours == theirs or (ours != ours and theirs != theirs)  # NaN is NaN
+        return standard.encode(ours) == standard.encode(theirs)  # a match (a snapshot's) by its fields
+
+    for data in [*stored, *snapshots, *odd]:
+        assert same(fast.decode(data), standard.decode(data)), data[:200]
+    assert fast.decode(odd[0])["big"] == 2**70 and fast.decode(odd[1])["nested"][0]["at"] == moment
     service.close()
