@@ -51,7 +51,7 @@ def join_in_the_lobby(page: Any, site: Site, game_id: str, name: str, exportable
 def test_two_browsers_join_with_keys_play_to_the_end_by_clicking_and_the_export_verifies(
     contexts: Any, site: Site
 ) -> None:
-    created = site.service.create_game("alexandros", 2, None, b"keyed-clicks", open_seats=True, keys_required=True)
+    created = site.service.create_game("peloponnes", 2, None, b"keyed-clicks", open_seats=True, keys_required=True)
     game_id = created.game_id
     ann, bo = contexts(), contexts()
     join_in_the_lobby(ann, site, game_id, "Ann", exportable=True)
