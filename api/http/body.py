@@ -54,4 +54,4 @@ def parsed_body(request: Request) -> Any:
     empty or not JSON."""
     if PARSED in request.scope:
         return request.scope[PARSED]
-    raise Invalid("the body must be a JSON object (Content-Type: application/json)")
+    raise Invalid("the body must be a JSON object; this one is empty or not JSON")

@@ -92,9 +92,7 @@ class RecordSource:
         return self.service.recorder.max_notification_id() or 0
 
     def game(self, game_id: str, through: int) -> list[tuple[Record, datetime]]:
-        # The whole log, cut here: asked for a part, the service loads the game to find which
-        # stored events hold it, and a game no longer in its cache is replayed for that.
-        return [(record, at) for record, at in self.service.timed_records(game_id) if record.position <= through]
+        return self.service.timed_records(game_id, through=through)
 
     def tournament_of(self, game_id: str) -> str | None:
         """The tournament a game is a table of, from the tournament store's index of tables (the

@@ -258,7 +258,8 @@ def _marked(value: Any) -> bool:
         type(value) is dict
         and len(value) == 2
         and "_type_" in value
-        and type(value.get("_data_", [])) not in (dict, list)
+        and "_data_" in value
+        and type(value["_data_"]) not in (dict, list)
     )
 
 

@@ -491,10 +491,13 @@ class GameService(Application[UUID]):
 
     def timed_records(self, game_id: str, after: int = 0, through: int | None = None) -> list[tuple[Record, datetime]]:
         """``records``, each with when it was stored. Only the stored events that hold them are
-        read: the cached game's ``ends`` tell which (past its last known one, every later one)."""
+        read: the cached game's ``ends`` tell which (past its last known one, every later one).
+        From the start, the game is not loaded (a game out of the cache would be replayed to find
+        where): every stored event holds a record at least, so the one that holds ``through`` is at
+        most version ``through``."""
         uuid = parse_game_id(game_id)
-        first, last = 1, None  # the whole log: no need to load (maybe replay) the game to find where
-        if after > 0 or through is not None:
+        first, last = 1, through
+        if after > 0:
             try:
                 aggregate = self.load(game_id)
             except GameNotFound:

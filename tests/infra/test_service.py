@@ -274,3 +274,14 @@ def test_stored_events_decode_as_the_librarys_decoder_decodes_them(db: Path) -> 
         assert same(fast.decode(data), standard.decode(data)), data[:200]
     assert fast.decode(odd[0])["big"] == 2**70 and fast.decode(odd[1])["nested"][0]["at"] == moment
     service.close()
+
+
+def test_a_games_records_through_any_position_are_its_log_cut_there(service: GameService) -> None:
+    created = service.create_game("catan_alexander", 3, None, b"through")
+    play(service, created, commands=30)
+    whole = service.records(created.game_id)
+    assert len(whole) > 60
+    service._evict(UUID(created.game_id))  # out of the cache: read without loading the game
+    for through in range(1, len(whole) + 2):
+        cut = [r.position for r in service.records(created.game_id, through=through)]
+        assert cut == [r.position for r in whole if r.position <= through]
