@@ -30,7 +30,7 @@ scalars = (
 values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=6) | st.dictionaries(keys, inner, max_size=6))
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(values)
 def test_the_canonical_form_is_the_standard_librarys(value: Any) -> None:
     assert canonical(value) == standard(value)

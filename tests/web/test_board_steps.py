@@ -37,10 +37,10 @@ def test_a_board_stepped_to_a_version_is_the_board_opened_there(
     at_version(page, latest)
     # back one record at a time, then across the game in jumps back to its start and forward again:
     # a node drawn for one version is met again at others
-    stride = max(1, latest // 25)
+    stride = max(1, latest // 12)
     walk = (
-        [latest - k for k in range(1, 25)]
-        + list(range(latest - 25, 0, -stride))
+        [latest - k for k in range(1, 12)]
+        + list(range(latest - 12, 0, -stride))
         + list(range(stride // 2 + 1, latest, stride))
     )
     drawn: dict[int, Any] = {}
