@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 Columns = tuple[tuple[str, str], ...]  # (name, DuckDB type), in the table's order
 Meaning = str | tuple[str, str]  # what a column means, or (meaning, unit)
@@ -35,10 +35,11 @@ class FactRows(Protocol):
     def add(self, table: str, row: Row) -> None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Fact:
+class Fact(NamedTuple):
     """A public record, as a handler sees it. ``at``: when the event store stored it (the
-    projection's timestamp, which the domain only passes on to a row: it reads no clock)."""
+    projection's timestamp, which the domain only passes on to a row: it reads no clock).
+    A named tuple: the projection makes one per record a handler reads, and a frozen
+    dataclass's construction cost four times as much."""
 
     game_id: str
     position: int
