@@ -11,7 +11,7 @@ from typing import Any
 from domain.empire_builder.moves import legal_moves
 from domain.empire_builder.rules import decide, evolve
 from domain.empire_builder.scoring import final_awards
-from domain.empire_builder.state import State
+from domain.empire_builder.state import REALLOCATION, State
 from domain.kernel import Chance, Seat
 from domain.kernel.sampling import clone_state, win_shares
 
@@ -34,8 +34,30 @@ def sample_state(state: State, seat: Seat, chance: Chance) -> State:
     return sample
 
 
+def boxes(state: State, seat: Seat) -> tuple[int, int, int]:
+    """The seat's armies, temple and city cubes as they stand once the open sealed step is revealed:
+    its commit, where it has sealed one (a sample's other seats have sealed commits drawn for them)."""
+    player, sealed = state.seats[seat], state.sealed.get(seat)
+    if sealed is None:
+        return player.armies, player.temples, player.cities
+    if state.phase == REALLOCATION:
+        temples, cities = sealed
+        return player.armies, temples, cities
+    _, armies, temples, cities = sealed
+    return armies, temples, cities
+
+
+def cubes_worth(armies: int, temples: int, cities: int) -> float:
+    """What the cubes in a player's boxes promise: armies win majorities; temple and city money
+    pays for moves (R32) and buildings (R47, R48), and both need an army of the campaign (R23, R38),
+    so without one it promises nothing (a search that valued it anyway sealed whole campaigns
+    into cities with no army to found them)."""
+    money = temples + cities if armies else 0
+    return CUBE_WEIGHT * (armies + money)
+
+
 def evaluate(state: State) -> list[float]:
-    points = [float(p.vp) + CUBE_WEIGHT * (p.armies + p.temples + p.cities) for p in state.seats]
+    points = [float(p.vp) + cubes_worth(*boxes(state, seat)) for seat, p in enumerate(state.seats)]
     for award in final_awards(state):
         if award.seat is not None:
             points[award.seat] += AWARD_WEIGHT * award.vp
