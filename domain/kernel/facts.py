@@ -39,7 +39,7 @@ class Fact(NamedTuple):
     """A public record, as a handler sees it. ``at``: when the event store stored it (the
     projection's timestamp, which the domain only passes on to a row: it reads no clock).
     A named tuple: the projection makes one per record a handler reads, and a frozen
-    dataclass's construction cost four times as much."""
+    dataclass's construction cost more than twice as much."""
 
     game_id: str
     position: int
