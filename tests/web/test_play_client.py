@@ -639,17 +639,18 @@ INSIDE = """([inner, outer]) => [...document.querySelectorAll(inner)].filter((n)
 }).map((n) => n.textContent)"""
 
 
-def at_every_version(check: str) -> str:
-    """One of the checks above at every version of the game shown (the page's policy allows no eval)."""
+def at_every_version(*checks: str) -> str:
+    """Checks of the above at every version of the game shown, in one walk, each with its own
+    argument (the page's policy allows no eval)."""
     return (
-        """async ([latest, argument]) => {
-    const checked = """
-        + check
-        + """;
+        """async ([latest, argumentsOf]) => {
+    const checks = ["""
+        + ", ".join(checks)
+        + """];
     const wrong = [];
     for (let v = 1; v <= latest; v += 1) {
       await window.alexandria.showVersion(v);
-      wrong.push(...checked(argument).map((found) => `version ${v}: ${found}`));
+      checks.forEach((checked, i) => wrong.push(...checked(argumentsOf[i]).map((found) => `version ${v}: ${found}`)));
     }
     return wrong;
 }"""
@@ -700,8 +701,7 @@ def board_labels_apart(page: Any, site: Site, created: CreatedGame, game: str) -
         # a bid's disc clear of its tile's text and the tiles' text inside them, at every version:
         # which tiles are offered and bid on changes along the game
         latest = site.board(created)["version"]
-        assert page.evaluate(at_every_version(OVERLAPS), [latest, BID_CLEAR]) == []
-        assert page.evaluate(at_every_version(INSIDE), [latest, TILE_TEXT_INSIDE]) == []
+        assert page.evaluate(at_every_version(OVERLAPS, INSIDE), [latest, [BID_CLEAR, TILE_TEXT_INSIDE]]) == []
     if game == "catan_alexander":
         # every hex's name on its own plate, clear of the numbers
         assert page.evaluate(OVERLAPS, ["#board .hex-name", "#board .hexes text"]) == []
