@@ -3,7 +3,12 @@ intervals, the strong seat rotated game by game, at a stated budget of playouts 
 search's speed beside the engine's random playouts.
 
     python -m tests.benchmarks.bench_bots [games per cell] [playouts per decision] [game ...]
+        [--first-game N] [--cell OPPONENT:PLAYERS]
     python -m tests.benchmarks.bench_bots 0 0 [game ...]   # the random playouts' rate alone
+
+``--first-game N`` plays games N to N + games - 1 of each cell (the same seeds as in a longer run:
+``bench_bots 100 100 alexandros --first-game 60`` plays the last 40 games of ``bench_bots 100 100
+alexandros``'s cells, and 60 games more); ``--cell greedy:3`` plays that cell alone.
 
 Cells: every game at 3 players, search against two random (target >= 90 %) and against two greedy
 (>= 60 %); at 2 players where the game allows, search against greedy (>= 70 %). A shared win counts
@@ -13,8 +18,8 @@ the same win rates; the times depend on the machine and its load.
 
 from __future__ import annotations
 
+import argparse
 import math
-import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,10 +89,10 @@ class TimedSearch(SearchBot):
         return move
 
 
-def play_cell(cell: Cell, games: int, playouts: int) -> Cell:
+def play_cell(cell: Cell, games: int, playouts: int, first: int = 0) -> Cell:
     game = GAMES.get(cell.game)
     began = time.process_time()
-    for number in range(games):
+    for number in range(first, first + games):
         strong = number % cell.players  # the strong seat rotates
         bots: list[Bot] = [
             TimedSearch(f"bench-search-{number}".encode(), playouts, cell)
@@ -106,18 +111,30 @@ def play_cell(cell: Cell, games: int, playouts: int) -> Cell:
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 20
-    playouts = int(sys.argv[2]) if len(sys.argv) > 2 else 100
-    chosen = sys.argv[3:] or list(GAMES_ORDER)
-    print(f"search at {playouts} playouts per decision, {games} games per cell, the strong seat rotated (CPU time)")
+    parser = argparse.ArgumentParser(description="win rates of the search bot against random and greedy bots")
+    parser.add_argument("games", nargs="?", type=int, default=20, help="games per cell")
+    parser.add_argument("playouts", nargs="?", type=int, default=100, help="playouts per decision")
+    parser.add_argument("game_ids", nargs="*", metavar="game", help="the games (all four by default)")
+    parser.add_argument("--first-game", type=int, default=0, help="the first game's number (its seeds)")
+    parser.add_argument("--cell", help="one cell only, as OPPONENT:PLAYERS (greedy:3)")
+    args = parser.parse_args()
+    chosen = args.game_ids or list(GAMES_ORDER)
+    cells = [cell for cell in CELLS if args.cell is None or f"{cell[0]}:{cell[1]}" == args.cell]
+    if not cells:
+        parser.error(f"--cell must be one of {', '.join(f'{o}:{p}' for o, p, _ in CELLS)}")
+    games, playouts = args.games, args.playouts
+    print(
+        f"search at {playouts} playouts per decision, {games} games per cell from game {args.first_game}, "
+        "the strong seat rotated (CPU time)"
+    )
     print("| game | players | match | games | search's win rate [95 %] | target | per decision | playouts/s |")
     print("|---|---|---|---|---|---|---|---|")
     for game_id in chosen if games else ():
         definition = GAMES.get(game_id)
-        for opponent, players, target in CELLS:
+        for opponent, players, target in cells:
             if not definition.min_players <= players <= definition.max_players:
                 continue
-            cell = play_cell(Cell(game_id, opponent, players, target), games, playouts)
+            cell = play_cell(Cell(game_id, opponent, players, target), games, playouts, args.first_game)
             print(cell.line(), flush=True)
     print()
     print("the engine's own random playouts (full random games on the pure functions, 3 players, CPU time):")
