@@ -17,10 +17,13 @@ from domain.kernel.sampling import clone_state, deal, win_shares
 SPREAD = 8.0
 TAX_WEIGHT = 0.6
 CARD_WEIGHT = 0.5
-# The last turns decide a game, and what they bring (the last walls cutting provinces, the last levies,
-# who lays the red walls and so has the last turn, R67) is more than the evaluation sees: within this
-# many black walls of the end (some three turns at about 2.7 walls a turn) the search plays the turns
-# to come greedily, up to this many, before it judges a position.
+# A move is answered by the next seats' turns: their walls cut provinces, their levies score, their
+# take-overs evict. The search plays this many turns after its own greedily before it judges a
+# position. The last turns decide a game, and what they bring (the last walls cutting provinces, the
+# last levies, who lays the red walls and so has the last turn, R67) is more than the evaluation sees:
+# within this many black walls of the end (some three turns at about 2.7 walls a turn) it plays up to
+# this many.
+NEXT_TURNS = 2
 ENDGAME_WALLS = 8
 ENDGAME_TURNS = 4
 
@@ -70,9 +73,10 @@ def turn_underway(state: State) -> Seat | None:
 
 
 def greedy_turns(state: State) -> int:
-    """Near the end (R37: the black walls running out), the turns to the end: played greedily below
-    the search's tree, so that a position is judged by how the game ends rather than estimated."""
-    return ENDGAME_TURNS if state.black_left <= ENDGAME_WALLS else 0
+    """The next seats' turns, and near the end (R37: the black walls running out) the turns to the end:
+    played greedily after the search's tree (its own turn), so that a move is judged by how it is
+    answered, and near the end by how the game ends, rather than estimated."""
+    return ENDGAME_TURNS if state.black_left <= ENDGAME_WALLS else NEXT_TURNS
 
 
 def observe(state: State, event_type: str, data: dict[str, Any], whole: bool, seat: Seat) -> dict[str, Any]:

@@ -96,8 +96,10 @@ class GameDefinition(Generic[S]):
       (the default): every position can be judged as it stands.
     - ``greedy_turns(state)`` is how many whole turns the search plays greedily below its tree (after
       the turn under way), every seat by greedy's choice, before it evaluates: where what the next turns
-      bring decides more than the evaluation sees (Alexandros near its end: the last walls cut provinces,
-      the last levies are the last points). 0 (the default): none.
+      bring decides more than the evaluation sees (Alexandros: the next seats' turns, whose walls cut
+      provinces and whose levies and take-overs answer a move; near its end, the last turns). Where it
+      is more than 0, the tree stops at the end of the searching seat's turn: the turns after it are
+      played greedily, not searched. 0 (the default): none, and the tree goes on through every seat.
     - ``observe(state, event_type, data, whole, seat)`` lets a seat's client follow its own log
       (``domain.kernel.bots.SeatLog``): given an event as ``seat`` received it (``whole`` False:
       the public form, hidden fields left out), the full data to apply, with stand-ins for what

@@ -8,7 +8,9 @@ random moves, then the game's evaluation (``bots.position_value``) scores the po
 seat, and each node takes the score of the seat that moved into it. How many random moves: the
 game's ``playout_depth`` (none where the evaluation sees far enough, as random moves blur it).
 Before the evaluation, a turn under way is finished greedily (``turn_underway``) and, where the
-game asks for it (``greedy_turns``), whole turns to come are played greedily too.
+game asks for it (``greedy_turns``), whole turns to come are played greedily too; the tree then
+covers the searching seat's own turn only (a tree through the other seats' turns chose their moves
+among the first few it tried of dozens: a poorer model of a greedy reply than greedy itself).
 
 The budget is a number of playouts (the same seed and budget give the same move) and, optionally,
 seconds on a clock the edge passes in. The cost is the engine's: a playout lists legal moves and
@@ -132,6 +134,8 @@ class SearchBot(RandomBot):
                 mover, moves = seat, root_moves
             else:
                 mover = min(awaited)
+                if mover != seat and game.greedy_turns(sample):  # the turns to come are played greedily
+                    break
                 moves = game.legal_moves(sample, mover, self.rng)
                 if not moves:
                     break

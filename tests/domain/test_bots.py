@@ -16,7 +16,7 @@ from domain.kernel.bots import GreedyBot, RandomBot, make_bot, play_bot_game
 from domain.kernel.chance import Chance
 from domain.kernel.errors import RuleViolation
 from domain.kernel.sampling import clone_state, deal, win_shares
-from domain.kernel.search import SearchBot
+from domain.kernel.search import Node, SearchBot
 
 Twin = Callable[[Any, int], Any | None]  # a state and the deciding seat -> its twin, or None if not here
 
@@ -212,24 +212,59 @@ def test_search_judges_an_alexandros_position_once_the_turn_under_way_is_done() 
         state, _ = engine.execute(game, state, seat, bot.choose(game, state, seat), chance)
     mover = game.turn_underway(state)
     assert mover == state.seat and mover in game.awaited(state)
-    judged = SearchBot(b"s", playouts=1)._roll_out(game, clone_state(state))
+    judged = SearchBot(b"s", playouts=1)._finish_turn(game, clone_state(state))
     assert game.turn_underway(judged) is None
     assert judged.seat != mover or game.is_over(judged)
-    assert SearchBot(b"s", playouts=1)._roll_out(game, judged) is judged  # a judged position stays as it is
+    assert SearchBot(b"s", playouts=1)._finish_turn(game, judged) is judged  # a finished turn stays as it is
 
 
-def test_near_its_end_the_search_plays_an_alexandros_game_on_greedily_before_judging_it() -> None:
-    """The last turns decide the game (the last walls cut provinces, the last levies, who has the last
-    turn): within ``ENDGAME_WALLS`` black walls of the end the cut-off plays the turns to come greedily
-    before it evaluates; earlier it judges the position as it stands."""
+def test_the_search_judges_an_alexandros_move_by_the_next_turns_and_near_the_end_by_the_last_ones() -> None:
+    """A move is answered by the next seats' turns (their walls, levies and take-overs): the cut-off
+    plays ``NEXT_TURNS`` turns greedily before it evaluates; within ``ENDGAME_WALLS`` black walls of
+    the end, the last turns decide the game (the last walls cut provinces, the last levies, who has
+    the last turn), and it plays up to ``ENDGAME_TURNS``."""
     game = GAMES.get("alexandros")
     chance, walker = Chance(b"endgame"), RandomBot(b"walker")
     state, _ = engine.start(game, 3, game.normalize_options(3, {}), chance)
     early = SearchBot(b"s", playouts=1)._roll_out(game, clone_state(state))
-    assert game.greedy_turns(state) == 0 and early.turn == state.turn
+    assert game.greedy_turns(state) == 2 and early.turn == state.turn + 2
     while state.black_left > 8 or state.step != MOVE or not game.awaited(state):
         assert not game.is_over(state), "the walk ended the game before its last walls"
         seat = walker.choose_seat(game.awaited(state))
         state, _ = engine.execute(game, state, seat, walker.choose(game, state, seat), chance)
+    assert game.greedy_turns(state) == 4
     judged = SearchBot(b"s", playouts=1)._roll_out(game, clone_state(state))
-    assert game.is_over(judged) or judged.turn >= state.turn + 2
+    assert game.is_over(judged) or judged.turn >= state.turn + 4
+
+
+def _alexandros_tree(greedy_turns: Callable[[Any], int] | None, playouts: int) -> list[Node]:
+    """The nodes of a search's tree after ``playouts`` playouts from the first move of a seeded
+    Alexandros game (with ``greedy_turns`` in place of the game's own, if given)."""
+    game = GAMES.get("alexandros")
+    if greedy_turns is not None:
+        game = dataclasses.replace(game, greedy_turns=greedy_turns)
+    state, _ = engine.start(game, 3, game.normalize_options(3, {}), Chance(b"tree"))
+    (seat,) = game.awaited(state)
+    bot = SearchBot(b"tree", playouts=playouts)
+    root = Node(seat)
+    root_moves = list(game.legal_moves(game.sample_state(state, seat, bot.rng), seat, bot.rng))
+    for _ in range(playouts):
+        bot._playout(game, game.sample_state(state, seat, bot.rng), seat, root, root_moves)
+    nodes, todo = [], list(root.children.values())
+    while todo:
+        node = todo.pop()
+        nodes.append(node)
+        todo += node.children.values()
+    return nodes
+
+
+def test_where_the_turns_to_come_are_played_greedily_the_tree_holds_the_seats_own_turn_only() -> None:
+    """Alexandros plays the next turns greedily after the tree: the tree searches the seat's move and
+    its actions, and no other seat's move (a few of dozens tried at random were a poor model of a
+    reply). A game without turns played greedily keeps every seat in its tree."""
+    own_turn = _alexandros_tree(None, playouts=300)
+    first = own_turn[0].mover
+    assert {node.mover for node in own_turn} == {first}
+    assert any(node.children for node in own_turn), "the seat's actions after its move are searched too"
+    every_seat = _alexandros_tree(lambda _state: 0, playouts=300)
+    assert {node.mover for node in every_seat} != {first}
