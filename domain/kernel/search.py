@@ -100,6 +100,12 @@ class SearchBot(RandomBot):
         # Only where the evaluation sees far enough to judge a move one ply ahead (no random playouts)
         if self.root_width is not None and len(root_moves) > self.root_width and not game.playout_depth:
             root_moves = self._promising(game, first, seat, root_moves)
+        root = self._grow(game, state, seat, first, root_moves)
+        ranked = sorted(root.children.values(), key=lambda n: (n.visits, n.reward / max(n.visits, 1)), reverse=True)
+        return [MoveEstimate(n.move, n.visits, n.reward / max(n.visits, 1)) for n in ranked if n.move is not None]
+
+    def _grow(self, game: GameDefinition[Any], state: Any, seat: Seat, first: Any, root_moves: list[Command]) -> Node:
+        """The tree of the budget's playouts over ``root_moves``, the first on the sample ``first``."""
         root = Node(seat)
         deadline = None if self.seconds is None or self.clock is None else self.clock() + self.seconds
         done = 0
@@ -110,8 +116,7 @@ class SearchBot(RandomBot):
             self._playout(game, sample, seat, root, root_moves)
             done += 1
         self.last_playouts = done
-        ranked = sorted(root.children.values(), key=lambda n: (n.visits, n.reward / max(n.visits, 1)), reverse=True)
-        return [MoveEstimate(n.move, n.visits, n.reward / max(n.visits, 1)) for n in ranked if n.move is not None]
+        return root
 
     def _promising(self, game: GameDefinition[Any], known: Any, seat: Seat, moves: list[Command]) -> list[Command]:
         """The ``root_width`` moves the evaluation likes best one ply ahead (greedy's view): a budget

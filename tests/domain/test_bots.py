@@ -246,10 +246,8 @@ def _alexandros_tree(greedy_turns: Callable[[Any], int] | None, playouts: int) -
     state, _ = engine.start(game, 3, game.normalize_options(3, {}), Chance(b"tree"))
     (seat,) = game.awaited(state)
     bot = SearchBot(b"tree", playouts=playouts)
-    root = Node(seat)
-    root_moves = list(game.legal_moves(game.sample_state(state, seat, bot.rng), seat, bot.rng))
-    for _ in range(playouts):
-        bot._playout(game, game.sample_state(state, seat, bot.rng), seat, root, root_moves)
+    first = game.sample_state(state, seat, bot.rng)
+    root = bot._grow(game, state, seat, first, list(game.legal_moves(first, seat, bot.rng)))
     nodes, todo = [], list(root.children.values())
     while todo:
         node = todo.pop()
