@@ -222,9 +222,15 @@ def test_the_hand_and_the_public_state_stay_in_view_while_choosing_a_move(page: 
     open_as(page, site, created, seat)
 
     def on_screen(selector: str) -> None:
-        box = page.locator(selector).first.bounding_box()
+        # read until the layout settles (on a busy machine the panels may still be filling): within
+        # 10 s the element must stand on screen, above the timeline
+        for _ in range(50):
+            box = page.locator(selector).first.bounding_box()
+            if box is not None and box["y"] >= 0 and box["y"] + box["height"] <= DESK["height"] - 40:
+                break
+            page.wait_for_timeout(200)
         assert box is not None, selector
-        assert box["y"] >= 0 and box["y"] + box["height"] <= DESK["height"] - 40, selector  # above the timeline
+        assert box["y"] >= 0 and box["y"] + box["height"] <= DESK["height"] - 40, (selector, box)
 
     # the public state (the details' first lines), the moves' heading and their first move
     on_screen("#details > :nth-child(2)")
