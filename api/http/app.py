@@ -14,6 +14,7 @@ from api.http import health, web
 from api.http.analytics_source import AnalyticsSource
 from api.http.background import ServerThreads
 from api.http.body import finite_json_body
+from api.http.command_edge import CommandEdge
 from api.http.errors import install_error_handlers
 from api.http.game_ids import NormaliseGameIds
 from api.http.lifecycle import Shutdown
@@ -59,7 +60,8 @@ def create_app(
     app.add_middleware(NormaliseGameIds)
     app.include_router(health.router)
     settings = settings or Settings()
-    install_contract(app, settings.cors_origin_list if cors_origins is None else cors_origins)
+    origins = settings.cors_origin_list if cors_origins is None else cors_origins
+    install_contract(app, origins)
     app.state.field_bounds = install_limits(app, settings)
     app.state.shutdown = Shutdown()
     app.state.spectators = spectators_for(reads.store, 3 * STREAM_KEEPALIVE_SECONDS)
@@ -75,4 +77,6 @@ def create_app(
         app.include_router(router.router)
     # Outermost, so that every answer carries them, the limits' refusals too.
     app.add_middleware(web.SecurityHeaders)
+    # Before all of them, the commands (``api/http/command_edge.py``).
+    app.add_middleware(CommandEdge, state=app.state, max_body_bytes=settings.max_body_bytes, cross_origin=bool(origins))
     return app

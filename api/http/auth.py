@@ -19,13 +19,16 @@ class SeatBearer(HTTPBearer):
         )
 
     async def __call__(self, request: HTTPConnection) -> HTTPAuthorizationCredentials | None:
-        authorization = request.headers.get("Authorization")
-        if authorization is None:
-            return None
-        scheme, _, credentials = authorization.strip().partition(" ")
-        credentials = credentials.strip()
-        if scheme.lower() != "bearer" or not credentials or any(c.isspace() for c in credentials):
-            raise Unauthorized(
-                "the Authorization header must be 'Bearer SEAT_TOKEN' (leave it out to read as a spectator)"
-            )
-        return HTTPAuthorizationCredentials(scheme="Bearer", credentials=credentials)
+        token = bearer_of(request.headers.get("Authorization"))
+        return None if token is None else HTTPAuthorizationCredentials(scheme="Bearer", credentials=token)
+
+
+def bearer_of(authorization: str | None) -> str | None:
+    """The token of an ``Authorization`` header's value; None for no header."""
+    if authorization is None:
+        return None
+    scheme, _, credentials = authorization.strip().partition(" ")
+    credentials = credentials.strip()
+    if scheme.lower() != "bearer" or not credentials or any(c.isspace() for c in credentials):
+        raise Unauthorized("the Authorization header must be 'Bearer SEAT_TOKEN' (leave it out to read as a spectator)")
+    return credentials

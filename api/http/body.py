@@ -38,13 +38,22 @@ def _finite(text: str) -> float:
     return value
 
 
+NOT_JSON = "the body must be a JSON object; this one is empty or not JSON"
+
+
+def strict_json(body: bytes) -> Any:
+    """``body`` parsed as JSON; ``NonFiniteNumber`` for a non-finite number, ``ValueError`` for
+    anything that is not JSON (or not UTF-8)."""
+    return json.loads(body, parse_constant=_constant, parse_float=_finite)
+
+
 async def finite_json_body(request: Request) -> None:
     """Refuse a body with a non-finite number; a body that is no JSON is left to the route."""
     body = await request.body()
     if not body:
         return
     try:
-        request.scope[PARSED] = json.loads(body, parse_constant=_constant, parse_float=_finite)
+        request.scope[PARSED] = strict_json(body)
     except ValueError:
         return  # not JSON (or not UTF-8): the route refuses it as it does today
 
@@ -54,4 +63,4 @@ def parsed_body(request: Request) -> Any:
     empty or not JSON."""
     if PARSED in request.scope:
         return request.scope[PARSED]
-    raise Invalid("the body must be a JSON object; this one is empty or not JSON")
+    raise Invalid(NOT_JSON)

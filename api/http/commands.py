@@ -109,8 +109,11 @@ def at_game(
 
 
 def game_command(
-    service: GameService, tournaments: TournamentService, game_id: str, token: str, game: str | None
+    service: GameService, tournaments: TournamentService, game_id: str, token: str | None, game: str | None
 ) -> Play:
+    """A seat's command (``POST /games/{game_id}/commands[/{game}]``) with its bearer's token."""
+    if token is None:
+        raise Unauthorized("sending a command needs the seat's bearer token (Authorization: Bearer TOKEN)")
     return partial(at_game, service, tournaments, game_id, token, game)
 
 

@@ -113,20 +113,27 @@ def error_response(status: int, code: str, message: str, headers: dict[str, str]
     return JSONResponse(status_code=status, content={"error": {"code": code, "message": message}}, headers=headers)
 
 
-def install_error_handlers(app: FastAPI) -> None:
-    @app.exception_handler(RuleViolation)
-    async def rule_violation(_: Request, exc: RuleViolation) -> JSONResponse:
+def refusal(exc: Exception) -> JSONResponse | None:
+    """The answer to a refusal of the rules, of the service or of a busy store; None for anything else."""
+    if isinstance(exc, RuleViolation):
         return error_response(RULE_STATUS.get(exc.code, 422), exc.code, exc.message)
-
-    @app.exception_handler(service.ServiceError)
-    async def service_error(_: Request, exc: service.ServiceError) -> JSONResponse:
+    if isinstance(exc, service.ServiceError):
         return error_response(SERVICE_STATUS.get(type(exc), 400), exc.code, exc.message)
-
-    @app.exception_handler(StoreUnavailable)
-    async def store_busy(_: Request, exc: StoreUnavailable) -> JSONResponse:
+    if isinstance(exc, StoreUnavailable):
         # A lock that timed out, a pool with no free connection, a database out of reach: the
         # service has let go of the game (it is read again), so trying again is safe.
         return error_response(503, STORE_BUSY, STORE_BUSY_MESSAGE, headers={"Retry-After": "1"})
+    return None
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    async def refused(_: Request, exc: Exception) -> JSONResponse:
+        answer = refusal(exc)
+        assert answer is not None  # registered for the refusals only
+        return answer
+
+    for refusals in (RuleViolation, service.ServiceError, StoreUnavailable):
+        app.add_exception_handler(refusals, refused)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -12,14 +12,19 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 PREFIX = "/games/"
 
 
+def canonical_game_id(game_id: str) -> str:
+    """A game id in the canonical form; anything that is not a UUID unchanged."""
+    try:
+        return str(UUID(game_id))
+    except ValueError:
+        return game_id
+
+
 def canonical_path(path: str) -> str:
     if not path.startswith(PREFIX):
         return path
     game_id, slash, rest = path[len(PREFIX) :].partition("/")
-    try:
-        canonical = str(UUID(game_id))
-    except ValueError:
-        return path
+    canonical = canonical_game_id(game_id)
     return path if canonical == game_id else f"{PREFIX}{canonical}{slash}{rest}"
 
 

@@ -151,36 +151,25 @@ class BodySizeLimit:
         self.max_bytes = max_bytes
 
     def too_large(self) -> JSONResponse:
-        return error_response(413, PAYLOAD_TOO_LARGE, f"a request body may have at most {self.max_bytes} bytes")
+        return too_large(self.max_bytes)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         headers = dict(scope["headers"])
-        declared = headers.get(b"content-length")
-        if declared is None and b"transfer-encoding" not in headers:
+        if b"content-length" not in headers and b"transfer-encoding" not in headers:
             await self.app(scope, receive, send)  # no body
             return
-        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
+        try:
+            body = await whole_body(headers, receive, self.max_bytes)
+        except BodyTooLarge:
             await self.too_large()(scope, receive, send)
             return
-        # Read the body here (it is small, or it is refused), then hand it on as one message.
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":  # the client left; let the app see that
-                first: Message | None = message
-                break
-            chunks.append(message.get("body", b""))
-            size += len(chunks[-1])
-            if size > self.max_bytes:
-                await self.too_large()(scope, receive, send)
-                return
-            if not message.get("more_body", False):
-                first = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
-                break
+        # Hand the body on as one message (or the client's leaving, for the app to see).
+        first: Message | None = (
+            {"type": "http.disconnect"} if body is None else {"type": "http.request", "body": body, "more_body": False}
+        )
 
         async def replay() -> Message:
             nonlocal first
@@ -190,6 +179,35 @@ class BodySizeLimit:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+def too_large(max_bytes: int) -> JSONResponse:
+    return error_response(413, PAYLOAD_TOO_LARGE, f"a request body may have at most {max_bytes} bytes")
+
+
+async def whole_body(headers: dict[bytes, bytes], receive: Receive, max_bytes: int) -> bytes | None:
+    """A request's whole body (it is small, or it is refused): ``BodyTooLarge`` as soon as it is
+    declared or has arrived above ``max_bytes``, before the rest is read; None if the client left."""
+    declared = headers.get(b"content-length")
+    if declared is not None and declared.isdigit() and int(declared) > max_bytes:
+        raise BodyTooLarge
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        chunk: bytes = message.get("body", b"")
+        size += len(chunk)
+        if size > max_bytes:
+            raise BodyTooLarge
+        if not message.get("more_body", False):
+            return b"".join((*chunks, chunk)) if chunks else chunk
+        chunks.append(chunk)
 
 
 class RequestDeadlineProtocol(H11Protocol):

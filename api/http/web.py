@@ -93,6 +93,8 @@ EVERY_ANSWER = {
     # Tokens live in URL fragments, which no Referer carries; a page's own path is nobody's business either.
     "Referrer-Policy": "no-referrer",
 }
+# The security headers of an answer that is not HTML.
+NOT_A_PAGE = {**EVERY_ANSWER, "Content-Security-Policy": OTHER_POLICY}
 INLINE = {
     "script-src": re.compile(rb"<script(?![^>]*\bsrc\s*=)[^>]*>(.*?)</script>", re.S | re.I),
     "style-src": re.compile(rb"<style[^>]*>(.*?)</style>", re.S | re.I),
