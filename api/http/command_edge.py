@@ -34,6 +34,7 @@ from domain.catalog import GAMES
 from infra.games.service import Invalid
 
 COMMAND_PATH = re.compile(r"/games/([^/]+)/commands(?:/([^/]+))?")
+SECURITY_HEADERS = [(name.lower().encode(), value.encode()) for name, value in NOT_A_PAGE.items()]
 
 
 class CommandEdge:
@@ -69,7 +70,7 @@ class CommandEdge:
                 if refused is None:
                     raise
                 answer = refused
-        answer.headers.update(NOT_A_PAGE)
+        answer.raw_headers += SECURITY_HEADERS
         await answer(scope, receive, send)
 
     async def command(self, game_id: str, game: str | None, headers: dict[bytes, bytes], body: bytes) -> Response:
