@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fastapi import Depends, FastAPI
+from starlette.types import Receive, Scope, Send
 
 from api.contract.openapi import install_contract
 from api.http import health, web
@@ -31,6 +32,19 @@ from infra.tournaments.listing import TournamentList
 from infra.tournaments.service import TournamentService
 
 
+class Alexandria(FastAPI):
+    """The app, whose commands are answered at its door (``api/http/command_edge.py``), before
+    any of its layers; every other request goes through them (``stack``)."""
+
+    command_edge: CommandEdge
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.command_edge(scope, receive, send)
+
+    async def stack(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await super().__call__(scope, receive, send)
+
+
 def create_app(
     service: GameService,
     read_side: ReadSide | None = None,
@@ -44,7 +58,7 @@ def create_app(
     reads = read_side or embedded_read_side(service)
     tournaments = tournaments or TournamentService(service)
     threads = ServerThreads(service, reads, tournaments, keep_clocks)
-    app = FastAPI(
+    app = Alexandria(
         title="Alexandria",
         description="Event-sourced game server for four board games about Alexander the Great.",
         version="0.1.0",
@@ -77,6 +91,5 @@ def create_app(
         app.include_router(router.router)
     # Outermost, so that every answer carries them, the limits' refusals too.
     app.add_middleware(web.SecurityHeaders)
-    # Before all of them, the commands (``api/http/command_edge.py``).
-    app.add_middleware(CommandEdge, state=app.state, max_body_bytes=settings.max_body_bytes, cross_origin=bool(origins))
+    app.command_edge = CommandEdge(app.stack, app.state, settings.max_body_bytes, cross_origin=bool(origins))
     return app
