@@ -33,6 +33,7 @@ from domain.kernel.messages import parse_command
 from domain.kernel.seats import Seat
 from domain.kernel.signatures import BY_ORGANISER, bot_key, public_key_of, sign, signed_payload
 from infra.games.aggregate import GameAggregate, MatchTranscoding, StoredGameEvent, StoredJSONTranscoder, records_of
+from infra.games.group_commit import GroupCommit
 
 
 class ServiceError(Exception):
@@ -195,6 +196,7 @@ class GameService(Application[UUID]):
         self._locks_guard = threading.Lock()
         self._on_saved: list[Callable[[], None]] = []
         self._on_closing: list[Callable[[], None]] = []
+        self.writes: GroupCommit[UUID] = GroupCommit(self.events.put)
 
     def on_saved(self, listener: Callable[[], None]) -> None:
         """Call ``listener`` after every save (the embedded projector wakes on it)."""
@@ -224,6 +226,17 @@ class GameService(Application[UUID]):
         recordings = self._record(processing_event)
         self._take_snapshots(processing_event)
         self._notify(recordings)
+        return recordings
+
+    def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
+        """The library's, with the events written together with those of the saves queued beside
+        them (``infra/games/group_commit.py``)."""
+        if processing_event.tracking is not None or processing_event.saved_kwargs:
+            return super()._record(processing_event)
+        recordings = self.writes.put(processing_event.events)
+        if self.repository.cache and not self.repository.fastforward:
+            for aggregate_id, aggregate in processing_event.aggregates.items():
+                self.repository.cache.put(aggregate_id, aggregate)
         return recordings
 
     def _notify(self, recordings: list[Recording[UUID]]) -> None:

@@ -67,7 +67,10 @@ def requests(token: str, version: int, move: dict[str, Any]) -> dict[str, tuple[
             "/commands",
             {"content": b'{"type": "commit_guess", "guess": NaN}', "headers": {**auth(token), **json_type}},
         ),
-        "a body above the limit": ("/commands", {"json": {**move, "command_id": "x" * MAX_BODY}, "headers": auth(token)}),
+        "a body above the limit": (
+            "/commands",
+            {"json": {**move, "command_id": "x" * MAX_BODY}, "headers": auth(token)},
+        ),
         "an unknown command": ("/commands", {"json": {"type": "fly"}, "headers": auth(token)}),
         "a malformed field": ("/commands", {"json": {"type": "commit_guess", "guess": "x"}, "headers": auth(token)}),
         "a bad control": ("/commands", {"json": {**move, "expected_version": "one"}, "headers": auth(token)}),

@@ -103,7 +103,9 @@ APP, SERVICE, FOLDER = contract_app()
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP, config=CONFIG)
 
 
-@pytest.fixture(scope="module")
+# For the session, not the module: work stealing may run this module's tests apart, and a module
+# fixture is then torn down (closing SERVICE) and made again in between.
+@pytest.fixture(scope="session")
 def games() -> Iterator[Games]:
     yield Games(SERVICE)
     SERVICE.close()
