@@ -34,8 +34,12 @@ class Settings(BaseSettings):
     read_cache_size: int = 256
     # Memory bounds that hold however many games a server has seen (docs/benchmarks.md):
     # the documents a projector keeps of what it last wrote (bytes, shared among its projections),
-    # and SQLite's page caches of every connection in the process together (bytes; 0: no bound).
     projector_cache_bytes: int = 4_000_000
+    # the matches the board read model keeps decoded from one batch to the next (a count, and the
+    # bytes of their decoded states), and SQLite's page caches of every connection in the process
+    # together (bytes; 0: no bound).
+    projector_matches: int = 256
+    projector_matches_bytes: int = 4_000_000
     sqlite_heap_bytes: int = 8 * 1024 * 1024
     # Browser origins allowed to call the API (CORS), comma separated, e.g.
     # "https://play.example.org,http://localhost:5173"; unset: none (CORS off).

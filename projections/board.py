@@ -8,7 +8,7 @@ from typing import Any
 from domain.kernel.match import Match
 from domain.kernel.seats import Viewer
 from projections.base import Documents, ProjectedRecord
-from projections.checkpoint import MatchCheckpoints, encode_match
+from projections.checkpoint import MatchCheckpoints, RecentMatches, encode_match
 from projections.frames import FRAMES, frame_key, has_frame
 
 
@@ -58,14 +58,17 @@ class BoardProjection:
     the seat tokens' hashes, and a replay frame every ``FRAME_INTERVAL`` versions.
 
     Views and scoreboards are rendered from the match when they are read (and cached there),
-    not here for every viewer on every write: a batch costs one decode, one replay step per
-    record and one encode per game it touches, whoever reads the game afterwards, and a game
-    nobody watches costs no rendering at all."""
+    not here for every viewer on every write: a batch costs one replay step per record and one
+    encode per game it touches (and a decode, unless the batch before left the game's match in
+    ``recent``), whoever reads the game afterwards, and a game nobody watches costs no rendering."""
 
     name = "boards"
 
+    def __init__(self, recent: RecentMatches | None = None) -> None:
+        self.recent = recent if recent is not None else RecentMatches()
+
     def apply(self, documents: Documents, batch: Sequence[ProjectedRecord]) -> None:
-        checkpoints = MatchCheckpoints(documents)
+        checkpoints = MatchCheckpoints(documents, self.recent)
         for item in batch:
             if item.token_hashes is not None:
                 documents.put(SEATS, item.game_id, item.token_hashes)

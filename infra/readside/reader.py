@@ -36,9 +36,10 @@ from infra.readside.readmodels import MemoryStore, ReadModelStore, SqliteStore, 
 from infra.readside.waiting import Subscription, Waiters
 from infra.settings import Settings, sqlite_path
 from projections.board import SEATS, BoardProjection, board_view
-from projections.checkpoint import MATCHES, decode_match
+from projections.checkpoint import MATCHES, RecentMatches, decode_match
 from projections.frames import FRAMES, frame_key, nearest_frame
 from projections.lobby import GAMES_LISTED, LobbyProjection
+from projections.registry import all_projections
 from projections.scoreboard import scoreboard_entry
 
 BOARDS, LOBBY = BoardProjection.name, LobbyProjection.name
@@ -399,6 +400,7 @@ def build_read_side(service: GameService, settings: Settings | None = None) -> R
         else Projector(
             service,
             store,
+            all_projections(RecentMatches(settings.projector_matches, settings.projector_matches_bytes)),
             cache_bytes=settings.projector_cache_bytes,
             gather_seconds=settings.projection_gather_ms / 1000,
         )

@@ -23,6 +23,7 @@ from infra.readside.projector import Projector, WrittenDocuments
 from infra.readside.reader import build_read_side
 from infra.readside.readmodels import Cursor
 from infra.settings import Settings
+from projections.board import BoardProjection
 
 
 def recounted(written: WrittenDocuments) -> int:
@@ -55,6 +56,8 @@ def test_a_server_that_played_many_games_keeps_its_caches_within_the_settings(tm
         aggregate_cache_size=4,
         read_cache_size=3,
         projector_cache_bytes=60_000,
+        projector_matches=5,
+        projector_matches_bytes=40_000,
         sqlite_heap_bytes=8 * 1024 * 1024,
     )
     service = build_service(settings)
@@ -84,6 +87,10 @@ def test_a_server_that_played_many_games_keeps_its_caches_within_the_settings(tm
             assert documents.bytes == recounted(documents)
             assert documents.bytes <= documents.max_bytes
         assert any(documents.bytes > documents.max_bytes // 2 for documents in written)
+        # The matches the board read model keeps decoded between batches: count and bytes.
+        board = next(p for p in projector.projections if isinstance(p, BoardProjection))
+        assert (board.recent.max_matches, board.recent.max_bytes) == (5, 40_000)
+        assert 0 < len(board.recent) <= 5 and board.recent.bytes <= 40_000
         # SQLite's page caches, every connection of the process together.
         probe = sqlite3.connect(":memory:")
         assert probe.execute("PRAGMA soft_heap_limit").fetchone()[0] == 8 * 1024 * 1024

@@ -6,15 +6,18 @@ import json
 
 import pytest
 
+from domain.catalog import GAMES
+from domain.kernel.chance import Chance
+from domain.kernel.match import Match
 from infra.games.service import CreatedGame, GameService
 from infra.readside.projector import Projector
 from infra.readside.reader import ReadSide
 from infra.readside.readmodels import MemoryStore, ReadModelStore
-from projections import frames
+from projections import checkpoint, frames
 from projections.base import ProjectedRecord
-from projections.board import board_view
+from projections.board import BoardProjection, board_view
 from projections.checkpoint import MatchCheckpoints, OutOfOrder
-from projections.registry import PROJECTION_NAMES
+from projections.registry import PROJECTION_NAMES, all_projections
 from tests.infra.test_service import play as play_game
 
 
@@ -107,3 +110,56 @@ class _Documents(dict):  # type: ignore[type-arg]
 
     def put(self, collection: str, key: str, value: object) -> None:
         self[(collection, key)] = value
+
+
+def test_a_batch_takes_the_match_the_batch_before_left_instead_of_decoding_it(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for number in range(3):
+        play(service, f"kept-{number}")
+    decoded: list[str] = []
+    original = checkpoint.decode_match
+    monkeypatch.setattr(checkpoint, "decode_match", lambda data: decoded.append(data["game"]) or original(data))
+    one_pass = MemoryStore()
+    Projector(service, one_pass, batch_size=1000).catch_up()
+    kept, not_kept = MemoryStore(), MemoryStore()
+    Projector(service, kept, batch_size=2).catch_up()
+    assert decoded == []  # every batch after a game's first found its match kept
+    Projector(service, not_kept, all_projections(checkpoint.RecentMatches(max_matches=0)), batch_size=2).catch_up()
+    assert len(decoded) >= 5  # without: one decode per game a batch carries on
+    assert snapshot(kept) == snapshot(one_pass) == snapshot(not_kept)
+
+
+def test_a_kept_match_serves_only_the_checkpoint_it_would_encode(service: GameService) -> None:
+    """A match not at the stored checkpoint's version and hash (a batch another worker wrote, a
+    reset) is never used: the checkpoint is decoded, and the read models come out as from one pass."""
+    created = service.create_game("sealed_guess", 2, None, b"reset")
+    play_game(service, created, b"bot-first", 2)
+    store = MemoryStore()
+    projector = Projector(service, store, batch_size=2)
+    projector.catch_up()
+    board = next(p for p in projector.projections if isinstance(p, BoardProjection))
+    assert len(board.recent) == 1
+    match = service.load(created.game_id).match
+    elsewhere = {"version": match.version - 1, "last_hash": match.last_hash}
+    assert board.recent.take(created.game_id, elsewhere) is None
+    assert len(board.recent) == 0  # taken out, not put back: never served again
+    play_game(service, created, b"bot-then", 2)
+    projector.catch_up()
+    projector.rebuild("boards")
+    one_pass = MemoryStore()
+    Projector(service, one_pass, batch_size=1000).catch_up()
+    assert snapshot(store) == snapshot(one_pass)
+
+
+def test_the_kept_matches_stay_within_their_count_and_bytes() -> None:
+    recent = checkpoint.RecentMatches(max_matches=3, max_bytes=1_000)
+    matches = {f"g{n}": Match(GAMES.get("sealed_guess"), 2, {}, Chance(b"x")) for n in range(6)}
+    for number, (game_id, match) in enumerate(matches.items()):
+        recent.put(game_id, match, 100 * (number + 1))
+        assert len(recent) <= 3 and recent.bytes <= 1_000
+        if number == 3:  # four matches of 100-400 bytes: the first out, by count
+            assert (len(recent), recent.bytes) == (3, 900)
+    assert (len(recent), recent.bytes) == (1, 600)  # 500 + 600 > 1,000: the least recent out, by bytes
+    kept = {"version": matches["g5"].version, "last_hash": matches["g5"].last_hash}
+    assert recent.take("g5", kept) is matches["g5"] and recent.bytes == 0
