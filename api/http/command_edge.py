@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import re
 
-from starlette.datastructures import State
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import State
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 

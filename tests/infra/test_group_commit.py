@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from collections.abc import Sequence
@@ -144,7 +145,7 @@ def test_concurrent_commands_share_transactions_and_every_one_is_recorded(tmp_pa
             assert match.is_over
             records = service.records(made.game_id)
             assert [r.position for r in records] == list(range(1, match.version + 1))
-            assert all(later.prev == earlier.hash for earlier, later in zip(records, records[1:], strict=False))
+            assert all(later.prev == earlier.hash for earlier, later in itertools.pairwise(records))
         ids = [n.id for n in service.recorder.select_notifications(start=1, limit=100_000)]
         assert ids == list(range(1, len(ids) + 1))
     finally:
