@@ -17,10 +17,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
+from uuid import UUID
 
 from eventsourcing.persistence import RecordConflictError, Recording
 
-Id = TypeVar("Id")
+Id = TypeVar("Id", bound=UUID | str)
 Put = Callable[[Sequence[Any]], list[Recording[Id]]]  # domain events -> their recordings, in order
 
 # Saves written in one transaction at most (a bound on the transaction, not a pause: a batch is
