@@ -2,12 +2,13 @@
 contract, with the game's command models), and ``POST /games/{game_id}/commands`` for any game.
 Both go the one command path (``api/http/commands.py``).
 
-The most frequent request of a server has a router of its own, included first: every route
-before it is one more pattern for each command to be tried against. For the same reason its route
-takes only the bearer's token as a dependency and reads the rest itself: the app's services from
-``app.state`` (what ``api/http/deps.py`` would give), the body as the app's JSON check parsed it
-(``api/http/body.py``). FastAPI's solver costs each dependency and each body parameter a request's
-worth of Python, and a command was paying for seven."""
+Most of these requests never reach these routes: the app answers them at its door
+(``api/http/command_edge.py``). The routes are the contract the OpenAPI document shows, and they
+serve what the edge leaves to the stack (a cross-origin request when CORS is on). They keep their
+own economies: their router is included first (every route before it is one more pattern for each
+command to be tried against), and the route takes only the bearer's token as a dependency, reading
+the app's services from ``app.state`` and the body as the app's JSON check parsed it
+(``api/http/body.py``)"""
 
 from __future__ import annotations
 
