@@ -495,7 +495,7 @@ def project(rebuild: str | None, once: bool) -> None:
     import threading
 
     from infra.readside.projector import Projector
-    from infra.readside.reader import read_model_store
+    from infra.readside.reader import projections_of, read_model_store
     from projections.registry import PROJECTION_NAMES
 
     settings = Settings()
@@ -510,7 +510,7 @@ def project(rebuild: str | None, once: bool) -> None:
     except ValueError as problem:
         raise click.ClickException(str(problem)) from None
     service = build_service(settings)
-    projector = Projector(service, store, cache_bytes=settings.projector_cache_bytes)
+    projector = Projector(service, store, projections_of(settings), cache_bytes=settings.projector_cache_bytes)
     if rebuild is not None:
         projector.rebuild(rebuild)
         click.echo(f"{rebuild} rebuilt up to notification {projector.store.position(rebuild)}")

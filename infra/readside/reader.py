@@ -35,6 +35,7 @@ from infra.readside.projector import HEADS, Projector
 from infra.readside.readmodels import MemoryStore, ReadModelStore, SqliteStore, readmodels_path
 from infra.readside.waiting import Subscription, Waiters
 from infra.settings import Settings, sqlite_path
+from projections.base import Projection
 from projections.board import SEATS, BoardProjection, board_view
 from projections.checkpoint import MATCHES, RecentMatches, decode_match
 from projections.frames import FRAMES, frame_key, nearest_frame
@@ -391,6 +392,11 @@ def embedded_read_side(service: GameService, store: ReadModelStore | None = None
     return ReadSide(service, store, Projector(service, store))
 
 
+def projections_of(settings: Settings) -> list[Projection]:
+    """Every read model, with the bounds the settings give them."""
+    return all_projections(RecentMatches(settings.projector_matches, settings.projector_matches_bytes))
+
+
 def build_read_side(service: GameService, settings: Settings | None = None) -> ReadSide:
     settings = settings or Settings()
     store = read_model_store(settings)
@@ -400,7 +406,7 @@ def build_read_side(service: GameService, settings: Settings | None = None) -> R
         else Projector(
             service,
             store,
-            all_projections(RecentMatches(settings.projector_matches, settings.projector_matches_bytes)),
+            projections_of(settings),
             cache_bytes=settings.projector_cache_bytes,
             gather_seconds=settings.projection_gather_ms / 1000,
         )
