@@ -83,22 +83,26 @@ class RecentMatches:
 
     def take(self, game_id: str, checkpoint: dict[str, Any]) -> Match | None:
         """The match of ``checkpoint`` if it is kept (no longer kept until it is put back)."""
-        entry = self._matches.pop(game_id, None)
-        if entry is None:
+        match = self._drop(game_id)
+        if match is None or (match.version, match.last_hash) != (checkpoint["version"], checkpoint["last_hash"]):
             return None
-        match, size = entry
-        self.bytes -= size
-        same = match.version == checkpoint["version"] and match.last_hash == checkpoint["last_hash"]
-        return match if same else None
+        return match
 
     def put(self, game_id: str, match: Match, size: int) -> None:
         """Keep ``match`` (``size``: the bytes its state takes, decoded)."""
-        self.take(game_id, {"version": None, "last_hash": None})
+        self._drop(game_id)
         self._matches[game_id] = (match, size)
         self.bytes += size
         while self._matches and (len(self._matches) > self.max_matches or self.bytes > self.max_bytes):
             _, (_, evicted) = self._matches.popitem(last=False)
             self.bytes -= evicted
+
+    def _drop(self, game_id: str) -> Match | None:
+        entry = self._matches.pop(game_id, None)
+        if entry is None:
+            return None
+        self.bytes -= entry[1]
+        return entry[0]
 
 
 class MatchCheckpoints:

@@ -150,9 +150,6 @@ class BodySizeLimit:
         self.app = app
         self.max_bytes = max_bytes
 
-    def too_large(self) -> JSONResponse:
-        return too_large(self.max_bytes)
-
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
@@ -164,7 +161,7 @@ class BodySizeLimit:
         try:
             body = await whole_body(headers, receive, self.max_bytes)
         except BodyTooLarge:
-            await self.too_large()(scope, receive, send)
+            await too_large(self.max_bytes)(scope, receive, send)
             return
         # Hand the body on as one message (or the client's leaving, for the app to see).
         first: Message | None = (
