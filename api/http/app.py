@@ -77,6 +77,7 @@ def create_app(
     origins = settings.cors_origin_list if cors_origins is None else cors_origins
     install_contract(app, origins)
     app.state.field_bounds = install_limits(app, settings)
+    app.state.command_threads = threads.commands
     app.state.shutdown = Shutdown()
     app.state.spectators = spectators_for(reads.store, 3 * STREAM_KEEPALIVE_SECONDS)
     app.state.service = service

@@ -1,9 +1,10 @@
 """The threads an app runs beside its requests while it serves: the embedded projector (the read
-side's), the clock keeper of clocked tournament games, and the bot seats. ``lifespan`` starts and
-stops them; on a store in a file or a database a save starts the bot seats too (an app served
-without its lifespan still plays its bots, as it still projects its reads). The bot seats find
-their games in the notification log alone: a game created with bots and a tournament's table where
-bot players sit alike."""
+side's), the clock keeper of clocked tournament games, the bot seats, and the threads commands are
+played in (``api.http.commands.CommandThreads``). ``lifespan`` starts and stops them; on a store in
+a file or a database a save starts the bot seats too (an app served without its lifespan still
+plays its bots, as it still projects its reads). The bot seats find their games in the
+notification log alone: a game created with bots and a tournament's table where bot players sit
+alike."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from api.http.commands import CommandThreads
 from infra.games.bot_seats import BotSeats
 from infra.games.service import GameService
 from infra.readside.reader import ReadSide
@@ -41,6 +43,7 @@ class ServerThreads:
         self, service: GameService, reads: ReadSide, tournaments: TournamentService, keep_clocks: bool
     ) -> None:
         self.reads = reads
+        self.commands = CommandThreads()
         self.keeper = ClockKeeper(tournaments, reads.store)
         self.background_clocks = keep_clocks and service.env.get("SQLITE_DBNAME") != ":memory:"
         if self.background_clocks:
@@ -63,6 +66,7 @@ class ServerThreads:
             self.keeper.start()
         self.start_bot_seats()
         yield
+        self.commands.close()  # the commands being played are played to their end
         self.bot_seats.stop()
         self.keeper.stop()
         self.reads.close()

@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import re
 
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import State
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.http.auth import bearer_of
 from api.http.body import NOT_JSON, strict_json
-from api.http.commands import game_command, send_command
+from api.http.commands import game_command
 from api.http.errors import refusal
 from api.http.game_ids import canonical_game_id
 from api.http.limits import BodyTooLarge, too_large, whole_body
@@ -82,5 +81,4 @@ class CommandEdge:
             payload = strict_json(body)
         except ValueError:
             raise Invalid(NOT_JSON) from None
-        # The command waits on the event store: in the thread pool, as FastAPI runs a sync route.
-        return await run_in_threadpool(send_command, payload, state.field_bounds, play)
+        return await state.command_threads.send(payload, state.field_bounds, play)

@@ -7,8 +7,11 @@ the sender's seat may see them (everything once the game has ended)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
@@ -55,6 +58,43 @@ def send_command(body: Any, bounds: FieldBounds, play: Play) -> CommandAnswer:
             "events": [for_viewer(r, seat, reveal_all=over) for r in result.records],
         }
     )
+
+
+COMMAND_THREADS = 40  # as many as FastAPI's thread pool (anyio's default) lets run at once
+
+
+class CommandThreads:
+    """The threads commands are played in: a command waits on the event store, so it leaves the
+    event loop, as FastAPI runs a sync route. A plain executor rather than FastAPI's thread pool
+    (anyio's worker threads): for each call that costs the event loop a cancel scope, a capacity
+    limiter, a copied context and a check of idle workers, about a tenth of a millisecond a
+    command under load (``docs/benchmarks.md``), and a command uses none of them: once handed
+    over it is played to its end, whatever the client does meanwhile.
+
+    ``close`` waits for the commands being played (the server's lifespan calls it as it stops);
+    the next command starts new threads."""
+
+    def __init__(self, threads: int = COMMAND_THREADS) -> None:
+        self.threads = threads
+        self._pool: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    async def send(self, body: Any, bounds: FieldBounds, play: Play) -> CommandAnswer:
+        """``send_command`` in one of the threads."""
+        pool = self._pool or self._start()
+        return await asyncio.get_running_loop().run_in_executor(pool, send_command, body, bounds, play)
+
+    def _start(self) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="command")
+            return self._pool
+
+    def close(self) -> None:
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True)
 
 
 def at_table(

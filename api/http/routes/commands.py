@@ -13,12 +13,11 @@ the app's services from ``app.state`` and the body as the app's JSON check parse
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from starlette.concurrency import run_in_threadpool
 
 from api.contract import models as contract
 from api.contract.models import documented
 from api.http.body import parsed_body
-from api.http.commands import CommandAnswer, game_command, send_command
+from api.http.commands import CommandAnswer, game_command
 from api.http.deps import Token
 from domain.catalog import GAMES
 
@@ -36,8 +35,7 @@ async def send(game_id: str, token: Token, request: Request) -> CommandAnswer:
     state = request.app.state
     play = game_command(state.service, state.tournaments, game_id, token, commanded_game(request))
     body = parsed_body(request)
-    # The command waits on the event store: in the thread pool, as FastAPI runs a sync route.
-    return await run_in_threadpool(send_command, body, state.field_bounds, play)
+    return await state.command_threads.send(body, state.field_bounds, play)
 
 
 # Any game's commands at one address, first: it is where clients send them (the typed routes
