@@ -1,0 +1,90 @@
+"""Commands are played off the event loop, in the app's own threads (``CommandThreads``): both
+command entries (the edge and the documented route) hand them there, a stopping server waits for
+the commands being played, and an app served again plays commands again."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.http import commands
+from api.http.app import create_app
+from api.http.commands import CommandAnswer, CommandThreads
+from api.http.limits import FieldBounds
+from infra.games.service import GameService, Invalid
+from infra.settings import Settings
+from tests.support.http import auth
+
+ORIGIN = "https://play.example"
+
+
+def sealed_guess(client: TestClient) -> tuple[str, str, dict[str, Any]]:
+    created = client.post("/games", json={"game": "sealed_guess", "players": 2}).json()
+    game_id, token = created["game_id"], created["seats"][0]["token"]
+    move = client.get(f"/games/{game_id}/legal-moves", headers=auth(token)).json()["moves"][0]
+    return game_id, token, move
+
+
+@pytest.mark.parametrize("headers", [{}, {"Origin": ORIGIN}], ids=["at the edge", "through the route"])
+def test_a_command_is_played_in_a_command_thread(
+    service: GameService, monkeypatch: pytest.MonkeyPatch, headers: dict[str, str]
+) -> None:
+    threads: list[str] = []
+    send_command = commands.send_command
+
+    def recorded(*arguments: Any) -> CommandAnswer:
+        threads.append(threading.current_thread().name)
+        return send_command(*arguments)
+
+    monkeypatch.setattr(commands, "send_command", recorded)
+    with TestClient(create_app(service, cors_origins=[ORIGIN])) as client:
+        game_id, token, move = sealed_guess(client)
+        answer = client.post(f"/games/{game_id}/commands", json=move, headers={**auth(token), **headers})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["version"] > 0
+    assert len(threads) == 1 and threads[0].startswith("command")
+    with service.reading(game_id) as game:
+        assert game.match.version == answer.json()["version"]
+
+
+def test_closing_waits_for_the_commands_being_played() -> None:
+    command_threads = CommandThreads(threads=2)
+    started, release = threading.Event(), threading.Event()
+    finished: list[str] = []
+
+    def slow_command(*_: Any) -> tuple[int, Any]:
+        started.set()
+        release.wait(10)
+        finished.append("played")
+        raise Invalid("refused once played")
+
+    async def send() -> None:
+        with pytest.raises(Invalid, match="refused once played"):
+            await command_threads.send({}, FieldBounds(100, 100, 100), slow_command)
+
+    sender = threading.Thread(target=asyncio.run, args=(send(),))
+    sender.start()
+    assert started.wait(10)
+    closed = threading.Event()
+    closer = threading.Thread(target=lambda: (command_threads.close(), closed.set()))
+    closer.start()
+    time.sleep(0.2)
+    assert not closed.is_set()  # still playing its command
+    release.set()
+    closer.join(10)
+    sender.join(10)
+    assert closed.is_set() and finished == ["played"]
+
+
+def test_an_app_served_again_plays_commands_again(service: GameService) -> None:
+    app = create_app(service, settings=Settings())
+    for _ in range(2):
+        with TestClient(app) as client:
+            game_id, token, move = sealed_guess(client)
+            answer = client.post(f"/games/{game_id}/commands", json=move, headers=auth(token))
+            assert answer.status_code == 200, answer.text
