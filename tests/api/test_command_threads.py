@@ -1,6 +1,7 @@
-"""Commands are played off the event loop, in the app's own threads (``CommandThreads``): both
-command entries (the edge and the documented route) hand them there, a stopping server waits for
-the commands being played, and an app served again plays commands again."""
+"""Commands are played off the event loop, in the app's own threads (``CommandThreads``): every
+command entry (the edge, the documented route, a tournament table's route) hands them there, a
+stopping server waits for the commands being played, and an app served again plays commands
+again."""
 
 from __future__ import annotations
 
@@ -30,9 +31,30 @@ def sealed_guess(client: TestClient) -> tuple[str, str, dict[str, Any]]:
     return game_id, token, move
 
 
-@pytest.mark.parametrize("headers", [{}, {"Origin": ORIGIN}], ids=["at the edge", "through the route"])
+def tournament_table(client: TestClient) -> tuple[str, str, str, dict[str, Any]]:
+    """A 2-player Peloponnes tournament's first table: the tournament's id, the game's, the token of
+    the player whose turn it is and their first legal move."""
+    created = client.post("/tournaments", json={"game": "peloponnes", "settings": {"rounds": 1, "table_size": 2}})
+    tournament_id, organiser = created.json()["tournament_id"], created.json()["organiser_token"]
+    tokens = [
+        client.post(f"/tournaments/{tournament_id}/players", json={"name": name}, headers=auth(organiser)).json()[
+            "token"
+        ]
+        for name in ("Ada", "Bo")
+    ]
+    game_id = client.post(f"/tournaments/{tournament_id}/rounds", headers=auth(organiser)).json()["tables"][0][
+        "game_id"
+    ]
+    for token in tokens:
+        moves = client.get(f"/tournaments/{tournament_id}/games/{game_id}/legal-moves", headers=auth(token)).json()
+        if moves["moves"]:
+            return tournament_id, game_id, token, moves["moves"][0]
+    raise AssertionError("nobody may move at the table")
+
+
+@pytest.mark.parametrize("entry", ["the edge", "the documented route", "a tournament table's route"])
 def test_a_command_is_played_in_a_command_thread(
-    service: GameService, monkeypatch: pytest.MonkeyPatch, headers: dict[str, str]
+    service: GameService, monkeypatch: pytest.MonkeyPatch, entry: str
 ) -> None:
     threads: list[str] = []
     send_command = commands.send_command
@@ -43,8 +65,14 @@ def test_a_command_is_played_in_a_command_thread(
 
     monkeypatch.setattr(commands, "send_command", recorded)
     with TestClient(create_app(service, cors_origins=[ORIGIN])) as client:
-        game_id, token, move = sealed_guess(client)
-        answer = client.post(f"/games/{game_id}/commands", json=move, headers={**auth(token), **headers})
+        if entry == "a tournament table's route":
+            tournament_id, game_id, token, move = tournament_table(client)
+            path, headers = f"/tournaments/{tournament_id}/games/{game_id}/commands", auth(token)
+        else:
+            game_id, token, move = sealed_guess(client)
+            origin = {"Origin": ORIGIN} if entry == "the documented route" else {}
+            path, headers = f"/games/{game_id}/commands", {**auth(token), **origin}
+        answer = client.post(path, json=move, headers=headers)
     assert answer.status_code == 200, answer.text
     assert answer.json()["version"] > 0
     assert len(threads) == 1 and threads[0].startswith("command")

@@ -17,7 +17,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field, StrictInt
 
 from api.contract.models import BOARD_VIEW, LEGAL_MOVES, documented
-from api.http.commands import send_command, table_command
+from api.http.commands import table_command
 from api.http.deps import Bounds, Reads, ServerShutdown, TablesAdmission, Token, TournamentListing, Tournaments
 from api.http.lifecycle import ServerStopping, Shutdown
 from api.http.limits import take_creation_slot
@@ -573,12 +573,14 @@ def tournament_legal_moves(tournament_id: str, game_id: str, token: Token, tourn
     summary="A command at the bearer player's seat",
     response_model=dict[str, Any],
 )
-def command(
+async def command(
     tournament_id: str,
     game_id: str,
     token: Token,
     tournaments: Tournaments,
     bounds: Bounds,
     body: Annotated[dict[str, Any], Body(examples=[{"type": "pass_turn", "expected_version": 12}])],
+    request: Request,
 ) -> Response:
-    return send_command(body, bounds, table_command(tournaments, tournament_id, game_id, token))
+    play = table_command(tournaments, tournament_id, game_id, token)
+    return await request.app.state.command_threads.send(body, bounds, play)
