@@ -23,7 +23,8 @@ from uuid import UUID
 
 import orjson
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import JSONTranscoder, Mapper, Notification, Transcoding
+from eventsourcing.persistence import JSONTranscoder, Mapper, Notification, StoredEvent, Transcoding
+from eventsourcing.utils import get_topic
 
 from domain.catalog import GAMES
 from domain.kernel.chance import Chance
@@ -231,6 +232,15 @@ class StoredJSONTranscoder(JSONTranscoder):
                 return self._revived(value, data.count(b'"_type_"'))
         return super().decode(data)
 
+    def encode_with_orjson(self, value: dict[str, Any]) -> bytes | None:
+        """``value`` as the library's encoding of it would decode, written by orjson: for a value
+        whose only values of a registered type are datetimes, and whose others are plain JSON
+        (``GameMapper``); None if orjson refuses it (an integer beyond 64 bits)."""
+        try:
+            return orjson.dumps(value, default=self._encode_obj, option=orjson.OPT_PASSTHROUGH_DATETIME)
+        except TypeError:
+            return None
+
     def _revived(self, value: Any, typed: int) -> Any:
         """``value`` with its registered types revived. Events keep them at the top (an event's
         timestamp): the whole tree is walked only when more are marked than are found there."""
@@ -250,6 +260,42 @@ class StoredJSONTranscoder(JSONTranscoder):
         if type(value) is dict:
             return self._decode_obj({key: self._revived_everywhere(item) for key, item in value.items()})
         return value
+
+
+class GameMapper(Mapper[UUID]):
+    """The library's mapper, but for what it maps most: a played event (a command's records) is
+    written by orjson. The standard encoder calls back into Python for the event's timestamp and
+    walks every record to find nothing else to call back for (24 us for a Peloponnes command's six
+    records, against 3 us).
+
+    The records are plain JSON by construction: each was hashed in canonical JSON, a private one's
+    data digested in it too (``domain.kernel.log.canonical``), which takes nothing else: no
+    non-finite number, no value of another type. So the stored text decodes to the very values the
+    standard encoder's would (the timestamp as the library's transcoding writes it); a record with
+    an integer beyond 64 bits, which orjson refuses, goes the library's way."""
+
+    transcoder: StoredJSONTranscoder
+
+    def to_stored_event(self, domain_event: Any) -> StoredEvent:
+        if type(domain_event) is not GameAggregate.Played:
+            return super().to_stored_event(domain_event)
+        played = cast(GameAggregate.Played, domain_event)
+        state = self.transcoder.encode_with_orjson({"timestamp": played.timestamp, "records": played.records})
+        if state is None:
+            return super().to_stored_event(domain_event)
+        if self.compressor:
+            state = self.compressor.compress(state)
+        if self.cipher:
+            state = self.cipher.encrypt(state)
+        return StoredEvent(
+            originator_id=played.originator_id,
+            originator_version=played.originator_version,
+            topic=PLAYED_TOPIC,
+            state=state,
+        )
+
+
+PLAYED_TOPIC = get_topic(GameAggregate.Played)
 
 
 def _marked(value: Any) -> bool:

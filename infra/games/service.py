@@ -19,7 +19,14 @@ from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import JSONTranscoder, RecordConflictError, Recording, Transcoder
+from eventsourcing.persistence import (
+    InfrastructureFactory,
+    JSONTranscoder,
+    Mapper,
+    RecordConflictError,
+    Recording,
+    Transcoder,
+)
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from domain.catalog import GAMES
@@ -32,7 +39,14 @@ from domain.kernel.match import Match
 from domain.kernel.messages import parse_command
 from domain.kernel.seats import Seat
 from domain.kernel.signatures import BY_ORGANISER, bot_key, public_key_of, sign, signed_payload
-from infra.games.aggregate import GameAggregate, MatchTranscoding, StoredGameEvent, StoredJSONTranscoder, records_of
+from infra.games.aggregate import (
+    GameAggregate,
+    GameMapper,
+    MatchTranscoding,
+    StoredGameEvent,
+    StoredJSONTranscoder,
+    records_of,
+)
 from infra.games.group_commit import GroupCommit
 
 
@@ -278,6 +292,11 @@ class GameService(Application[UUID]):
                     recorder._insert_events(cursor, stored)
             finally:
                 connection.cursor().execute("PRAGMA synchronous=FULL")
+
+    def construct_mapper(self) -> Mapper[UUID]:
+        if self.env.get(InfrastructureFactory.MAPPER_TOPIC):  # the operator's own mapper
+            return super().construct_mapper()
+        return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=GameMapper)
 
     def construct_transcoder(self) -> Transcoder:
         transcoder = StoredJSONTranscoder()
