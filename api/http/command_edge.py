@@ -24,7 +24,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.http.auth import bearer_of
 from api.http.body import NOT_JSON, strict_json
-from api.http.commands import game_command
+from api.http.commands import CommandThreads, game_command
 from api.http.errors import refusal
 from api.http.game_ids import canonical_game_id
 from api.http.limits import BodyTooLarge, too_large, whole_body
@@ -81,4 +81,5 @@ class CommandEdge:
             payload = strict_json(body)
         except ValueError:
             raise Invalid(NOT_JSON) from None
-        return await state.command_threads.send(payload, state.field_bounds, play)
+        threads: CommandThreads = state.command_threads
+        return await threads.send(payload, state.field_bounds, play)

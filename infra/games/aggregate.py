@@ -264,9 +264,8 @@ class StoredJSONTranscoder(JSONTranscoder):
 
 class GameMapper(Mapper[UUID]):
     """The library's mapper, but for what it maps most: a played event (a command's records) is
-    written by orjson. The standard encoder calls back into Python for the event's timestamp and
-    walks every record to find nothing else to call back for (24 us for a Peloponnes command's six
-    records, against 3 us).
+    written by orjson, in 3 us for a Peloponnes command's six records where the standard encoder
+    takes 24 us.
 
     The records are plain JSON by construction: each was hashed in canonical JSON, a private one's
     data digested in it too (``domain.kernel.log.canonical``), which takes nothing else: no
@@ -279,8 +278,8 @@ class GameMapper(Mapper[UUID]):
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         if type(domain_event) is not GameAggregate.Played:
             return super().to_stored_event(domain_event)
-        played = cast(GameAggregate.Played, domain_event)
-        state = self.transcoder.encode_with_orjson({"timestamp": played.timestamp, "records": played.records})
+        played = {"timestamp": domain_event.timestamp, "records": domain_event.records}
+        state = self.transcoder.encode_with_orjson(played)
         if state is None:
             return super().to_stored_event(domain_event)
         if self.compressor:
@@ -288,8 +287,8 @@ class GameMapper(Mapper[UUID]):
         if self.cipher:
             state = self.cipher.encrypt(state)
         return StoredEvent(
-            originator_id=played.originator_id,
-            originator_version=played.originator_version,
+            originator_id=domain_event.originator_id,
+            originator_version=domain_event.originator_version,
             topic=PLAYED_TOPIC,
             state=state,
         )

@@ -17,7 +17,7 @@ from fastapi import APIRouter, Request
 from api.contract import models as contract
 from api.contract.models import documented
 from api.http.body import parsed_body
-from api.http.commands import CommandAnswer, game_command
+from api.http.commands import CommandAnswer, CommandThreads, game_command
 from api.http.deps import Token
 from domain.catalog import GAMES
 
@@ -35,7 +35,8 @@ async def send(game_id: str, token: Token, request: Request) -> CommandAnswer:
     state = request.app.state
     play = game_command(state.service, state.tournaments, game_id, token, commanded_game(request))
     body = parsed_body(request)
-    return await state.command_threads.send(body, state.field_bounds, play)
+    threads: CommandThreads = state.command_threads
+    return await threads.send(body, state.field_bounds, play)
 
 
 # Any game's commands at one address, first: it is where clients send them (the typed routes

@@ -17,7 +17,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field, StrictInt
 
 from api.contract.models import BOARD_VIEW, LEGAL_MOVES, documented
-from api.http.commands import table_command
+from api.http.commands import CommandThreads, table_command
 from api.http.deps import Bounds, Reads, ServerShutdown, TablesAdmission, Token, TournamentListing, Tournaments
 from api.http.lifecycle import ServerStopping, Shutdown
 from api.http.limits import take_creation_slot
@@ -583,4 +583,5 @@ async def command(
     request: Request,
 ) -> Response:
     play = table_command(tournaments, tournament_id, game_id, token)
-    return await request.app.state.command_threads.send(body, bounds, play)
+    threads: CommandThreads = request.app.state.command_threads
+    return await threads.send(body, bounds, play)
