@@ -67,9 +67,9 @@ class CommandThreads:
     """The threads commands are played in: a command waits on the event store, so it leaves the
     event loop, as FastAPI runs a sync route. A plain executor rather than FastAPI's thread pool
     (anyio's worker threads): for each call that costs the event loop a cancel scope, a capacity
-    limiter, a copied context and a check of idle workers, about a tenth of a millisecond a
-    command under load (``docs/benchmarks.md``), and a command uses none of them: once handed
-    over it is played to its end, whatever the client does meanwhile.
+    limiter, a copied context and a check of idle workers (13 % of the GIL's time under a stream
+    of commands, ``docs/benchmarks.md``), and a command uses none of them: once handed over it is
+    played to its end, whatever the client does meanwhile.
 
     ``close`` waits for the commands being played (the server's lifespan calls it as it stops);
     the next command starts new threads."""
