@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import queue
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
 from functools import partial
 from typing import Any
 
@@ -65,36 +66,86 @@ COMMAND_THREADS = 40  # as many as FastAPI's thread pool (anyio's default) lets 
 
 class CommandThreads:
     """The threads commands are played in: a command waits on the event store, so it leaves the
-    event loop, as FastAPI runs a sync route. A plain executor rather than FastAPI's thread pool
-    (anyio's worker threads): for each call that costs the event loop a cancel scope, a capacity
-    limiter, a copied context and a check of idle workers (13 % of the GIL's time under a stream
-    of commands, ``docs/benchmarks.md``), and a command uses none of them: once handed over it is
-    played to its end, whatever the client does meanwhile.
+    event loop, as FastAPI runs a sync route. Not FastAPI's thread pool (anyio's worker threads),
+    nor the standard library's executor: a hop through either costs the event loop a share of
+    every command (anyio's cancel scope, capacity limiter, context copy and idle-worker check; the
+    executor's futures chained to an asyncio future), measured in ``docs/benchmarks.md``. Here a
+    command is a job on a queue, and its thread settles the event loop's own future: once handed
+    over, a command is played to its end, whatever the client does meanwhile.
 
-    ``close`` waits for the commands being played (the server's lifespan calls it as it stops);
-    the next command starts new threads."""
+    A thread is started when every thread has a job, up to ``threads``. ``close`` waits for the
+    commands handed over before it and stops their threads (the server's lifespan calls it as it
+    stops); a command handed over afterwards starts new ones."""
 
     def __init__(self, threads: int = COMMAND_THREADS) -> None:
         self.threads = threads
-        self._pool: ThreadPoolExecutor | None = None
-        self._lock = threading.Lock()
+        self._pool = _Pool(threads)
 
     async def send(self, body: Any, bounds: FieldBounds, play: Play) -> CommandAnswer:
         """``send_command`` in one of the threads."""
-        pool = self._pool or self._start()
-        return await asyncio.get_running_loop().run_in_executor(pool, send_command, body, bounds, play)
-
-    def _start(self) -> ThreadPoolExecutor:
-        with self._lock:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="command")
-            return self._pool
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[CommandAnswer] = loop.create_future()
+        self._pool.put((loop, answer, body, bounds, play))
+        return await answer
 
     def close(self) -> None:
-        with self._lock:
-            pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=True)
+        pool, self._pool = self._pool, _Pool(self.threads)
+        pool.close()
+
+
+_Job = tuple[asyncio.AbstractEventLoop, "asyncio.Future[CommandAnswer]", Any, FieldBounds, Play]
+
+
+class _Pool:
+    """One generation of the command threads: a queue of jobs and the threads that take them."""
+
+    def __init__(self, threads: int) -> None:
+        self.threads = threads
+        self.jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self.lock = threading.Lock()
+        self.workers: list[threading.Thread] = []
+        self.spare = 0  # threads without a job (below zero: jobs waiting for a thread)
+
+    def put(self, job: _Job) -> None:
+        with self.lock:
+            self.spare -= 1
+            worker = None
+            if self.spare < 0 and len(self.workers) < self.threads:
+                worker = threading.Thread(target=self._play, name=f"command-{len(self.workers)}", daemon=True)
+                self.workers.append(worker)
+                self.spare += 1
+        if worker is not None:
+            worker.start()
+        self.jobs.put(job)
+
+    def _play(self) -> None:
+        while (job := self.jobs.get()) is not None:
+            loop, answer, body, bounds, play = job
+            try:
+                outcome: CommandAnswer | BaseException = send_command(body, bounds, play)
+            except BaseException as error:  # the waiting request's to raise
+                outcome = error
+            with suppress(RuntimeError):  # the event loop is closed: nobody waits for the answer
+                loop.call_soon_threadsafe(_settle, answer, outcome)
+            with self.lock:
+                self.spare += 1
+
+    def close(self) -> None:
+        with self.lock:
+            workers = list(self.workers)
+        for _ in workers:
+            self.jobs.put(None)  # after every job already queued
+        for worker in workers:
+            worker.join()
+
+
+def _settle(answer: asyncio.Future[CommandAnswer], outcome: CommandAnswer | BaseException) -> None:
+    if answer.cancelled():
+        return
+    if isinstance(outcome, BaseException):
+        answer.set_exception(outcome)
+    else:
+        answer.set_result(outcome)
 
 
 def at_table(

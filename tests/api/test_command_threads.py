@@ -116,3 +116,51 @@ def test_an_app_served_again_plays_commands_again(service: GameService) -> None:
             game_id, token, move = sealed_guess(client)
             answer = client.post(f"/games/{game_id}/commands", json=move, headers=auth(token))
             assert answer.status_code == 200, answer.text
+
+
+def test_no_more_commands_are_played_at_once_than_there_are_threads() -> None:
+    command_threads = CommandThreads(threads=2)
+    lock = threading.Lock()
+    playing, most = 0, 0
+
+    def command(*_: Any) -> tuple[int, Any]:
+        nonlocal playing, most
+        with lock:
+            playing += 1
+            most = max(most, playing)
+        time.sleep(0.05)
+        with lock:
+            playing -= 1
+        raise Invalid("played")
+
+    async def send_five() -> list[BaseException | CommandAnswer]:
+        sends = [command_threads.send({}, FieldBounds(100, 100, 100), command) for _ in range(5)]
+        return await asyncio.gather(*sends, return_exceptions=True)
+
+    outcomes = asyncio.run(send_five())
+    command_threads.close()
+    assert all(isinstance(o, Invalid) for o in outcomes) and most == 2
+
+
+def test_a_thread_whose_requests_loop_is_gone_plays_on() -> None:
+    command_threads = CommandThreads(threads=1)
+    first = threading.Event()
+
+    def command(*_: Any) -> tuple[int, Any]:
+        if not first.is_set():  # the first request's loop is closed while its command is played
+            first.set()
+            time.sleep(0.2)
+        raise Invalid("played")
+
+    async def send() -> None:
+        with pytest.raises(Invalid, match="played"):
+            await asyncio.wait_for(command_threads.send({}, FieldBounds(100, 100, 100), command), 10)
+
+    gone = asyncio.new_event_loop()
+    left = gone.create_task(send())
+    gone.run_until_complete(asyncio.sleep(0.05))
+    left.cancel()  # the client left: the request is cancelled, its loop closed, its command still played
+    gone.run_until_complete(asyncio.gather(left, return_exceptions=True))
+    gone.close()
+    asyncio.run(send())  # the one thread, past the closed loop, answers the next request
+    command_threads.close()
