@@ -120,16 +120,20 @@ def test_an_app_served_again_plays_commands_again(service: GameService) -> None:
 
 def test_no_more_commands_are_played_at_once_than_there_are_threads() -> None:
     command_threads = CommandThreads(threads=2)
-    lock = threading.Lock()
-    playing, most = 0, 0
+    changed = threading.Condition()
+    playing, most, played = 0, 0, 0
 
     def command(*_: Any) -> tuple[int, Any]:
-        nonlocal playing, most
-        with lock:
+        nonlocal playing, most, played
+        with changed:
             playing += 1
+            played += 1
             most = max(most, playing)
+            changed.notify_all()
+            if played <= 2:  # the first two wait for each other (a busy machine may start a thread late)
+                changed.wait_for(lambda: most >= 2, timeout=10)
         time.sleep(0.05)
-        with lock:
+        with changed:
             playing -= 1
         raise Invalid("played")
 
